@@ -1,0 +1,441 @@
+"""The abstract syntax tree of a .cardgame file.
+
+Every node is a frozen attrs class. `span` records where the node came from; it is kept
+out of equality and repr so that two parses of the same text compare equal.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A source position: file, 1-based line and column, and end position."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOSPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+def _span() -> Span:
+    return attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@attrs.frozen
+class Expr:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Int(Expr):
+    value: int = 0
+
+
+@attrs.frozen
+class Bool(Expr):
+    value: bool = False
+
+
+@attrs.frozen
+class NoneLit(Expr):
+    pass
+
+
+@attrs.frozen
+class Name(Expr):
+    name: str = ""
+
+
+@attrs.frozen
+class Me(Expr):
+    pass
+
+
+@attrs.frozen
+class Players(Expr):
+    pass
+
+
+@attrs.frozen
+class ListLit(Expr):
+    items: tuple[Expr, ...] = ()
+
+
+@attrs.frozen
+class Attr(Expr):
+    obj: Expr = attrs.field(factory=Expr)
+    name: str = ""
+
+
+@attrs.frozen
+class Index(Expr):
+    obj: Expr = attrs.field(factory=Expr)
+    index: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class Call(Expr):
+    func: str = ""
+    args: tuple[Expr, ...] = ()
+
+
+@attrs.frozen
+class Unary(Expr):
+    op: str = ""  # "-", "not", "top", "bottom", "all", "left", "right", "players_from"
+    operand: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class TopN(Expr):
+    count: Expr = attrs.field(factory=Expr)
+    zone: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class Binary(Expr):
+    op: str = ""  # + - * / % == != < <= > >= and or in notin range
+    left: Expr = attrs.field(factory=Expr)
+    right: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class IsEmpty(Expr):
+    operand: Expr = attrs.field(factory=Expr)
+    negated: bool = False
+
+
+@attrs.frozen
+class IfExpr(Expr):
+    cond: Expr = attrs.field(factory=Expr)
+    then: Expr = attrs.field(factory=Expr)
+    else_: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class Let(Expr):
+    name: str = ""
+    value: Expr = attrs.field(factory=Expr)
+    body: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class Quant(Expr):
+    """`any x in L: body`, `count x in L where cond`, `each x in L where cond`, ..."""
+
+    kind: str = ""  # any all count sum min max first each random
+    var: str = ""
+    source: Expr = attrs.field(factory=Expr)
+    where: Expr | None = None
+    body: Expr | None = None
+
+
+# ----------------------------------------------------------------- statements
+
+
+@attrs.frozen
+class Stmt:
+    span: Span = _span()
+
+
+@attrs.frozen
+class Assign(Stmt):
+    target: Expr = attrs.field(factory=Expr)
+    op: str = "="  # "=", "+=", "-="
+    value: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class CallStmt(Stmt):
+    func: str = ""
+    args: tuple[Expr, ...] = ()
+
+
+@attrs.frozen
+class Choose(Stmt):
+    """A decision point: `who chooses a | b`, optional (`may choose`) or simultaneous."""
+
+    who: Expr = attrs.field(factory=Expr)
+    moves: tuple[str, ...] = ()
+    optional: bool = False
+    simultaneous: bool = False
+
+
+@attrs.frozen
+class LetStmt(Stmt):
+    name: str = ""
+    value: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...] = ()
+    else_: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class For(Stmt):
+    var: str = ""
+    source: Expr = attrs.field(factory=Expr)
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class While(Stmt):
+    cond: Expr = attrs.field(factory=Expr)
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class Repeat(Stmt):
+    count: Expr | None = None  # None: for ever (until `end` or `break`)
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class Phase(Stmt):
+    name: str = ""
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class MoveCards(Stmt):
+    cards: Expr = attrs.field(factory=Expr)
+    dest: Expr = attrs.field(factory=Expr)
+    bottom: bool = False
+
+
+@attrs.frozen
+class Shuffle(Stmt):
+    zone: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class Deal(Stmt):
+    count: Expr | None = None  # None: all
+    source: Expr = attrs.field(factory=Expr)
+    dests: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class End(Stmt):
+    pass
+
+
+@attrs.frozen
+class Break(Stmt):
+    pass
+
+
+@attrs.frozen
+class Log(Stmt):
+    text: str = ""
+    parts: tuple[str | Expr, ...] = ()
+
+
+# --------------------------------------------------------------- declarations
+
+
+@attrs.frozen
+class Decl:
+    span: Span = _span()
+
+    @property
+    def key(self) -> str:
+        """What a declaration in an extending file replaces (same key)."""
+        return f"{type(self).__name__}:{getattr(self, 'name', '')}"
+
+
+@attrs.frozen
+class GameDecl(Decl):
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        return "GameDecl:"
+
+
+@attrs.frozen
+class About(Decl):
+    text: str = ""
+
+
+@attrs.frozen
+class Extends(Decl):
+    target: str = ""
+
+
+@attrs.frozen
+class PlayersDecl(Decl):
+    low: int = 1
+    high: int = 1
+    default: int = 1
+
+
+@attrs.frozen
+class OptionDecl(Decl):
+    name: str = ""
+    kind: str = "int"  # int, bool, choice
+    low: int = 0
+    high: int = 0
+    choices: tuple[int | str | bool, ...] = ()
+    default: int | str | bool | None = None
+    doc: str = ""
+
+
+@attrs.frozen
+class DeckCard:
+    attrs_: tuple[tuple[str, Expr], ...] = ()
+    times: Expr | None = None
+    span: Span = _span()
+
+
+@attrs.frozen
+class DeckFor:
+    var: str = ""
+    source: Expr = attrs.field(factory=Expr)
+    body: tuple[DeckCard | DeckFor, ...] = ()
+    span: Span = _span()
+
+
+@attrs.frozen
+class DeckDecl(Decl):
+    standard: bool = False
+    jokers: int = 0
+    rank_names: tuple[str, ...] = ()
+    items: tuple[DeckCard | DeckFor, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return "DeckDecl:"
+
+
+@attrs.frozen
+class ZoneDecl(Decl):
+    name: str = ""
+    index: Expr | None = None
+    label: str = ""
+    props: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class VarDecl(Decl):
+    name: str = ""
+    index: Expr | None = None
+    type: str | None = None
+    init: Expr = attrs.field(factory=Expr)
+    doc: str = ""
+
+
+@attrs.frozen
+class Param:
+    name: str = ""
+    type: str = ""
+    span: Span = _span()
+
+
+@attrs.frozen
+class DefDecl(Decl):
+    name: str = ""
+    params: tuple[Param, ...] = ()
+    body: Expr = attrs.field(factory=Expr)
+    is_const: bool = False
+
+
+@attrs.frozen
+class ProcDecl(Decl):
+    name: str = ""
+    params: tuple[Param, ...] = ()
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class MoveParam:
+    name: str = ""
+    source: Expr = attrs.field(factory=Expr)
+    span: Span = _span()
+
+
+@attrs.frozen
+class MoveDecl(Decl):
+    name: str = ""
+    params: tuple[MoveParam, ...] = ()
+    doc: str = ""
+    when: Expr | None = None
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class SetupDecl(Decl):
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class FlowDecl(Decl):
+    body: tuple[Stmt, ...] = ()
+
+
+@attrs.frozen
+class EndDecl(Decl):
+    name: str = ""
+    cond: Expr = attrs.field(factory=Expr)
+    reason: str = ""
+
+
+@attrs.frozen
+class ScoreDecl(Decl):
+    expr: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class ResultDecl(Decl):
+    kind: str = "highest"  # highest, lowest, won
+    cond: Expr | None = None
+
+    @property
+    def key(self) -> str:
+        return "ResultDecl:"
+
+
+@attrs.frozen
+class InvariantDecl(Decl):
+    name: str = ""
+    doc: str = ""
+    cond: Expr = attrs.field(factory=Expr)
+
+
+@attrs.frozen
+class LimitDecl(Decl):
+    count: int = 0
+    unit: str = "moves"
+    reason: str = ""
+
+    @property
+    def key(self) -> str:
+        return "LimitDecl:"
+
+
+@attrs.frozen
+class RemoveDecl(Decl):
+    kind: str = ""
+    name: str = ""
+
+
+@attrs.frozen
+class Module:
+    """One parsed file: its declarations in source order."""
+
+    file: str
+    decls: tuple[Decl, ...]
+    source: str = attrs.field(eq=False, repr=False, default="")

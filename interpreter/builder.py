@@ -1,0 +1,446 @@
+"""Stage 2: Lark parse tree -> AST (frozen attrs nodes with source spans)."""
+
+from __future__ import annotations
+
+import ast as pyast
+import re
+from typing import Any
+
+import lark
+
+from . import ast as A
+from .errors import Diagnostic
+from .parser import parse
+
+
+def build_module(source: str, filename: str) -> A.Module:
+    tree = parse(source, filename)
+    return A.Module(filename, tuple(_Builder(filename).decls(tree)), source)
+
+
+def unquote(tok: lark.Token | str) -> str:
+    text = str(tok)
+    if text.startswith('"""'):
+        return text[3:-3]
+    try:
+        value = pyast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text[1:-1]
+    return value if isinstance(value, str) else text[1:-1]
+
+
+_INTERP = re.compile(r"\{([^{}]*)\}")
+
+
+class _Builder:
+    def __init__(self, filename: str) -> None:
+        self.file = filename
+
+    # ------------------------------------------------------------- spans
+    def span(self, node: lark.Tree | lark.Token) -> A.Span:
+        if isinstance(node, lark.Token):
+            line = node.line or 0
+            col = node.column or 0
+            return A.Span(self.file, line, col, node.end_line or line,
+                          node.end_column or col + len(str(node)))
+        meta = node.meta
+        if getattr(meta, "empty", True):
+            return A.Span(self.file, 0, 0, 0, 0)
+        return A.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    # ------------------------------------------------------------- decls
+    def decls(self, tree: lark.Tree) -> list[A.Decl]:
+        return [self.decl(item) for item in tree.children]
+
+    def decl(self, t: lark.Tree) -> A.Decl:
+        fn = getattr(self, "d_" + str(t.data), None)
+        if fn is None:  # pragma: no cover - grammar and builder out of step
+            raise Diagnostic(f"internal: no builder for {t.data}", self.span(t))
+        result: A.Decl = fn(t, t.children)
+        return result
+
+    def d_game_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.GameDecl(unquote(c[0]), span=self.span(t))
+
+    def d_about_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.About(unquote(c[0]), span=self.span(t))
+
+    def d_extends_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.Extends(unquote(c[0]), span=self.span(c[0]))
+
+    def d_players_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        nums = [int(x) for x in c]
+        low = nums[0]
+        high = nums[1] if len(nums) > 1 else low
+        default = nums[2] if len(nums) > 2 else (low if len(nums) == 1 else high)
+        if high < low:
+            raise Diagnostic(f"player range {low}..{high} is empty", self.span(t))
+        if not low <= default <= high:
+            raise Diagnostic(f"default {default} is outside {low}..{high}", self.span(t))
+        if low < 1 or high > 16:
+            raise Diagnostic("a game has 1 to 16 players", self.span(t))
+        return A.PlayersDecl(low, high, default, span=self.span(t))
+
+    def _opt_value(self, v: Any) -> int | str | bool:
+        if isinstance(v, lark.Tree):
+            return v.data == "true"
+        if v.type == "INT":
+            return int(v)
+        return str(v)
+
+    def d_option_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        name = str(c[0])
+        dom = c[1]
+        rest = c[2:]
+        doc = ""
+        if rest and isinstance(rest[-1], lark.Token) and rest[-1].type == "STRING":
+            doc = unquote(rest[-1])
+            rest = rest[:-1]
+        default = self._opt_value(rest[0]) if rest else None
+        span = self.span(t)
+        if dom.data == "opt_range":
+            low, high = int(dom.children[0]), int(dom.children[1])
+            if high < low:
+                raise Diagnostic(f"option range {low}..{high} is empty", self.span(dom))
+            if default is None:
+                default = low
+            if not isinstance(default, int) or isinstance(default, bool) or not low <= default <= high:
+                raise Diagnostic(f"default {default} of option '{name}' is outside {low}..{high}",
+                                 self.span(rest[0]) if rest else span)
+            return A.OptionDecl(name, "int", low, high, (), default, doc, span=span)
+        if dom.data == "opt_bool":
+            if default is None:
+                default = False
+            if not isinstance(default, bool):
+                raise Diagnostic(f"default of bool option '{name}' must be true or false",
+                                 self.span(rest[0]), "write 'default true' or 'default false'")
+            return A.OptionDecl(name, "bool", 0, 1, (False, True), default, doc, span=span)
+        choices = tuple(self._opt_value(v) for v in dom.children)
+        if default is None:
+            default = choices[0]
+        if default not in choices:
+            raise Diagnostic(f"default {default} of option '{name}' is not one of its values",
+                             self.span(rest[0]),
+                             "choose one of: " + ", ".join(str(x) for x in choices))
+        return A.OptionDecl(name, "choice", 0, 0, choices, default, doc, span=span)
+
+    def d_deck_standard(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        jokers = 0
+        if c:
+            jokers = int(c[0])
+            if str(c[1]) not in ("joker", "jokers"):
+                raise Diagnostic(f"expected 'jokers', found '{c[1]}'", self.span(c[1]),
+                                 "write 'deck standard with 2 jokers'")
+        return A.DeckDecl(standard=True, jokers=jokers, span=self.span(t))
+
+    def d_deck_custom(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        names: tuple[str, ...] = ()
+        items: list[A.DeckCard | A.DeckFor] = []
+        for item in c:
+            if item.data == "deck_ranks":
+                names = tuple(str(r.children[0]) for r in item.children)
+            else:
+                items.append(self.deck_item(item))
+        return A.DeckDecl(standard=False, rank_names=names, items=tuple(items), span=self.span(t))
+
+    def deck_item(self, t: lark.Tree) -> A.DeckCard | A.DeckFor:
+        if t.data == "deck_for":
+            body = []
+            for x in t.children[2:]:
+                if x.data == "deck_ranks":
+                    raise Diagnostic("'ranks' belongs at the top of the deck", self.span(x))
+                body.append(self.deck_item(x))
+            return A.DeckFor(str(t.children[0]), self.expr(t.children[1]), tuple(body),
+                             span=self.span(t))
+        attrs_: list[tuple[str, A.Expr]] = []
+        times = None
+        for x in t.children:
+            if x is None:
+                continue
+            if isinstance(x, lark.Tree) and x.data == "card_attr_value":
+                attrs_.append((str(x.children[0]), self.expr(x.children[1])))
+            elif isinstance(x, lark.Tree) and x.data == "card_attr_flag":
+                attrs_.append((str(x.children[0]), A.Bool(True, span=self.span(x))))
+            else:
+                times = self.expr(x)
+        return A.DeckCard(tuple(attrs_), times, span=self.span(t))
+
+    def d_zone_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        name = str(c[0])
+        index = None
+        label = ""
+        props: list[str] = []
+        for x in c[1:]:
+            if isinstance(x, lark.Token) and x.type == "STRING":
+                label = unquote(x)
+            elif isinstance(x, lark.Tree) and x.data == "zone_prop":
+                props.append(" ".join(str(w) for w in x.children))
+            elif x is not None:
+                index = self.expr(x)
+        return A.ZoneDecl(name, index, label, tuple(props), span=self.span(c[0]))
+
+    def d_var_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        name = str(c[0])
+        exprs = []
+        typ = None
+        doc = ""
+        for x in c[1:]:
+            if isinstance(x, lark.Token) and x.type == "STRING":
+                doc = unquote(x)
+            elif isinstance(x, lark.Tree) and x.data == "type":
+                typ = str(x.children[0])
+            elif x is not None:
+                exprs.append(self.expr(x))
+        index = exprs[0] if len(exprs) == 2 else None
+        return A.VarDecl(name, index, typ, exprs[-1], doc, span=self.span(c[0]))
+
+    def params(self, c: list[Any]) -> tuple[A.Param, ...]:
+        out = []
+        for p in c:
+            if p is None:
+                continue
+            out.append(A.Param(str(p.children[0]), str(p.children[1].children[0]),
+                               span=self.span(p)))
+        return tuple(out)
+
+    def d_def_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.DefDecl(str(c[0]), self.params(c[1:-1]), self.expr(c[-1]), span=self.span(c[0]))
+
+    def d_const_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.DefDecl(str(c[0]), (), self.expr(c[1]), is_const=True, span=self.span(c[0]))
+
+    def d_proc_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.ProcDecl(str(c[0]), self.params(c[1:-1]), self.block(c[-1]), span=self.span(c[0]))
+
+    def d_move_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        name = str(c[0])
+        params = []
+        doc = ""
+        when = None
+        body: tuple[A.Stmt, ...] = ()
+        for x in c[1:]:
+            if isinstance(x, lark.Token) and x.type == "STRING":
+                doc = unquote(x)
+            elif isinstance(x, lark.Tree) and x.data == "move_param":
+                params.append(A.MoveParam(str(x.children[0]), self.expr(x.children[1]),
+                                          span=self.span(x)))
+            elif isinstance(x, lark.Tree) and x.data == "block":
+                body = self.block(x)
+            elif x is not None:
+                when = self.expr(x)
+        return A.MoveDecl(name, tuple(params), doc, when, body, span=self.span(c[0]))
+
+    def d_setup_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.SetupDecl(self.block(c[0]), span=self.span(t))
+
+    def d_flow_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.FlowDecl(self.block(c[0]), span=self.span(t))
+
+    def d_end_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        name = ""
+        reason = ""
+        cond = None
+        for x in c:
+            if isinstance(x, lark.Token) and x.type == "NAME":
+                name = str(x)
+            elif isinstance(x, lark.Token) and x.type == "STRING":
+                reason = unquote(x)
+            elif x is not None:
+                cond = self.expr(x)
+        assert cond is not None
+        return A.EndDecl(name, cond, reason, span=self.span(t))
+
+    def d_score_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.ScoreDecl(self.expr(c[0]), span=self.span(t))
+
+    def d_result_rank(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.ResultDecl(str(c[0]), None, span=self.span(t))
+
+    def d_result_won(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.ResultDecl("won", self.expr(c[0]), span=self.span(t))
+
+    def d_invariant_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        doc = unquote(c[1]) if len(c) == 3 else ""
+        return A.InvariantDecl(str(c[0]), doc, self.expr(c[-1]), span=self.span(c[0]))
+
+    def d_limit_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        unit = str(c[1])
+        if unit not in ("moves", "move"):
+            raise Diagnostic(f"unknown limit unit '{unit}'", self.span(c[1]),
+                             "write 'limit 1000 moves' (count deals with a var in the flow)")
+        reason = unquote(c[2]) if len(c) > 2 and c[2] is not None else ""
+        return A.LimitDecl(int(c[0]), "moves", reason, span=self.span(t))
+
+    def d_remove_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.RemoveDecl(str(c[0]), str(c[1]), span=self.span(t))
+
+    # ------------------------------------------------------------- statements
+    def block(self, t: lark.Tree) -> tuple[A.Stmt, ...]:
+        return tuple(self.stmt(s) for s in t.children)
+
+    def stmt(self, t: lark.Tree) -> A.Stmt:
+        sp = self.span(t)
+        d = str(t.data)
+        c = t.children
+        if d in ("assign", "assign_add", "assign_sub"):
+            op = {"assign": "=", "assign_add": "+=", "assign_sub": "-="}[d]
+            return A.Assign(self.expr(c[0]), op, self.expr(c[1]), span=sp)
+        if d == "call_stmt":
+            return A.CallStmt(str(c[0]), tuple(self.expr(a) for a in c[1:] if a is not None),
+                              span=sp)
+        if d in ("choose", "choose_optional", "choose_simultaneous"):
+            alts = tuple(str(n) for n in c[1].children)
+            return A.Choose(self.expr(c[0]), alts, optional=d == "choose_optional",
+                            simultaneous=d == "choose_simultaneous", span=sp)
+        if d == "let_stmt":
+            return A.LetStmt(str(c[0]), self.expr(c[1]), span=sp)
+        if d == "if_stmt":
+            branches = [(self.expr(c[0]), self.block(c[1]))]
+            else_: tuple[A.Stmt, ...] = ()
+            for x in c[2:]:
+                if x is None:
+                    continue
+                if x.data == "elif_clause":
+                    branches.append((self.expr(x.children[0]), self.block(x.children[1])))
+                else:
+                    else_ = self.block(x.children[0])
+            return A.If(tuple(branches), else_, span=sp)
+        if d == "for_stmt":
+            return A.For(str(c[0]), self.expr(c[1]), self.block(c[2]), span=sp)
+        if d == "while_stmt":
+            return A.While(self.expr(c[0]), self.block(c[1]), span=sp)
+        if d == "repeat_stmt":
+            return A.Repeat(None, self.block(c[0]), span=sp)
+        if d == "repeat_n_stmt":
+            return A.Repeat(self.expr(c[0]), self.block(c[1]), span=sp)
+        if d == "phase_stmt":
+            return A.Phase(unquote(c[0]), self.block(c[1]), span=sp)
+        if d == "move_stmt":
+            dest_t = c[1]
+            bottom = False
+            if isinstance(dest_t, lark.Tree) and dest_t.data == "bottom_of":
+                bottom = True
+                dest_t = dest_t.children[0]
+            elif isinstance(dest_t, lark.Tree) and dest_t.data == "top_of":
+                dest_t = dest_t.children[0]
+            return A.MoveCards(self.expr(c[0]), self.expr(dest_t), bottom, span=sp)
+        if d == "shuffle_stmt":
+            return A.Shuffle(self.expr(c[0]), span=sp)
+        if d == "deal_stmt":
+            count = None if c[0].data == "deal_all" else self.expr(c[0].children[0])
+            return A.Deal(count, self.expr(c[1]), self.expr(c[2]), span=sp)
+        if d == "end_stmt":
+            return A.End(span=sp)
+        if d == "break_stmt":
+            return A.Break(span=sp)
+        if d == "log_stmt":
+            text = unquote(c[0])
+            return A.Log(text, self.interpolate(text, c[0]), span=sp)
+        raise Diagnostic(f"internal: unknown statement {d}", sp)  # pragma: no cover
+
+    def interpolate(self, text: str, tok: lark.Token) -> tuple[str | A.Expr, ...]:
+        parts: list[str | A.Expr] = []
+        pos = 0
+        for m in _INTERP.finditer(text):
+            if m.start() > pos:
+                parts.append(text[pos:m.start()])
+            line = tok.line or 0
+            col = (tok.column or 0) + 1 + m.start(1)
+            tree = parse(m.group(1), self.file, start="expr", line_offset=line - 1,
+                         col_offset=col - 1)
+            parts.append(_Builder(self.file).expr_at(tree, line, col))
+            pos = m.end()
+        if pos < len(text):
+            parts.append(text[pos:])
+        return tuple(parts)
+
+    def expr_at(self, tree: lark.Tree, line: int, col: int) -> A.Expr:
+        # Spans inside an interpolated string are relative to the string; shift them.
+        self._shift = (line - 1, col - 1)
+        return self.expr(tree)
+
+    _shift = (0, 0)
+
+    # ------------------------------------------------------------- expressions
+    def expr(self, t: lark.Tree | lark.Token) -> A.Expr:
+        sp = self.span(t)
+        if self._shift != (0, 0):
+            dl, dc = self._shift
+            sp = A.Span(sp.file, sp.line + dl, sp.column + (dc if sp.line == 1 else 0),
+                        sp.end_line + dl, sp.end_column + (dc if sp.end_line == 1 else 0))
+        if isinstance(t, lark.Token):
+            if t.type == "INT":
+                return A.Int(int(t), span=sp)
+            return A.Name(str(t), span=sp)
+        d = str(t.data)
+        c = t.children
+        if d == "int_lit":
+            return A.Int(int(c[0]), span=sp)
+        if d == "name":
+            return A.Name(str(c[0]), span=sp)
+        if d == "true":
+            return A.Bool(True, span=sp)
+        if d == "false":
+            return A.Bool(False, span=sp)
+        if d == "none":
+            return A.NoneLit(span=sp)
+        if d == "me":
+            return A.Me(span=sp)
+        if d == "players":
+            return A.Players(span=sp)
+        if d == "list_lit":
+            return A.ListLit(tuple(self.expr(x) for x in c if x is not None), span=sp)
+        if d == "attr":
+            return A.Attr(self.expr(c[0]), str(c[1]), span=sp)
+        if d == "index":
+            return A.Index(self.expr(c[0]), self.expr(c[1]), span=sp)
+        if d == "call":
+            return A.Call(str(c[0]), tuple(self.expr(a) for a in c[1:] if a is not None), span=sp)
+        if d == "neg":
+            return A.Unary("-", self.expr(c[0]), span=sp)
+        if d == "not_":
+            return A.Unary("not", self.expr(c[0]), span=sp)
+        if d in ("top_of", "bottom_of", "all_of", "left_of", "right_of", "players_from"):
+            op = {"top_of": "top", "bottom_of": "bottom", "all_of": "all", "left_of": "left",
+                  "right_of": "right", "players_from": "players_from"}[d]
+            return A.Unary(op, self.expr(c[0]), span=sp)
+        if d == "top_n_of":
+            return A.TopN(self.expr(c[0]), self.expr(c[1]), span=sp)
+        if d in ("or_", "and_"):
+            op = "or" if d == "or_" else "and"
+            result = self.expr(c[0])
+            for x in c[1:]:
+                result = A.Binary(op, result, self.expr(x), span=sp)
+            return result
+        if d == "compare":
+            return A.Binary(str(c[1]), self.expr(c[0]), self.expr(c[2]), span=sp)
+        if d == "binop":
+            return A.Binary(str(c[1]), self.expr(c[0]), self.expr(c[2]), span=sp)
+        if d == "member":
+            return A.Binary("in", self.expr(c[0]), self.expr(c[1]), span=sp)
+        if d == "not_member":
+            return A.Binary("notin", self.expr(c[0]), self.expr(c[1]), span=sp)
+        if d == "range":
+            return A.Binary("..", self.expr(c[0]), self.expr(c[1]), span=sp)
+        if d == "is_empty":
+            return A.IsEmpty(self.expr(c[0]), False, span=sp)
+        if d == "is_not_empty":
+            return A.IsEmpty(self.expr(c[0]), True, span=sp)
+        if d == "if_expr":
+            return A.IfExpr(self.expr(c[0]), self.expr(c[1]), self.expr(c[2]), span=sp)
+        if d == "let_expr":
+            return A.Let(str(c[0]), self.expr(c[1]), self.expr(c[2]), span=sp)
+        if d == "quant_all":
+            c = [lark.Token("QUANT", "all"), *c]
+            d = "quant"
+        if d == "quant":
+            where = body = None
+            for x in c[3:]:
+                if x is None:
+                    continue
+                if x.data == "where":
+                    where = self.expr(x.children[0])
+                else:
+                    body = self.expr(x.children[0])
+            return A.Quant(str(c[0]), str(c[1]), self.expr(c[2]), where, body, span=sp)
+        raise Diagnostic(f"internal: unknown expression {d}", sp)  # pragma: no cover

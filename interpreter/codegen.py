@@ -1,0 +1,1059 @@
+"""Stage 5: checked game -> Python source -> compiled functions over a flat state.
+
+The state is a flat list of slots while a step runs (a tuple between steps):
+
+    0 PC       current node of the flow graph (a decision node, or the end node)
+    1 RNG      the random generator's seed for the next chance event
+    2 MOVES    moves applied so far
+    3 PENDING  simultaneous choices made so far (a tuple of moves), or None
+    4 ENDED    None while the game runs, else why it ended
+    5 WHO      who decides at the current node (a player, or a tuple for a simultaneous choice)
+    6...       zones (each a tuple of card ids, bottom first), variables, flow variables
+
+Every rule becomes straight Python: `def`s are inlined, a move's `when` is split into
+conjuncts that are tested in the outermost parameter loop they depend on, and the flow is
+lowered to node functions returning the next node, so that a game can stop at any
+decision and resume from the state alone. Nothing from the game file reaches the
+generated code except through names we mangle and literals we `repr`; the code runs with
+no builtins beyond the few it needs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from . import ast as A
+from .checker import SUIT_SYMBOLS, SUITS, Checked, elem, walk_stmts
+from .errors import Diagnostic
+
+PC, RNG, MOVES, PENDING, ENDED, WHO = range(6)
+FIRST_SLOT = 6
+STOP = -1
+LOOP_LIMIT = 100_000  # automatic steps or loop rounds before a rule counts as runaway
+
+_SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|-?\d+|s\[\d+\]|None|True|False)$")
+
+
+@attrs.define
+class ZoneSlot:
+    name: str
+    text: str  # how the zone is written in moves: column3, hand-p2
+    slot: int
+    decl: str  # the declared zone
+    owner: int  # the owning player for per-player zones, else 0
+
+
+@attrs.define
+class Decision:
+    node: int
+    alts: tuple[int, ...]
+    optional: bool
+    simultaneous: bool
+    succ: int
+    span: A.Span
+
+
+@attrs.define
+class Local:
+    code: str
+    origin: str | None = None  # for a card: the zone (slot code) it was taken from
+    lo: int | None = None  # known integer range, to skip index checks
+    hi: int | None = None
+
+
+@attrs.define
+class Generated:
+    source: str
+    nslots: int
+    zone_slots: list[ZoneSlot]
+    zone_base: dict[str, int]
+    var_base: dict[str, int]
+    move_names: list[str]
+    move_param_types: list[list[str]]
+    decisions: dict[int, Decision]
+    node_phase: dict[int, str]
+    node_span: dict[int, A.Span]
+    entry: int
+    end_node: int
+    spans: list[tuple[A.Span, str]]
+    card_text: list[str]
+
+
+class _Loop:
+    def __init__(self, exit_node: int | None) -> None:
+        self.exit_node = exit_node
+
+
+class Gen:
+    def __init__(self, g: Checked) -> None:
+        self.g = g
+        self.T = g.types
+        self.n = g.players
+        self.out: list[str] = []
+        self.spans: list[tuple[A.Span, str]] = []
+        self.tmp_n = 0
+        # ---- layout
+        slot = FIRST_SLOT
+        self.zone_base: dict[str, int] = {}
+        self.zone_slots: list[ZoneSlot] = []
+        for z in g.zones.values():
+            self.zone_base[z.name] = slot
+            if z.dim is None:
+                self.zone_slots.append(ZoneSlot(z.name, z.name, slot, z.name, 0))
+                slot += 1
+            else:
+                kind, size = z.dim
+                for i in range(1, size + 1):
+                    if kind == "suit":
+                        text = f"{z.name}-{SUITS[i - 1]}"
+                    elif kind == "player":
+                        text = f"{z.name}-p{i}"
+                    else:
+                        text = f"{z.name}{i}"
+                    owner = i if kind == "player" else 0
+                    self.zone_slots.append(ZoneSlot(z.name, text, slot, z.name, owner))
+                    slot += 1
+        self.var_base: dict[str, int] = {}
+        for v in g.vars.values():
+            self.var_base[v.name] = slot
+            slot += 1 if v.dim is None else v.dim[1]
+        self.flow_slot0 = slot
+        self.nslots = slot
+        self.move_ids = {name: i for i, name in enumerate(g.moves)}
+        self.pass_id = len(g.moves)
+        self.def_funcs: set[str] = set()
+        self.inline_depth = 0
+
+    # ------------------------------------------------------------ utilities
+    def tmp(self, base: str = "t") -> str:
+        self.tmp_n += 1
+        return f"_{base}{self.tmp_n}"
+
+    def span_id(self, span: A.Span, rule: str) -> int:
+        self.spans.append((span, rule))
+        return len(self.spans) - 1
+
+    def new_slot(self) -> int:
+        s = self.nslots
+        self.nslots += 1
+        return s
+
+    def t(self, e: A.Expr) -> str:
+        return self.T.get(id(e), "any")
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: A.Expr, env: dict[str, Local], rule: str) -> str:
+        if isinstance(e, A.Int):
+            return str(e.value)
+        if isinstance(e, A.Bool):
+            return "True" if e.value else "False"
+        if isinstance(e, A.NoneLit):
+            return "None"
+        if isinstance(e, A.Me):
+            return env["me"].code
+        if isinstance(e, A.Players):
+            return "PLAYERS"
+        if isinstance(e, A.Name):
+            return self.name(e, env, rule)
+        if isinstance(e, A.ListLit):
+            items = [self.as_tuple(x, env, rule) for x in e.items]
+            return "(" + "".join(i + ", " for i in items) + ")"
+        if isinstance(e, A.Attr):
+            obj = self.expr(e.obj, env, rule)
+            table = {"rank": "RANK", "suit": "SUIT", "color": "COLOR", "joker": "JOKER"}.get(
+                e.name, f"X_{e.name}")
+            if self.t(e.obj) == "card" and self.card_may_be_none(e.obj):
+                sid = self.span_id(e.obj.span, rule)
+                return f"{table}[_nn({obj}, {sid})]"
+            return f"{table}[{obj}]"
+        if isinstance(e, A.Index):
+            return self.index(e, env, rule)
+        if isinstance(e, A.Call):
+            return self.call(e, env, rule)
+        if isinstance(e, A.Unary):
+            return self.unary(e, env, rule)
+        if isinstance(e, A.TopN):
+            z = self.zone_code(e.zone, env, rule)
+            n = self.expr(e.count, env, rule)
+            sid = self.span_id(e.span, rule)
+            return f"_topn(s[{z}], {n}, {sid})"
+        if isinstance(e, A.Binary):
+            return self.binary(e, env, rule)
+        if isinstance(e, A.IsEmpty):
+            ot = self.t(e.operand)
+            code = (f"s[{self.zone_code(e.operand, env, rule)}]" if ot == "zone"
+                    else self.expr(e.operand, env, rule))
+            if ot == "list:zone":
+                code = f"_cat(s, {code})"
+            return f"(len({code}) > 0)" if e.negated else f"(not {code})"
+        if isinstance(e, A.IfExpr):
+            c = self.expr(e.cond, env, rule)
+            a = self.as_tuple(e.then, env, rule)
+            b = self.as_tuple(e.else_, env, rule)
+            return f"({a} if {c} else {b})"
+        if isinstance(e, A.Let):
+            v = self.expr(e.value, env, rule)
+            var = self.tmp("l")
+            inner = dict(env)
+            inner[e.name] = Local(var, self.origin(e.value, env, rule))
+            body = self.expr(e.body, inner, rule)
+            return f"({body} if (({var} := {v}) is not _NEVER) else None)"
+        if isinstance(e, A.Quant):
+            return self.quant(e, env, rule)
+        raise Diagnostic("internal: cannot compile expression", e.span)  # pragma: no cover
+
+    def as_tuple(self, e: A.Expr, env: dict[str, Local], rule: str) -> str:
+        code = self.expr(e, env, rule)
+        if isinstance(e, A.Binary) and e.op == "..":
+            return f"tuple({code})"
+        return code
+
+    def card_may_be_none(self, e: A.Expr) -> bool:
+        if isinstance(e, A.Quant) and e.kind == "first":
+            return True
+        if isinstance(e, A.Name) and e.name in self.g.vars:
+            return True
+        return isinstance(e, A.NoneLit)
+
+    def name(self, e: A.Name, env: dict[str, Local], rule: str) -> str:
+        n = e.name
+        if n in env:
+            return env[n].code
+        g = self.g
+        if n in g.zones:
+            z = g.zones[n]
+            if z.dim is None:
+                return str(self.zone_base[n])
+            return f"Z_{n}"
+        if n in g.vars:
+            return f"s[{self.var_base[n]}]"
+        if n in g.constants:
+            return repr(g.constants[n][1])
+        if n in g.defs:
+            return self.inline_def(g.defs[n], [], env, rule, e.span)
+        if n == "suits":
+            return "(1, 2, 3, 4)"
+        if n == "no_moves":
+            return "(not _legal)"
+        if n == "legal_count":
+            return "len(_legal)"
+        if n == "moves_played":
+            return "s[2]"
+        raise Diagnostic(f"internal: unresolved name {n}", e.span)  # pragma: no cover
+
+    def zone_code(self, e: A.Expr, env: dict[str, Local], rule: str) -> str:
+        """Code for the slot index of a zone expression."""
+        return self.expr(e, env, rule)
+
+    def index_code(self, idx: A.Expr, dim: tuple[str, int], env: dict[str, Local],
+                   rule: str) -> str:
+        code = self.expr(idx, env, rule)
+        kind, size = dim
+        if self.safe_index(idx, kind, size, env):
+            return code
+        sid = self.span_id(idx.span, rule)
+        return f"_ix({code}, {size}, {sid})"
+
+    def safe_index(self, idx: A.Expr, kind: str, size: int, env: dict[str, Local]) -> bool:
+        if isinstance(idx, A.Int):
+            return 1 <= idx.value <= size
+        if isinstance(idx, A.Name) and idx.name in env:
+            loc = env[idx.name]
+            return loc.lo is not None and loc.hi is not None and 1 <= loc.lo and loc.hi <= size
+        if isinstance(idx, A.Name) and idx.name in self.g.constants:
+            v = self.g.constants[idx.name][1]
+            return isinstance(v, int) and 1 <= v <= size
+        if kind == "player" and isinstance(idx, A.Me):
+            return True
+        if kind == "player" and isinstance(idx, A.Unary) and idx.op in ("left", "right"):
+            return True
+        if kind == "suit" and isinstance(idx, A.Attr) and idx.name == "suit":
+            return not self.g.has_suitless and not self.card_may_be_none(idx.obj)
+        return False
+
+    def index(self, e: A.Index, env: dict[str, Local], rule: str) -> str:
+        g = self.g
+        if isinstance(e.obj, A.Name) and e.obj.name not in env:
+            nm = e.obj.name
+            if nm in g.zones and g.zones[nm].dim is not None:
+                dim = g.zones[nm].dim
+                assert dim is not None
+                i = self.index_code(e.index, dim, env, rule)
+                base = self.zone_base[nm] - 1
+                if i.isdigit():
+                    return str(base + int(i))
+                return f"({base} + {i})"
+            if nm in g.vars and g.vars[nm].dim is not None:
+                dim = g.vars[nm].dim
+                assert dim is not None
+                i = self.index_code(e.index, dim, env, rule)
+                base = self.var_base[nm] - 1
+                if i.isdigit():
+                    return f"s[{base + int(i)}]"
+                return f"s[{base} + {i}]"
+        ot = self.t(e.obj)
+        obj = self.expr(e.obj, env, rule)
+        i = self.expr(e.index, env, rule)
+        sid = self.span_id(e.span, rule)
+        if ot == "zone":
+            return f"_at(s[{obj}], {i}, {sid})"
+        return f"_at({obj}, {i}, {sid})"
+
+    def inline_def(self, d: A.DefDecl, args: list[str], env: dict[str, Local], rule: str,
+                   span: A.Span, arg_exprs: tuple[A.Expr, ...] = ()) -> str:
+        inner: dict[str, Local] = {}
+        binds: list[tuple[str, str]] = []
+        for p, a, ae in zip(d.params, args, arg_exprs or (None,) * len(args), strict=False):
+            origin = self.origin(ae, env, rule) if ae is not None else None
+            lo = hi = None
+            if isinstance(ae, A.Name) and ae.name in env:
+                lo, hi = env[ae.name].lo, env[ae.name].hi
+            elif isinstance(ae, A.Int):
+                lo = hi = ae.value
+            if _SIMPLE.match(a):
+                inner[p.name] = Local(a, origin, lo, hi)
+            else:
+                var = self.tmp("a")
+                binds.append((var, a))
+                inner[p.name] = Local(var, origin, lo, hi)
+        self.inline_depth += 1
+        if self.inline_depth > 12:
+            self.inline_depth -= 1
+            self.def_funcs.add(d.name)
+            return f"d_{d.name}(s{''.join(', ' + a for a in args)})"
+        body = self.expr(d.body, inner, f"def {d.name}")
+        self.inline_depth -= 1
+        for var, a in reversed(binds):
+            body = f"({body} if (({var} := {a}) is not _NEVER) else None)"
+        return body
+
+    def call(self, e: A.Call, env: dict[str, Local], rule: str) -> str:
+        f = e.func
+        g = self.g
+        if f in g.defs:
+            args = [self.as_tuple(a, env, rule) for a in e.args]
+            return self.inline_def(g.defs[f], args, env, rule, e.span, e.args)
+        ts = [self.t(a) for a in e.args]
+        args = [self.as_tuple(a, env, rule) for a in e.args]
+        sid = self.span_id(e.span, rule)
+        if f in ("size", "count"):
+            if ts[0] == "zone":
+                return f"len(s[{args[0]}])"
+            if ts[0] == "list:zone":
+                return self.zones_size(e.args[0], args[0])
+            return f"len({args[0]})"
+        if f in ("top", "bottom"):
+            return f"(s[{args[0]}] or _E({sid}))[{-1 if f == 'top' else 0}]"
+        if f == "cards":
+            return f"s[{args[0]}]"
+        if f in ("min", "max"):
+            if len(args) == 1:
+                return f"_{f}({args[0]}, {sid})"
+            return f"{f}({', '.join(args)})"
+        if f == "abs":
+            return f"abs({args[0]})"
+        if f == "sum":
+            return f"sum({args[0]})"
+        if f in ("first", "last"):
+            src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+            return f"({src} or _E({sid}))[{0 if f == 'first' else -1}]"
+        if f == "random":
+            src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+            return f"_pick(s, {src}, {sid})"
+        if f in ("rest", "reverse", "sorted"):
+            src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+            return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
+                    "sorted": f"tuple(sorted({src}))"}[f]
+        if f == "distance":
+            return f"_dist({args[0]}, {args[1]}, {args[2]})"
+        raise Diagnostic(f"internal: unknown function {f}", e.span)  # pragma: no cover
+
+    def zones_size(self, e: A.Expr, code: str) -> str:
+        if isinstance(e, A.Name) and e.name in self.g.zones:
+            base = self.zone_base[e.name]
+            dim = self.g.zones[e.name].dim
+            assert dim is not None
+            return "(" + " + ".join(f"len(s[{base + i}])" for i in range(dim[1])) + ")"
+        return f"sum(len(s[_z]) for _z in {code})"
+
+    def unary(self, e: A.Unary, env: dict[str, Local], rule: str) -> str:
+        op = e.op
+        ot = self.t(e.operand)
+        if op == "-":
+            return f"(-{self.expr(e.operand, env, rule)})"
+        if op == "not":
+            return f"(not {self.expr(e.operand, env, rule)})"
+        if op in ("top", "bottom"):
+            sid = self.span_id(e.span, rule)
+            x = self.expr(e.operand, env, rule)
+            src = x if ot.startswith("list:") else f"s[{x}]"
+            return f"({src} or _E({sid}))[{-1 if op == 'top' else 0}]"
+        if op == "all":
+            x = self.expr(e.operand, env, rule)
+            return f"_cat(s, {x})" if ot == "list:zone" else f"s[{x}]"
+        p = self.expr(e.operand, env, rule)
+        if op == "left":
+            return f"({p} % {self.n} + 1)"
+        if op == "right":
+            return f"(({p} - 2) % {self.n} + 1)"
+        if op == "players_from":
+            return f"ORDER[{p}]"
+        raise Diagnostic(f"internal: unknown operator {op}", e.span)  # pragma: no cover
+
+    def binary(self, e: A.Binary, env: dict[str, Local], rule: str) -> str:
+        op = e.op
+        if op == "..":
+            a = self.expr(e.left, env, rule)
+            b = self.expr(e.right, env, rule)
+            if b.lstrip("-").isdigit():
+                return f"range({a}, {int(b) + 1})"
+            return f"range({a}, {b} + 1)"
+        if op in ("and", "or"):
+            a = self.expr(e.left, env, rule)
+            b = self.expr(e.right, env, rule)
+            return f"({a} {op} {b})"
+        if op in ("in", "notin"):
+            a = self.expr(e.left, env, rule)
+            b = self.expr(e.right, env, rule)
+            if self.t(e.right) == "zone":
+                b = f"s[{b}]"
+            return f"({a} {'in' if op == 'in' else 'not in'} {b})"
+        if op == "+" and self.t(e).startswith("list:"):
+            return f"({self.as_tuple(e.left, env, rule)} + {self.as_tuple(e.right, env, rule)})"
+        a = self.expr(e.left, env, rule)
+        b = self.expr(e.right, env, rule)
+        if op in ("/", "%"):
+            if b.isdigit() and int(b) != 0:
+                return f"({a} {'//' if op == '/' else '%'} {b})"
+            sid = self.span_id(e.span, rule)
+            return f"_{'div' if op == '/' else 'mod'}({a}, {b}, {sid})"
+        return f"({a} {op} {b})"
+
+    def quant(self, e: A.Quant, env: dict[str, Local], rule: str) -> str:
+        st = self.t(e.source)
+        src = self.expr(e.source, env, rule)
+        if st == "zone":
+            src = f"s[{src}]"
+        var = self.tmp("q")
+        inner = dict(env)
+        origin = self.expr(e.source, env, rule) if st == "zone" else None
+        lo = hi = None
+        if isinstance(e.source, A.Binary) and e.source.op == "..":
+            if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
+                lo, hi = e.source.left.value, e.source.right.value
+        inner[e.var] = Local(var, origin, lo, hi)
+        where = self.expr(e.where, inner, rule) if e.where is not None else None
+        body = self.as_tuple(e.body, inner, rule) if e.body is not None else None
+        cond = f" if {where}" if where else ""
+        k = e.kind
+        sid = self.span_id(e.span, rule)
+        if k == "any":
+            return f"any({body or 'True'} for {var} in {src}{cond})"
+        if k == "all":
+            if body is None:
+                return f"all({where} for {var} in {src})"
+            return f"all({body} for {var} in {src}{cond})"
+        if k == "count":
+            if body is not None and where is not None:
+                return f"sum(1 for {var} in {src} if {where} and {body})"
+            c = body or where
+            return f"sum(1 for {var} in {src} if {c})" if c else f"len({src})"
+        if k == "sum":
+            return f"sum({body or var} for {var} in {src}{cond})"
+        if k in ("min", "max"):
+            return f"_{k}([{body or var} for {var} in {src}{cond}], {sid})"
+        if k == "first":
+            return f"next(({var} for {var} in {src}{cond}), None)"
+        if k == "each":
+            return f"tuple([{body or var} for {var} in {src}{cond}])"
+        if k == "random":
+            return f"_pick(s, tuple([{var} for {var} in {src}{cond}]), {sid})"
+        raise Diagnostic(f"internal: unknown quantifier {k}", e.span)  # pragma: no cover
+
+    def origin(self, e: A.Expr | None, env: dict[str, Local], rule: str) -> str | None:
+        """The zone (slot code) a card expression certainly comes from, if known."""
+        if e is None:
+            return None
+        if isinstance(e, A.Name) and e.name in env:
+            return env[e.name].origin
+        if isinstance(e, A.Quant) and e.kind in ("first", "random") and self.t(e.source) == "zone":
+            return self.expr(e.source, env, rule)
+        return None
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: tuple[A.Stmt, ...], env: dict[str, Local], rule: str,
+              ind: str) -> list[str]:
+        env = dict(env)
+        lines: list[str] = []
+        for st in stmts:
+            lines += self.stmt(st, env, rule, ind)
+        return lines or [ind + "pass"]
+
+    def stmt(self, st: A.Stmt, env: dict[str, Local], rule: str, ind: str) -> list[str]:
+        g = self.g
+        if isinstance(st, A.Assign):
+            value = self.as_tuple(st.value, env, rule)
+            target = self.lvalue(st.target, env, rule)
+            if st.op == "=":
+                return [f"{ind}{target} = {value}"]
+            if self.t(st.target).startswith("list:"):
+                return [f"{ind}{target} = {target} + tuple({value})"]
+            return [f"{ind}{target} {st.op} {value}"]
+        if isinstance(st, A.CallStmt):
+            args = [self.as_tuple(a, env, rule) for a in st.args]
+            return [f"{ind}p_{st.func}(s{''.join(', ' + a for a in args)})"]
+        if isinstance(st, A.LetStmt):
+            var = self.tmp("v")
+            code = self.as_tuple(st.value, env, rule)
+            env[st.name] = Local(var, self.origin(st.value, env, rule))
+            return [f"{ind}{var} = {code}"]
+        if isinstance(st, A.If):
+            lines = []
+            for i, (cond, body) in enumerate(st.branches):
+                kw = "if" if i == 0 else "elif"
+                lines.append(f"{ind}{kw} {self.expr(cond, env, rule)}:")
+                lines += self.block(body, env, rule, ind + "    ")
+            if st.else_:
+                lines.append(f"{ind}else:")
+                lines += self.block(st.else_, env, rule, ind + "    ")
+            return lines
+        if isinstance(st, A.For):
+            var = self.tmp("f")
+            st_t = self.t(st.source)
+            src = self.expr(st.source, env, rule)
+            origin = None
+            if st_t == "zone":
+                origin = src
+                src = f"s[{src}]"
+            inner = dict(env)
+            lo = hi = None
+            if isinstance(st.source, A.Binary) and st.source.op == "..":
+                if isinstance(st.source.left, A.Int) and isinstance(st.source.right, A.Int):
+                    lo, hi = st.source.left.value, st.source.right.value
+            inner[st.var] = Local(var, origin, lo, hi)
+            return [f"{ind}for {var} in {src}:"] + self.block(st.body, inner, rule, ind + "    ")
+        if isinstance(st, A.While):
+            cnt = self.tmp("w")
+            sid = self.span_id(st.span, rule)
+            return ([f"{ind}{cnt} = 0", f"{ind}while {self.expr(st.cond, env, rule)}:",
+                     f"{ind}    {cnt} += 1",
+                     f"{ind}    if {cnt} > {LOOP_LIMIT}: _loop({sid})"]
+                    + self.block(st.body, env, rule, ind + "    "))
+        if isinstance(st, A.Repeat):
+            assert st.count is not None
+            return ([f"{ind}for _ in range({self.expr(st.count, env, rule)}):"]
+                    + self.block(st.body, env, rule, ind + "    "))
+        if isinstance(st, A.Phase):
+            return self.block(st.body, env, rule, ind)
+        if isinstance(st, A.MoveCards):
+            return self.move_cards(st, env, rule, ind)
+        if isinstance(st, A.Shuffle):
+            z = self.zone_code(st.zone, env, rule)
+            return [f"{ind}s[{z}] = _shuffle(s, s[{z}])"]
+        if isinstance(st, A.Deal):
+            src = self.zone_code(st.source, env, rule)
+            dests = self.expr(st.dests, env, rule)
+            if self.t(st.dests) == "zone":
+                dests = f"({dests},)"
+            n = "None" if st.count is None else self.expr(st.count, env, rule)
+            sid = self.span_id(st.span, rule)
+            return [f"{ind}_deal(s, {src}, {dests}, {n}, {sid})"]
+        if isinstance(st, A.End):
+            return [f"{ind}s[4] = 'ended'", f"{ind}raise _GameOver"]
+        if isinstance(st, A.Break):
+            return [f"{ind}break"]
+        if isinstance(st, A.Log):
+            return [f"{ind}if LOG is not None: LOG.append({self.log_text(st, env, rule)})"]
+        if isinstance(st, A.Choose):  # pragma: no cover - the checker keeps these in the flow
+            raise Diagnostic("a choice cannot be made here", st.span)
+        raise Diagnostic(f"internal: cannot compile {type(st).__name__}", st.span)  # pragma: no cover
+
+    def log_text(self, st: A.Log, env: dict[str, Local], rule: str) -> str:
+        parts = []
+        for p in st.parts:
+            if isinstance(p, str):
+                parts.append(repr(p))
+            else:
+                parts.append(f"_fmt({self.as_tuple(p, env, rule)}, {self.t(p)!r})")
+        return " + ".join(parts) if parts else "''"
+
+    def lvalue(self, e: A.Expr, env: dict[str, Local], rule: str) -> str:
+        if isinstance(e, A.Name):
+            if e.name in env:
+                return env[e.name].code
+            return f"s[{self.var_base[e.name]}]"
+        assert isinstance(e, A.Index)
+        return self.index(e, env, rule)
+
+    def move_cards(self, st: A.MoveCards, env: dict[str, Local], rule: str,
+                   ind: str) -> list[str]:
+        ct = self.t(st.cards)
+        dest = self.zone_code(st.dest, env, rule)
+        d = self.tmp("d")
+        lines = [f"{ind}{d} = {dest}"]
+        put = (f"{ind}s[{d}] = ({{c}},) + s[{d}]" if st.bottom else f"{ind}s[{d}] = s[{d}] + ({{c}},)")
+        putmany = (f"{ind}s[{d}] = {{cs}} + s[{d}]" if st.bottom else f"{ind}s[{d}] = s[{d}] + {{cs}}")
+        c = st.cards
+        sid = self.span_id(st.span, rule)
+        if isinstance(c, A.Unary) and c.op in ("top", "bottom") and self.t(c.operand) == "zone":
+            z = self.tmp("z")
+            t = self.tmp("t")
+            lines += [f"{ind}{z} = {self.zone_code(c.operand, env, rule)}",
+                      f"{ind}{t} = s[{z}]",
+                      f"{ind}if not {t}: _E({sid})"]
+            if c.op == "top":
+                lines += [f"{ind}s[{z}] = {t}[:-1]", put.format(c=f"{t}[-1]")]
+            else:
+                lines += [f"{ind}s[{z}] = {t}[1:]", put.format(c=f"{t}[0]")]
+            return lines
+        if ct == "zone" or (isinstance(c, A.Unary) and c.op == "all" and self.t(c.operand) == "zone"):
+            src_e = c.operand if isinstance(c, A.Unary) else c
+            z = self.tmp("z")
+            lines += [f"{ind}{z} = {self.zone_code(src_e, env, rule)}",
+                      f"{ind}if {z} != {d}:",
+                      putmany.format(cs=f"s[{z}]").replace(ind, ind + "    ", 1),
+                      f"{ind}    s[{z}] = ()"]
+            return lines
+        if isinstance(c, A.TopN):
+            z = self.tmp("z")
+            n = self.tmp("n")
+            t = self.tmp("t")
+            lines += [f"{ind}{z} = {self.zone_code(c.zone, env, rule)}",
+                      f"{ind}{n} = {self.expr(c.count, env, rule)}",
+                      f"{ind}{t} = _topn(s[{z}], {n}, {sid})",
+                      f"{ind}s[{z}] = s[{z}][:len(s[{z}]) - len({t})]",
+                      putmany.format(cs=t)]
+            return lines
+        if ct == "card":
+            origin = self.origin(c, env, rule)
+            card = self.tmp("c")
+            lines.append(f"{ind}{card} = {self.expr(c, env, rule)}")
+            if origin is not None:
+                lines.append(f"{ind}_take(s, {origin}, {card}, {sid})")
+            else:
+                lines.append(f"{ind}_take_any(s, {card}, {sid})")
+            lines.append(put.format(c=card))
+            return lines
+        # a list of cards: each leaves wherever it is, and they arrive in list order
+        cs = self.tmp("cs")
+        lines.append(f"{ind}{cs} = tuple({self.expr(c, env, rule)})")
+        origin = None
+        if isinstance(c, A.Quant) and self.t(c.source) == "zone":
+            origin = self.expr(c.source, env, rule)
+        if origin is not None:
+            lines.append(f"{ind}_take_many(s, {origin}, {cs}, {sid})")
+        else:
+            lines.append(f"{ind}for _c in {cs}: _take_any(s, _c, {sid})")
+        lines.append(putmany.format(cs=cs))
+        return lines
+
+    # ------------------------------------------------------------ moves
+    def gen_moves(self) -> None:
+        g = self.g
+        self.move_param_types: list[list[str]] = []
+        for name, md in g.moves.items():
+            mid = self.move_ids[name]
+            rule = f"move {name}"
+            env: dict[str, Local] = {"me": Local("me")}
+            params = []
+            ptypes = []
+            for p in md.params:
+                var = f"u_{p.name}"
+                st = self.t(p.source)
+                origin = self.expr(p.source, env, rule) if st == "zone" else None
+                lo, hi = self.const_range(p.source)
+                env[p.name] = Local(var, origin, lo, hi)
+                params.append(var)
+                ptypes.append("card" if st == "zone" else elem(st))
+            self.move_param_types.append(ptypes)
+            # the effect
+            self.out.append(f"def eff_{mid}(s, me{''.join(', ' + p for p in params)}):")
+            self.out += self.block(md.body, env, rule, "    ")
+            self.out.append("")
+            # the generator of legal moves
+            self.out.append(f"def gen_{mid}(s, me, out):")
+            self.out += self.gen_loops(md, mid, rule)
+            self.out.append("")
+
+    def const_range(self, e: A.Expr) -> tuple[int | None, int | None]:
+        if isinstance(e, A.Binary) and e.op == "..":
+            a = self.const_of(e.left)
+            b = self.const_of(e.right)
+            return a, b
+        return None, None
+
+    def const_of(self, e: A.Expr) -> int | None:
+        if isinstance(e, A.Int):
+            return e.value
+        if isinstance(e, A.Name) and e.name in self.g.constants:
+            v = self.g.constants[e.name][1]
+            return v if isinstance(v, int) and not isinstance(v, bool) else None
+        return None
+
+    def gen_loops(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
+        conj = _conjuncts(md.when) if md.when is not None else []
+        pnames = [p.name for p in md.params]
+        # each conjunct is tested at the first loop level where all its parameters are bound
+        levels: list[list[A.Expr]] = [[] for _ in range(len(pnames) + 1)]
+        for c in conj:
+            used = _names_in(c) & set(pnames)
+            lvl = max((pnames.index(n) + 1 for n in used), default=0)
+            levels[lvl].append(c)
+        env: dict[str, Local] = {"me": Local("me")}
+        lines: list[str] = []
+        ind = "    "
+        for c in levels[0]:
+            lines.append(f"{ind}if not {self.expr(c, env, rule)}: return")
+        for i, p in enumerate(md.params):
+            var = f"u_{p.name}"
+            st = self.t(p.source)
+            src = self.expr(p.source, env, rule)
+            origin = None
+            if st == "zone":
+                origin = src
+                src = f"s[{src}]"
+            lo, hi = self.const_range(p.source)
+            env[p.name] = Local(var, origin, lo, hi)
+            lines.append(f"{ind}for {var} in {src}:")
+            ind += "    "
+            conds = [self.expr(c, env, rule) for c in levels[i + 1]]
+            if conds:
+                lines.append(f"{ind}if not ({' and '.join(conds)}): continue")
+        args = "".join(f", u_{p}" for p in pnames)
+        lines.append(f"{ind}out.append((me, {mid}{args}))")
+        return lines
+
+    # ------------------------------------------------------------ flow
+    def gen_flow(self) -> None:
+        g = self.g
+        self.nodes: list[list[str]] = []
+        self.node_phase: dict[int, str] = {}
+        self.node_span: dict[int, A.Span] = {}
+        self.decisions: dict[int, Decision] = {}
+        self.phase = ""
+        flow = g.flow
+        if flow is None:
+            who = A.Int(1)
+            self.T[id(who)] = "player"
+            flow = (A.Repeat(None, (A.Choose(who, tuple(g.moves)),)),)
+        self.entry = self.new_node(A.NOSPAN)
+        self.end_node = -2
+        env: dict[str, Local] = {}
+        last = self.emit(flow, self.entry, env, [], "flow")
+        # falling off the end of the flow ends the game
+        self.nodes[last].append("    s[4] = 'ended'")
+        self.nodes[last].append("    return -1")
+        for i, body in enumerate(self.nodes):
+            self.out.append(f"def n_{i}(s):")
+            self.out += body if body else ["    return -1"]
+            self.out.append("")
+        self.out.append("NODES = (" + "".join(f"n_{i}, " for i in range(len(self.nodes))) + ")")
+        self.end_node = len(self.nodes)
+
+    def new_node(self, span: A.Span) -> int:
+        self.nodes.append([])
+        n = len(self.nodes) - 1
+        self.node_phase[n] = self.phase
+        self.node_span[n] = span
+        return n
+
+    def close(self, node: int, target: int) -> None:
+        self.nodes[node].append(f"    return {target}")
+
+    def blocks(self, st: A.Stmt) -> bool:
+        for s in walk_stmts((st,)):
+            if isinstance(s, A.Choose):
+                return True
+            if isinstance(s, A.CallStmt) and s.func in self.g.blocking_procs:
+                return True
+        return False
+
+    def emit(self, stmts: tuple[A.Stmt, ...], node: int, env: dict[str, Local],
+             loops: list[_Loop], rule: str) -> int:
+        """Append stmts to `node`; return the node where control continues."""
+        for st in stmts:
+            node = self.emit_one(st, node, env, loops, rule)
+        return node
+
+    def emit_one(self, st: A.Stmt, node: int, env: dict[str, Local], loops: list[_Loop],
+                 rule: str) -> int:
+        g = self.g
+        if isinstance(st, A.LetStmt):
+            slot = self.new_slot()
+            code = self.as_tuple(st.value, env, rule)
+            self.nodes[node].append(f"    s[{slot}] = {code}")
+            env[st.name] = Local(f"s[{slot}]", None)
+            return node
+        if isinstance(st, A.End):
+            self.nodes[node] += ["    s[4] = 'ended'", "    return -1"]
+            return self.new_node(st.span)
+        if isinstance(st, A.Break) and loops and loops[-1].exit_node is not None:
+            self.close(node, loops[-1].exit_node)
+            return self.new_node(st.span)
+        if not self.blocks(st):
+            if isinstance(st, A.Break):  # pragma: no cover - breaks of plain loops compile inline
+                self.nodes[node].append("    break")
+                return node
+            if isinstance(st, (A.For, A.While, A.Repeat)):
+                loops.append(_Loop(None))
+                lines = self.stmt(st, dict(env), rule, "    ")
+                loops.pop()
+            else:
+                lines = self.stmt(st, env, rule, "    ")
+            self.nodes[node] += ["    try:"] + ["    " + ln for ln in lines] + [
+                "    except _GameOver:", "        return -1"] if any(
+                    "_GameOver" in ln for ln in lines) or isinstance(st, A.CallStmt) else lines
+            return node
+        if isinstance(st, A.Choose):
+            d = self.new_node(st.span)
+            self.close(node, d)
+            who = self.expr(st.who, env, rule)
+            if st.simultaneous:
+                self.nodes[d] += [f"    s[5] = tuple({who})", "    s[3] = ()", "    return -1"]
+            else:
+                sid = self.span_id(st.who.span, rule)
+                self.nodes[d] += [f"    s[5] = _player({who}, {sid})", "    return -1"]
+            cont = self.new_node(st.span)
+            alts = tuple(self.move_ids[m] for m in st.moves)
+            self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span)
+            return cont
+        if isinstance(st, A.Phase):
+            saved = self.phase
+            self.phase = st.name
+            start = self.new_node(st.span)
+            self.close(node, start)
+            end = self.emit(st.body, start, env, loops, rule)
+            self.phase = saved
+            after = self.new_node(st.span)
+            self.close(end, after)
+            return after
+        if isinstance(st, A.If):
+            join = self.new_node(st.span)
+            heads = []
+            for cond, body in st.branches:
+                h = self.new_node(st.span)
+                heads.append((self.expr(cond, env, rule), h))
+                end = self.emit(body, h, dict(env), loops, rule)
+                self.close(end, join)
+            else_target = join
+            if st.else_:
+                eh = self.new_node(st.span)
+                end = self.emit(st.else_, eh, dict(env), loops, rule)
+                self.close(end, join)
+                else_target = eh
+            for cond, h in heads:
+                self.nodes[node].append(f"    if {cond}: return {h}")
+            self.close(node, else_target)
+            return join
+        if isinstance(st, A.While):
+            head = self.new_node(st.span)
+            body = self.new_node(st.span)
+            exit_ = self.new_node(st.span)
+            self.close(node, head)
+            self.nodes[head].append(f"    if not {self.expr(st.cond, env, rule)}: return {exit_}")
+            self.close(head, body)
+            loops.append(_Loop(exit_))
+            end = self.emit(st.body, body, dict(env), loops, rule)
+            loops.pop()
+            self.close(end, head)
+            return exit_
+        if isinstance(st, A.Repeat):
+            head = self.new_node(st.span)
+            body = self.new_node(st.span)
+            exit_ = self.new_node(st.span)
+            if st.count is not None:
+                ctr = self.new_slot()
+                self.nodes[node].append(f"    s[{ctr}] = {self.expr(st.count, env, rule)}")
+                self.close(node, head)
+                self.nodes[head] += [f"    if s[{ctr}] <= 0: return {exit_}",
+                                     f"    s[{ctr}] -= 1"]
+            else:
+                self.close(node, head)
+            self.close(head, body)
+            loops.append(_Loop(exit_))
+            end = self.emit(st.body, body, dict(env), loops, rule)
+            loops.pop()
+            self.close(end, head)
+            return exit_
+        if isinstance(st, A.For):
+            lst = self.new_slot()
+            pos = self.new_slot()
+            var = self.new_slot()
+            st_t = self.t(st.source)
+            src = self.expr(st.source, env, rule)
+            if st_t == "zone":
+                src = f"s[{src}]"
+            self.nodes[node] += [f"    s[{lst}] = tuple({src})", f"    s[{pos}] = 0"]
+            head = self.new_node(st.span)
+            body = self.new_node(st.span)
+            exit_ = self.new_node(st.span)
+            self.close(node, head)
+            self.nodes[head] += [f"    if s[{pos}] >= len(s[{lst}]): return {exit_}",
+                                 f"    s[{var}] = s[{lst}][s[{pos}]]", f"    s[{pos}] += 1"]
+            self.close(head, body)
+            inner = dict(env)
+            lo, hi = self.const_range(st.source)
+            inner[st.var] = Local(f"s[{var}]", None, lo, hi)
+            loops.append(_Loop(exit_))
+            end = self.emit(st.body, body, inner, loops, rule)
+            loops.pop()
+            self.close(end, head)
+            return exit_
+        if isinstance(st, A.CallStmt) and st.func in g.blocking_procs:
+            p = g.procs[st.func]
+            inner: dict[str, Local] = {}
+            for prm, a in zip(p.params, st.args, strict=False):
+                slot = self.new_slot()
+                self.nodes[node].append(f"    s[{slot}] = {self.as_tuple(a, env, rule)}")
+                inner[prm.name] = Local(f"s[{slot}]", None)
+            return self.emit(p.body, node, inner, loops, f"proc {p.name}")
+        raise Diagnostic("internal: cannot lower this statement", st.span)  # pragma: no cover
+
+    # ------------------------------------------------------------ the whole module
+    def generate(self) -> Generated:
+        g = self.g
+        out = self.out
+        cards = g.cards
+        out.append(f"RANK = {tuple(c.rank for c in cards)!r}")
+        out.append(f"SUIT = {tuple(c.suit for c in cards)!r}")
+        out.append(f"COLOR = {tuple((1 if c.suit in (2, 3) else 2) if c.suit else 0 for c in cards)!r}")
+        out.append(f"JOKER = {tuple(c.joker for c in cards)!r}")
+        for a in g.card_attrs:
+            out.append(f"X_{a} = {tuple(c.extra.get(a, 0) for c in cards)!r}")
+        out.append(f"PLAYERS = {tuple(range(1, self.n + 1))!r}")
+        order = {p: tuple((p - 1 + k) % self.n + 1 for k in range(self.n))
+                 for p in range(1, self.n + 1)}
+        out.append(f"ORDER = {(None,) + tuple(order[p] for p in range(1, self.n + 1))!r}")
+        for z in g.zones.values():
+            if z.dim is not None:
+                base = self.zone_base[z.name]
+                out.append(f"Z_{z.name} = {tuple(range(base, base + z.dim[1]))!r}")
+        out.append("")
+        # defs as functions (used when inlining would go too deep)
+        def_lines: list[str] = []
+        # procs
+        for pname, p in g.procs.items():
+            if pname in g.blocking_procs:
+                continue
+            env = {prm.name: Local(f"u_{prm.name}") for prm in p.params}
+            out.append(f"def p_{pname}(s{''.join(', u_' + prm.name for prm in p.params)}):")
+            out.extend(self.block(p.body, env, f"proc {pname}", "    "))
+            out.append("")
+        self.gen_moves()
+        # setup and initial values
+        out.append("def setup(s):")
+        for v in g.vars.values():
+            code = self.as_tuple(v.init, {}, f"var {v.name}")
+            base = self.var_base[v.name]
+            if v.dim is None:
+                out.append(f"    s[{base}] = {code}")
+            else:
+                out.append(f"    for _i in range({v.dim[1]}): s[{base} + _i] = {code}")
+        out.extend(self.block(g.setup, {}, "setup", "    "))
+        out.append("")
+        self.gen_flow()
+        # legal moves of each decision node
+        for d in self.decisions.values():
+            out.append(f"def legal_{d.node}(s):")
+            out.append("    out = []")
+            if d.simultaneous:
+                out.append("    done = {m[0] for m in s[3]}")
+                out.append("    for me in s[5]:")
+                out.append("        if me in done: continue")
+                ind = "        "
+            else:
+                out.append("    me = s[5]")
+                ind = "    "
+            for a in d.alts:
+                out.append(f"{ind}gen_{a}(s, me, out)")
+            if d.optional:
+                out.append(f"{ind}out.append((me, {self.pass_id}))")
+            out.append("    return out")
+            out.append("")
+        out.append("LEGAL = {" + ", ".join(f"{d}: legal_{d}" for d in self.decisions) + "}")
+        out.append("SUCC = {" + ", ".join(f"{d.node}: {d.succ}" for d in self.decisions.values())
+                   + "}")
+        out.append("SIMULTANEOUS = frozenset(("
+                   + "".join(f"{d.node}, " for d in self.decisions.values() if d.simultaneous)
+                   + "))")
+        out.append("EFF = (" + "".join(f"eff_{i}, " for i in range(len(g.moves)))
+                   + "_pass_effect, )")
+        # end conditions
+        out.append("def ends(s, _legal):")
+        for i, e in enumerate(g.ends):
+            out.append(f"    if {self.expr(e.cond, {}, 'end')}: return {i}")
+        out.append("    return -1")
+        out.append("")
+        out.append("def score(s, me):")
+        if g.score is not None:
+            out.append(f"    return {self.expr(g.score, {'me': Local('me')}, 'score')}")
+        else:
+            out.append("    return 0")
+        out.append("")
+        out.append("def won(s, me):")
+        if g.result is not None and g.result.cond is not None:
+            out.append(f"    return bool({self.expr(g.result.cond, {'me': Local('me')}, 'result')})")
+        else:
+            out.append("    return False")
+        out.append("")
+        inv_names = []
+        for inv in g.invariants:
+            out.append(f"def inv_{inv.name}(s, _legal):")
+            out.append(f"    return bool({self.expr(inv.cond, {}, f'invariant {inv.name}')})")
+            out.append("")
+            inv_names.append(inv.name)
+        out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in inv_names) + ")")
+        for name in sorted(self.def_funcs):
+            d = g.defs[name]
+            env = {p.name: Local(f"u_{p.name}") for p in d.params}
+            def_lines.append(f"def d_{name}(s{''.join(', u_' + p.name for p in d.params)}):")
+            def_lines.append(f"    return {self.expr(d.body, env, f'def {name}')}")
+            def_lines.append("")
+        out.extend(def_lines)
+        card_text = [card_name(g, c.id) for c in cards]
+        return Generated(
+            source="\n".join(out) + "\n", nslots=self.nslots, zone_slots=self.zone_slots,
+            zone_base=self.zone_base, var_base=self.var_base, move_names=list(g.moves),
+            move_param_types=self.move_param_types, decisions=self.decisions,
+            node_phase=self.node_phase, node_span=self.node_span, entry=self.entry,
+            end_node=self.end_node, spans=self.spans, card_text=card_text,
+        )
+
+
+def card_name(g: Checked, cid: int) -> str:
+    c = g.cards[cid]
+    if c.joker:
+        return "JK"
+    names = g.rank_names
+    rank = names[c.rank - 1] if names and 1 <= c.rank <= len(names) else str(c.rank)
+    return rank + (SUIT_SYMBOLS[c.suit - 1] if c.suit else "")
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _names_in(e: Any) -> set[str]:
+    found: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, A.Name):
+            found.add(x.name)
+        if isinstance(x, (A.Expr, A.Stmt)):
+            for f in attrs.fields(type(x)):
+                walk(getattr(x, f.name))
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+
+    walk(e)
+    return found
+
+
+def generate(g: Checked) -> Generated:
+    return Gen(g).generate()

@@ -1,0 +1,452 @@
+"""The game engine: the API that the REPL, the simulator, bots and the fuzzer use.
+
+A `State` is a value: an immutable tuple of slots (hashable, cheap to share) plus a cache
+of its legal moves. A move is a tuple `(player, move_index, *args)`; `Game.move_text`
+gives its stable text form (`build 3`, `shift column1 column4`, `play Q♠`).
+
+Automatic steps and chance run inside `apply`, so every state a caller sees is either
+terminal or waiting for a decision by one player (or, for a simultaneous choice, by each
+player who has not chosen yet).
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from . import codegen
+from .checker import SUITS, Checked
+from .codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, Generated
+from .errors import CardgameError, IllegalMove, RuleError
+from .runtime import GameOver, namespace
+
+Move = tuple[Any, ...]
+FLOW_STEP_LIMIT = 100_000
+_SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+
+
+class State:
+    """An immutable game state. Equality and hash are over the slots only."""
+
+    __slots__ = ("slots", "_legal")
+
+    def __init__(self, slots: tuple[Any, ...], legal: list[Move] | None = None) -> None:
+        self.slots = slots
+        self._legal = legal
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.slots == other.slots
+
+    def __hash__(self) -> int:
+        return hash(self.slots)
+
+    def __repr__(self) -> str:
+        return f"State(pc={self.slots[PC]}, moves={self.slots[MOVES]}, ended={self.slots[ENDED]!r})"
+
+
+class Game:
+    """A compiled game, for one choice of player count and options."""
+
+    def __init__(self, checked: Checked, gen: Generated, source_id: str = "") -> None:
+        self.checked = checked
+        self.gen = gen
+        self.name = checked.name
+        self.path = checked.path
+        self.players = checked.players
+        self.options = dict(checked.options)
+        self.source_id = source_id
+        self.card_text = gen.card_text
+        self.zone_text = {z.slot: z.text for z in gen.zone_slots}
+        self.move_names = gen.move_names + ["pass"]
+        self.move_param_types = gen.move_param_types + [[]]
+        filename = f"<cardgame {checked.name}>"
+        ns = namespace(checked, gen.spans, [z.slot for z in gen.zone_slots], self.zone_text,
+                       gen.card_text)
+        code = compile(gen.source, filename, "exec")
+        linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
+        exec(code, ns)  # our generated code only: see codegen's module docstring
+        self.ns = ns
+        self._nodes = ns["NODES"]
+        self._legal = ns["LEGAL"]
+        self._succ = ns["SUCC"]
+        self._sim = ns["SIMULTANEOUS"]
+        self._eff = ns["EFF"]
+        self._ends = ns["ends"]
+        self._score = ns["score"]
+        self._won = ns["won"]
+        self._setup = ns["setup"]
+        self.invariants: list[tuple[str, Any]] = list(ns["INVARIANTS"])
+        self.limit = checked.limit.count if checked.limit else 0
+        self.limit_reason = (checked.limit.reason if checked.limit else "") or "move limit reached"
+        self.end_reasons = [e.reason or e.name or "end condition" for e in checked.ends]
+        self._ncards = len(checked.cards)
+        self._zone_slots = [z.slot for z in gen.zone_slots]
+
+    # ------------------------------------------------------------------ fast core
+    def _init_slots(self, seed: int) -> list[Any]:
+        s: list[Any] = [None] * self.gen.nslots
+        s[PC] = self.gen.entry
+        s[RNG] = seed
+        s[MOVES] = 0
+        for z in self._zone_slots:
+            s[z] = ()
+        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards))
+        try:
+            self._setup(s)
+        except GameOver:  # pragma: no cover - the checker forbids 'end' in setup
+            pass
+        except CardgameError:
+            raise
+        except Exception as e:  # a slip in a rule that the checks could not see
+            raise RuleError(f"{type(e).__name__}: {e}", rule="setup") from None
+        return s
+
+    def _run(self, s: list[Any]) -> None:
+        """Run automatic steps from the current node until a decision or the end."""
+        pc = s[PC]
+        nodes = self._nodes
+        n = 0
+        try:
+            while True:
+                nxt = nodes[pc](s)
+                if nxt < 0:
+                    break
+                pc = nxt
+                n += 1
+                if n > FLOW_STEP_LIMIT:
+                    span = self.gen.node_span.get(pc)
+                    raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
+                                    span or codegen.A.NOSPAN, "flow")
+        except CardgameError:
+            raise
+        except Exception as e:
+            raise RuleError(f"{type(e).__name__}: {e}",
+                            self.gen.node_span.get(pc, codegen.A.NOSPAN), "flow") from None
+        s[PC] = pc
+
+    def _settle(self, s: list[Any]) -> list[Move]:
+        """After the flow stopped: apply the limit and end conditions; return the legal moves."""
+        if s[ENDED] is not None:
+            return []
+        if self.limit and s[MOVES] >= self.limit:
+            s[ENDED] = self.limit_reason
+            return []
+        legal_fn = self._legal.get(s[PC])
+        if legal_fn is None:  # pragma: no cover - the flow stops only at decisions
+            s[ENDED] = "ended"
+            return []
+        try:
+            legal: list[Move] = legal_fn(s)
+            r = self._ends(s, legal)
+        except CardgameError:
+            raise
+        except Exception as e:
+            raise RuleError(f"{type(e).__name__}: {e}", rule="legal moves") from None
+        if r >= 0:
+            s[ENDED] = self.end_reasons[r]
+            return []
+        return legal
+
+    def _step(self, s: list[Any], m: Move) -> None:
+        """Apply a move (assumed legal) in place, then run to the next decision."""
+        pc = s[PC]
+        if pc in self._sim:
+            pending = s[PENDING] + (m,)
+            if len(pending) < len(s[WHO]):
+                s[PENDING] = pending
+                s[MOVES] += 1
+                return
+            s[PENDING] = None
+            order = {p: i for i, p in enumerate(s[WHO])}
+            todo = sorted(pending, key=lambda mv: order[mv[0]])
+        else:
+            todo = [m]
+        try:
+            for mv in todo:
+                self._eff[mv[1]](s, mv[0], *mv[2:])
+        except GameOver:
+            s[MOVES] += 1
+            return
+        except CardgameError:
+            raise
+        except Exception as e:
+            raise RuleError(f"{type(e).__name__}: {e}", rule=f"move {self.move_names[m[1]]}") from None
+        s[MOVES] += 1
+        s[PC] = self._succ[pc]
+        self._run(s)
+
+    def _start(self, seed: int) -> tuple[list[Any], list[Move]]:
+        s = self._init_slots(seed)
+        self._run(s)
+        return s, self._settle(s)
+
+    # ------------------------------------------------------------------ public API
+    def new_state(self, seed: int = 0) -> State:
+        s, legal = self._start(seed)
+        return State(tuple(s), legal)
+
+    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+        if state._legal is None:
+            s = list(state.slots)
+            state._legal = self._settle(s) if s[ENDED] is None else []
+        if player is None:
+            return state._legal
+        return [m for m in state._legal if m[0] == player]
+
+    def apply(self, state: State, move: Move) -> State:
+        """Apply a legal move; an illegal one raises IllegalMove with the reason."""
+        move = tuple(move)
+        legal = self.legal_moves(state)
+        if move not in legal:
+            raise IllegalMove(self.why_illegal(state, move))
+        s = list(state.slots)
+        self._step(s, move)
+        return State(tuple(s), self._settle(s))
+
+    def apply_with_events(self, state: State, move: Move) -> tuple[State, list[str]]:
+        log: list[str] = []
+        self.ns["LOG"] = log
+        try:
+            return self.apply(state, move), log
+        finally:
+            self.ns["LOG"] = None
+
+    def start_with_events(self, seed: int) -> tuple[State, list[str]]:
+        log: list[str] = []
+        self.ns["LOG"] = log
+        try:
+            return self.new_state(seed), log
+        finally:
+            self.ns["LOG"] = None
+
+    def is_terminal(self, state: State) -> bool:
+        return state.slots[ENDED] is not None
+
+    def end_reason(self, state: State) -> str | None:
+        r = state.slots[ENDED]
+        return None if r is None else str(r)
+
+    def to_move(self, state: State) -> tuple[int, ...]:
+        """Who must decide now: one player, each player yet to choose, or nobody (the end)."""
+        s = state.slots
+        if s[ENDED] is not None:
+            return ()
+        who = s[WHO]
+        if s[PC] in self._sim:
+            done = {m[0] for m in s[PENDING] or ()}
+            return tuple(p for p in who if p not in done)
+        return (who,)
+
+    def phase(self, state: State) -> str:
+        return self.gen.node_phase.get(state.slots[PC], "")
+
+    def scores(self, state: State) -> list[int]:
+        s = list(state.slots)
+        return [self._score(s, p) for p in range(1, self.players + 1)]
+
+    def results(self, state: State) -> list[str]:
+        """'win', 'loss' or 'draw' (a shared first place) for each player; '' while playing."""
+        if not self.is_terminal(state):
+            return [""] * self.players
+        s = list(state.slots)
+        res = self.checked.result
+        if res is not None and res.kind == "won":
+            return ["win" if self._won(s, p) else "loss" for p in range(1, self.players + 1)]
+        sc = self.scores(state)
+        best = (min if res is not None and res.kind == "lowest" else max)(sc)
+        winners = [i for i, v in enumerate(sc) if v == best]
+        if self.players == 1:
+            return ["win"]
+        return [("win" if len(winners) == 1 else "draw") if i in winners else "loss"
+                for i in range(self.players)]
+
+    def check_invariants(self, state: State) -> list[str]:
+        """Names of declared invariants that do not hold in this state."""
+        s = list(state.slots)
+        legal = self.legal_moves(state)
+        bad = []
+        for name, fn in self.invariants:
+            try:
+                ok = fn(s, legal)
+            except CardgameError:
+                ok = False
+            if not ok:
+                bad.append(name)
+        return bad
+
+    # ------------------------------------------------------------------ texts
+    def arg_text(self, value: Any, typ: str) -> str:
+        if typ == "card":
+            return self.card_text[value]
+        if typ == "player":
+            return f"p{value}"
+        if typ == "zone":
+            return self.zone_text.get(value, str(value))
+        if typ == "suit":
+            return SUITS[value - 1]
+        if typ == "bool":
+            return "yes" if value else "no"
+        return str(value)
+
+    def move_text(self, move: Move) -> str:
+        mid = move[1]
+        types = self.move_param_types[mid]
+        parts = [self.move_names[mid]]
+        parts += [self.arg_text(a, t) for a, t in zip(move[2:], types, strict=False)]
+        return " ".join(parts)
+
+    def move_description(self, move: Move) -> str:
+        mid = move[1]
+        if mid >= len(self.checked.moves):
+            return "pass"
+        decl = self.checked.moves[self.move_names[mid]]
+        text = decl.doc or self.move_text(move)
+        types = self.move_param_types[mid]
+        for p, a, t in zip(decl.params, move[2:], types, strict=False):
+            text = text.replace("{" + p.name + "}", self.arg_text(a, t))
+        return text
+
+    def parse_move(self, state: State, text: str, player: int | None = None) -> Move:
+        """The legal move whose text is `text` (suits may be written s h d c)."""
+        want = _norm(text)
+        legal = self.legal_moves(state, player)
+        for m in legal:
+            if _norm(self.move_text(m)) == want:
+                return m
+        names = {self.move_names[m[1]] for m in legal}
+        word = want.split(" ")[0] if want else ""
+        if word and word not in {_norm(n) for n in self.move_names}:
+            raise IllegalMove(f"there is no move '{word}' in this game")
+        if word and word not in {_norm(n) for n in names}:
+            raise IllegalMove(f"'{word}' is not possible now (legal now: "
+                              + ", ".join(sorted(names)) + ")" if names else "no move is possible")
+        raise IllegalMove(f"'{text.strip()}' is not a legal move now")
+
+    def why_illegal(self, state: State, move: Move) -> str:
+        if self.is_terminal(state):
+            return "the game is over"
+        try:
+            if not (0 <= move[1] < len(self.move_names)):
+                return "unknown move"
+            text = self.move_text(move)
+        except (IndexError, TypeError, KeyError):
+            return f"malformed move {move!r}"
+        if move[0] not in self.to_move(state):
+            return f"'{text}': it is not p{move[0]}'s decision"
+        decl = self.checked.moves.get(self.move_names[move[1]])
+        if decl is not None and decl.when is not None:
+            return f"'{text}' is not legal now: its condition does not hold"
+        return f"'{text}' is not legal now"
+
+    # ------------------------------------------------------------------ views
+    def view(self, state: State, player: int | None) -> dict[str, Any]:
+        """What one seat may see (player None: a spectator who sees public cards only)."""
+        s = state.slots
+        zones: dict[str, Any] = {}
+        for z in self.gen.zone_slots:
+            info = self.checked.zones[z.decl]
+            cards = s[z.slot]
+            visible = info.visibility == "public" or (
+                info.visibility == "owner" and player is not None and z.owner == player)
+            zones[z.text] = ([self.card_text[c] for c in cards] if visible
+                             else {"hidden": len(cards)})
+        variables: dict[str, Any] = {}
+        for v in self.checked.vars.values():
+            base = self.gen.var_base[v.name]
+            if v.dim is None:
+                variables[v.name] = _jsonable(s[base])
+            else:
+                variables[v.name] = [_jsonable(s[base + i]) for i in range(v.dim[1])]
+        pending = []
+        if s[PC] in self._sim and s[PENDING] is not None:
+            for m in s[PENDING]:
+                pending.append({"player": m[0],
+                                "move": self.move_text(m) if m[0] == player else "(chosen)"})
+        return {
+            "game": self.name,
+            "zones": zones,
+            "vars": variables,
+            "to_move": list(self.to_move(state)),
+            "phase": self.phase(state),
+            "pending": pending,
+            "ended": s[ENDED],
+            "moves_played": s[MOVES],
+        }
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self, state: State) -> str:
+        return json.dumps({"format": "cardgame-state", "version": 1, "game": self.name,
+                           "source": self.source_id, "players": self.players,
+                           "options": self.options, "slots": _jsonable(state.slots)})
+
+    def from_json(self, text: str) -> State:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise CardgameError(f"not a saved state: {e}") from None
+        if not isinstance(data, dict) or data.get("format") != "cardgame-state":
+            raise CardgameError("not a saved state (no 'cardgame-state' format marker)")
+        if data.get("game") != self.name or data.get("players") != self.players:
+            raise CardgameError(f"the state is of '{data.get('game')}' for "
+                                f"{data.get('players')} players, not this game")
+        slots = data.get("slots")
+        if not isinstance(slots, list) or len(slots) != self.gen.nslots:
+            raise CardgameError("the saved state does not fit this game (its layout differs)")
+        t = _tuplify(slots)
+        seen: list[int] = []
+        for z in self._zone_slots:
+            zone = t[z]
+            if not isinstance(zone, tuple) or not all(
+                    type(c) is int and 0 <= c < self._ncards for c in zone):
+                raise CardgameError("the saved state has a broken zone")
+            seen += zone
+        if sorted(seen) != list(range(self._ncards)):
+            raise CardgameError("the saved state loses or duplicates cards")
+        return State(t)
+
+    # ------------------------------------------------------------------ replay
+    def replay(self, seed: int, moves: Iterable[Move]) -> State:
+        state = self.new_state(seed)
+        for m in moves:
+            state = self.apply(state, tuple(m))
+        return state
+
+    # ------------------------------------------------------------------ playouts
+    def random_playout(self, seed: int, rng: random.Random,
+                       max_moves: int = 1_000_000) -> tuple[list[Any], int]:
+        """Play uniformly random legal moves on a mutable state; return it and the move count."""
+        s, legal = self._start(seed)
+        n = 0
+        step = self._step
+        settle = self._settle
+        randrange = rng.randrange
+        while legal and n < max_moves:
+            step(s, legal[randrange(len(legal))])
+            legal = settle(s)
+            n += 1
+        return s, n
+
+    def final_state(self, s: Sequence[Any]) -> State:
+        return State(tuple(s))
+
+
+def _norm(text: str) -> str:
+    t = " ".join(text.strip().lower().split())
+    for sym, letter in _SUIT_LETTERS.items():
+        t = t.replace(sym, letter)
+    return t
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, (tuple, list)):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def _tuplify(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_tuplify(x) for x in v)
+    return v

@@ -1,0 +1,90 @@
+"""Diagnostics: compiler-quality messages for game files, and rule errors at run time.
+
+A diagnostic prints as
+
+    games/x.cardgame:12:5: error: unknown zone 'wast'
+       12 |   move top of wast to foundation[k]
+          |               ^^^^
+    hint: did you mean 'waste'?
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from .ast import NOSPAN, Span
+
+
+class CardgameError(Exception):
+    """Base of every error a user may see; never shown as a traceback."""
+
+
+class Diagnostic(CardgameError):
+    def __init__(self, message: str, span: Span = NOSPAN, hint: str = "",
+                 source: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+        self.source = source
+
+    def format(self, source: str | None = None) -> str:
+        src = source if source is not None else self.source
+        head = f"{self.span}: error: {self.message}" if self.span.line else f"error: {self.message}"
+        lines = [head]
+        if src is not None and self.span.line:
+            text_lines = src.splitlines()
+            if 0 < self.span.line <= len(text_lines):
+                text = text_lines[self.span.line - 1].rstrip("\n").expandtabs(1)
+                num = str(self.span.line)
+                lines.append(f" {num} | {text}")
+                start = max(self.span.column - 1, 0)
+                if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                    width = self.span.end_column - self.span.column
+                else:
+                    width = 1
+                width = max(1, min(width, max(len(text) - start, 1)))
+                lines.append(f" {' ' * len(num)} | {' ' * start}{'^' * width}")
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class Diagnostics(CardgameError):
+    """Several diagnostics at once (the checker reports all it finds)."""
+
+    def __init__(self, items: list[Diagnostic]) -> None:
+        super().__init__(f"{len(items)} error(s)")
+        self.items = items
+
+    def __str__(self) -> str:
+        return "\n".join(d.format() for d in self.items)
+
+
+class RuleError(CardgameError):
+    """A rule failed while a game ran: an empty pile, an index out of range, a loop..."""
+
+    def __init__(self, message: str, span: Span = NOSPAN, rule: str = "") -> None:
+        where = f"{span}: " if span.line else ""
+        in_rule = f" (in {rule})" if rule else ""
+        super().__init__(f"{where}rule error{in_rule}: {message}")
+        self.message = message
+        self.span = span
+        self.rule = rule
+
+
+class IllegalMove(CardgameError):
+    """A move that is not legal in the current state, with a one-line reason."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    if len(close) == 1:
+        return f"did you mean '{close[0]}'?"
+    return "did you mean " + ", ".join(f"'{c}'" for c in close[:-1]) + f" or '{close[-1]}'?"

@@ -1,0 +1,164 @@
+"""Stage 3: find game files, follow `extends`, merge declarations.
+
+A file that `extends` another replaces each declaration of the same kind and name
+(a `def`, `move`, `zone`, `setup`, `flow`, ...) and adds the rest. `remove KIND NAME`
+drops an inherited declaration. Loading reads only the named file and the files it
+explicitly extends; nothing in a game file is ever executed as Python.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import os
+from pathlib import Path
+
+import attrs
+
+from . import ast as A
+from .builder import build_module
+from .errors import Diagnostic, did_you_mean
+
+MAX_EXTENDS_DEPTH = 16
+
+
+def bundled_dir() -> Path:
+    return Path(str(importlib.resources.files("cardgame.games")))
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.stem for p in bundled_dir().glob("*.cardgame"))
+
+
+def resolve_game(name_or_path: str) -> Path:
+    """A bundled game name (`calculation`) or a path to a .cardgame file."""
+    p = Path(name_or_path)
+    if p.suffix == ".cardgame" or os.sep in name_or_path or "/" in name_or_path:
+        if not p.is_file():
+            raise Diagnostic(f"no such game file: {name_or_path}")
+        return p
+    bundled = bundled_dir() / f"{name_or_path}.cardgame"
+    if bundled.is_file():
+        return bundled
+    if p.is_file():
+        return p
+    hint = did_you_mean(name_or_path, bundled_names())
+    raise Diagnostic(f"unknown game '{name_or_path}'",
+                     hint=hint or "run 'cardgame list' for the bundled games, or give a path")
+
+
+@attrs.frozen
+class Loaded:
+    """The merged declarations of a game, and the source text of every file read."""
+
+    path: str
+    decls: tuple[A.Decl, ...]
+    sources: dict[str, str]
+    chain: tuple[str, ...]  # the file and the files it extends, nearest first
+
+
+def _display_name(path: Path) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return rel if not rel.startswith("..") else str(path)
+
+
+def read_module(path: Path, sources: dict[str, str]) -> A.Module:
+    name = _display_name(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise Diagnostic(f"cannot read {name}: {e}") from None
+    sources[name] = text
+    try:
+        return build_module(text, name)
+    except Diagnostic as d:
+        d.source = text
+        raise
+
+
+def load(path: Path | str, sources: dict[str, str] | None = None) -> Loaded:
+    sources = {} if sources is None else sources
+    path = Path(path)
+    chain: list[str] = []
+    decls = _load(path, sources, chain, 0)
+    return Loaded(_display_name(path), tuple(decls), sources, tuple(chain))
+
+
+def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int) -> list[A.Decl]:
+    module = read_module(path, sources)
+    chain.append(module.file)
+    extends = [d for d in module.decls if isinstance(d, A.Extends)]
+    base: list[A.Decl] = []
+    if len(extends) > 1:
+        raise _at(Diagnostic("a game extends at most one other game", extends[1].span), sources)
+    if extends:
+        ext = extends[0]
+        target = _find_base(ext, path, sources)
+        if depth >= MAX_EXTENDS_DEPTH or _display_name(target) in chain:
+            raise _at(Diagnostic(f"'{ext.target}' extends itself (a cycle of extends)",
+                                 ext.span), sources)
+        base = _load(target, sources, chain, depth + 1)
+    return merge(base, [d for d in module.decls if not isinstance(d, A.Extends)], sources)
+
+
+def _find_base(ext: A.Extends, path: Path, sources: dict[str, str]) -> Path:
+    target = ext.target
+    candidates = []
+    if target.endswith(".cardgame") or "/" in target:
+        candidates.append(path.parent / target)
+    else:
+        candidates.append(path.parent / f"{target}.cardgame")
+        candidates.append(bundled_dir() / f"{target}.cardgame")
+    for c in candidates:
+        if c.is_file():
+            return c
+    hint = did_you_mean(target, bundled_names() + [p.stem for p in path.parent.glob("*.cardgame")])
+    raise _at(Diagnostic(f"cannot find game '{target}' to extend", ext.span,
+                         hint or "name a bundled game or a .cardgame file next to this one"),
+              sources)
+
+
+_REMOVABLE = {
+    "move": "MoveDecl", "def": "DefDecl", "proc": "ProcDecl", "zone": "ZoneDecl",
+    "var": "VarDecl", "option": "OptionDecl", "invariant": "InvariantDecl", "end": "EndDecl",
+    "limit": "LimitDecl",
+}
+
+
+def merge(base: list[A.Decl], own: list[A.Decl], sources: dict[str, str]) -> list[A.Decl]:
+    out = list(base)
+    index = {_key(d): i for i, d in enumerate(out)}
+    for d in own:
+        if isinstance(d, A.RemoveDecl):
+            kind = _REMOVABLE.get(d.kind)
+            if kind is None:
+                raise _at(Diagnostic(f"cannot remove a '{d.kind}'", d.span,
+                                     "removable: " + ", ".join(sorted(_REMOVABLE))), sources)
+            key = f"{kind}:{d.name}" if d.kind != "limit" else "LimitDecl:"
+            if key not in index:
+                names = [k.split(":", 1)[1] for k in index if k.startswith(kind + ":")]
+                raise _at(Diagnostic(f"no inherited {d.kind} '{d.name}' to remove", d.span,
+                                     did_you_mean(d.name, names)), sources)
+            out[index.pop(key)] = d  # a tombstone keeps the other indices valid
+            continue
+        k = _key(d)
+        if k in index:
+            out[index[k]] = d
+        else:
+            index[k] = len(out)
+            out.append(d)
+    return [d for d in out if not isinstance(d, A.RemoveDecl)]
+
+
+def _key(d: A.Decl) -> str:
+    if isinstance(d, A.EndDecl) and not d.name:
+        return f"EndDecl@{d.span}"  # unnamed end conditions accumulate
+    return d.key
+
+
+def _at(d: Diagnostic, sources: dict[str, str]) -> Diagnostic:
+    if d.source is None:
+        d.source = sources.get(d.span.file)
+    return d

@@ -1,0 +1,112 @@
+"""Stage 1: text -> Lark parse tree, with friendly syntax errors."""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+
+import lark
+from lark.lexer import PatternStr
+
+from .ast import Span
+from .errors import Diagnostic
+
+# Words for terminals whose Lark names mean little to a user.
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "COMP": "a comparison",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '/' or '%'",
+    "QUANT": "a quantifier (any, all, count, sum, min, max, first, each, random)",
+    "HIGHLOW": "'highest' or 'lowest'",
+    "$END": "the end of the file",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return importlib.resources.files("cardgame.grammar").joinpath("cardgame.lark").read_text(
+        encoding="utf-8"
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def lark_parser() -> lark.Lark:
+    return lark.Lark(
+        grammar_text(),
+        parser="lalr",
+        start=["start", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _terminal_words() -> dict[str, str]:
+    words = dict(_TERMINAL_WORDS)
+    for term in lark_parser().terminals:
+        if isinstance(term.pattern, PatternStr):
+            words.setdefault(term.name, f"'{term.pattern.value}'")
+    return words
+
+
+def describe_terminal(name: str) -> str:
+    return _terminal_words().get(name, name.lower())
+
+
+def _describe_token(tok: lark.Token) -> str:
+    if tok.type == "$END":
+        return "the end of the file"
+    return f"{describe_terminal(tok.type) if tok.type in ('STRING', 'INT') else repr(str(tok))}"
+
+
+def _expected_hint(expected: set[str]) -> str:
+    words = sorted({describe_terminal(e) for e in expected if not e.startswith("__")})
+    if not words:
+        return ""
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return "expected " + (words[0] if len(words) == 1 else "one of: " + ", ".join(words))
+
+
+def parse(source: str, filename: str, start: str = "start",
+          line_offset: int = 0, col_offset: int = 0) -> lark.Tree:
+    """Parse a whole file (or, with start='expr', one expression)."""
+    try:
+        return lark_parser().parse(source, start=start)
+    except lark.exceptions.UnexpectedToken as e:
+        tok = e.token
+        line = (tok.line or 1) + line_offset
+        col = (tok.column or 1) + (col_offset if (tok.line or 1) == 1 else 0)
+        width = len(str(tok)) if tok.type != "$END" else 1
+        span = Span(filename, line, col, line, col + width)
+        hint = _expected_hint(set(e.expected))
+        if tok.type == "$END":
+            msg = "unexpected end of file"
+            span = _end_span(source, filename, line_offset)
+        else:
+            msg = f"unexpected {_describe_token(tok)}"
+        raise Diagnostic(msg, span, hint) from None
+    except lark.exceptions.UnexpectedCharacters as e:
+        line = e.line + line_offset
+        col = e.column + (col_offset if e.line == 1 else 0)
+        ch = source.splitlines()[e.line - 1][e.column - 1] if e.line <= len(source.splitlines()) else "?"
+        hint = ""
+        if ch == '"':
+            hint = "a string must be closed on the same line (or use \"\"\"...\"\"\")"
+        elif e.allowed:
+            hint = _expected_hint(set(e.allowed))
+        raise Diagnostic(f"unexpected character {ch!r}", Span(filename, line, col, line, col + 1),
+                         hint) from None
+    except lark.exceptions.UnexpectedEOF as e:
+        raise Diagnostic("unexpected end of file", _end_span(source, filename, line_offset),
+                         _expected_hint(set(e.expected))) from None
+
+
+def _end_span(source: str, filename: str, line_offset: int) -> Span:
+    lines = source.splitlines() or [""]
+    n = len(lines)
+    col = len(lines[-1]) + 1
+    return Span(filename, n + line_offset, col, n + line_offset, col + 1)

@@ -1,0 +1,197 @@
+"""Helpers the generated code calls: chance, checked indexing, card moves, rule errors.
+
+They are bound per compiled game (`namespace`) so that a rule error can name the source
+line and the rule it happened in.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, NoReturn
+
+from .ast import Span
+from .checker import SUITS, Checked
+from .errors import RuleError
+
+
+class GameOver(Exception):
+    """Raised by `end` inside an effect: the game ends at once."""
+
+
+class _Never:
+    pass
+
+
+_NEVER = _Never()
+
+
+def _dist(a: int, b: int, n: int) -> int:
+    d = abs(a - b) % n
+    return min(d, n - d)
+
+
+SAFE_BUILTINS = {
+    "len": len, "range": range, "tuple": tuple, "any": any, "all": all, "sum": sum,
+    "min": min, "max": max, "next": next, "abs": abs, "sorted": sorted, "bool": bool,
+    "int": int, "list": list, "frozenset": frozenset, "set": set,
+}
+
+
+def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
+              zone_text: dict[int, str], card_text: list[str]) -> dict[str, Any]:
+    n_players = g.players
+    all_zones = tuple(zone_slots)
+
+    def err(sid: int, message: str) -> NoReturn:
+        span, rule = spans[sid]
+        raise RuleError(message, span, rule)
+
+    def _E(sid: int) -> NoReturn:
+        err(sid, "nothing there: the zone or list is empty")
+
+    def _nn(v: Any, sid: int) -> Any:
+        if v is None:
+            err(sid, "no card here (the value is none)")
+        return v
+
+    def _ix(i: Any, n: int, sid: int) -> int:
+        if type(i) is not int or not 1 <= i <= n:
+            err(sid, f"index {i} is out of range 1..{n}")
+        return i
+
+    def _at(seq: tuple[Any, ...], i: Any, sid: int) -> Any:
+        if type(i) is not int or not 1 <= i <= len(seq):
+            err(sid, f"position {i} is out of range 1..{len(seq)}")
+        return seq[i - 1]
+
+    def _topn(seq: tuple[int, ...], n: int, sid: int) -> tuple[int, ...]:
+        if n < 0 or n > len(seq):
+            err(sid, f"cannot take {n} cards from a zone of {len(seq)}")
+        return seq[len(seq) - n:]
+
+    def _cat(s: list[Any], zones: tuple[int, ...]) -> tuple[int, ...]:
+        out: tuple[int, ...] = ()
+        for z in zones:
+            out += s[z]
+        return out
+
+    def _min(seq: Any, sid: int) -> int:
+        if not seq:
+            err(sid, "the minimum of nothing")
+        return min(seq)
+
+    def _max(seq: Any, sid: int) -> int:
+        if not seq:
+            err(sid, "the maximum of nothing")
+        return max(seq)
+
+    def _div(a: int, b: int, sid: int) -> int:
+        if b == 0:
+            err(sid, "division by zero")
+        return a // b
+
+    def _mod(a: int, b: int, sid: int) -> int:
+        if b == 0:
+            err(sid, "division by zero (in %)")
+        return a % b
+
+    def _pick(s: list[Any], seq: Any, sid: int) -> Any:
+        seq = tuple(seq)
+        if not seq:
+            err(sid, "a random pick from nothing")
+        r = random.Random(s[1])
+        v = seq[r.randrange(len(seq))]
+        s[1] = r.getrandbits(63)
+        return v
+
+    def _shuffle(s: list[Any], cards: tuple[int, ...]) -> tuple[int, ...]:
+        r = random.Random(s[1])
+        lst = list(cards)
+        r.shuffle(lst)
+        s[1] = r.getrandbits(63)
+        return tuple(lst)
+
+    def _deal(s: list[Any], src: int, dests: tuple[int, ...], n: int | None, sid: int) -> None:
+        if not dests:
+            err(sid, "dealing to no zones")
+        if n is None:
+            i = 0
+            while s[src]:
+                d = dests[i % len(dests)]
+                s[d] = s[d] + (s[src][-1],)
+                s[src] = s[src][:-1]
+                i += 1
+            return
+        if n * len(dests) > len(s[src]):
+            err(sid, f"cannot deal {n} cards to {len(dests)} zones from {len(s[src])} cards")
+        for _ in range(n):
+            for d in dests:
+                s[d] = s[d] + (s[src][-1],)
+                s[src] = s[src][:-1]
+
+    def _take(s: list[Any], z: int, c: Any, sid: int) -> None:
+        t = s[z]
+        if t and t[-1] == c:
+            s[z] = t[:-1]
+            return
+        try:
+            i = t.index(c)
+        except ValueError:
+            err(sid, f"card {_fmt(c, 'card')} is not in {zone_text.get(z, z)}")
+        s[z] = t[:i] + t[i + 1:]
+
+    def _take_many(s: list[Any], z: int, cs: tuple[int, ...], sid: int) -> None:
+        gone = set(cs)
+        t = s[z]
+        kept = tuple(c for c in t if c not in gone)
+        if len(kept) != len(t) - len(gone):
+            err(sid, f"not every card is in {zone_text.get(z, z)}")
+        s[z] = kept
+
+    def _take_any(s: list[Any], c: Any, sid: int) -> None:
+        if c is None:
+            err(sid, "no card to move (the value is none)")
+        for z in all_zones:
+            if c in s[z]:
+                _take(s, z, c, sid)
+                return
+        err(sid, f"card {c} is nowhere")  # pragma: no cover - cards are always somewhere
+
+    def _loop(sid: int) -> NoReturn:
+        err(sid, "this loop ran more than 100000 times: a runaway rule")
+
+    def _player(p: Any, sid: int) -> int:
+        if type(p) is not int or not 1 <= p <= n_players:
+            err(sid, f"{p!r} is not a player")
+        return p
+
+    def _fmt(v: Any, t: str) -> str:
+        if v is None:
+            return "none"
+        if t == "card":
+            return card_text[v]
+        if t == "player":
+            return f"P{v}"
+        if t == "suit":
+            return SUITS[v - 1] if 1 <= v <= 4 else str(v)
+        if t == "color":
+            return ("red", "black")[v - 1] if v in (1, 2) else str(v)
+        if t == "zone":
+            return zone_text.get(v, str(v))
+        if t == "bool":
+            return "yes" if v else "no"
+        if t.startswith("list:"):
+            return ", ".join(_fmt(x, t[5:]) for x in v)
+        return str(v)
+
+    def _pass_effect(s: list[Any], me: int) -> None:
+        return None
+
+    return {
+        "__builtins__": SAFE_BUILTINS, "_E": _E, "_nn": _nn, "_ix": _ix, "_at": _at,
+        "_topn": _topn, "_cat": _cat, "_min": _min, "_max": _max, "_div": _div, "_mod": _mod,
+        "_pick": _pick, "_shuffle": _shuffle, "_deal": _deal, "_take": _take,
+        "_take_many": _take_many, "_take_any": _take_any, "_loop": _loop, "_player": _player,
+        "_fmt": _fmt, "_dist": _dist, "_GameOver": GameOver, "_NEVER": _NEVER, "LOG": None,
+        "_pass_effect": _pass_effect,
+    }

@@ -34,6 +34,9 @@ FIRST_SLOT = 6
 STOP = -1
 LOOP_LIMIT = 100_000  # automatic steps or loop rounds before a rule counts as runaway
 
+_JUMP = re.compile(r"^    return (\d+)$")
+_RETURN = re.compile(r"return (\d+)$")
+_RETURN_NUM = re.compile(r"return (\d+)$")
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|-?\d+|s\[\d+\]|None|True|False)$")
 
 
@@ -80,6 +83,7 @@ class Generated:
     end_node: int
     spans: list[tuple[A.Span, str]]
     card_text: list[str]
+    edges: dict[int, list[int]]
 
 
 class _Loop:
@@ -746,12 +750,37 @@ class Gen:
         # falling off the end of the flow ends the game
         self.nodes[last].append("    s[4] = 'ended'")
         self.nodes[last].append("    return -1")
+        self.thread_jumps()
         for i, body in enumerate(self.nodes):
             self.out.append(f"def n_{i}(s):")
             self.out += body if body else ["    return -1"]
             self.out.append("")
         self.out.append("NODES = (" + "".join(f"n_{i}, " for i in range(len(self.nodes))) + ")")
         self.end_node = len(self.nodes)
+
+    def thread_jumps(self) -> None:
+        """Bypass nodes that only jump on, so a step runs as few node functions as possible."""
+        alias: dict[int, int] = {}
+        for i, body in enumerate(self.nodes):
+            m = _JUMP.match(body[0]) if len(body) == 1 else None
+            if m and i not in self.decisions:
+                alias[i] = int(m.group(1))
+
+        def final(k: int) -> int:
+            seen = set()
+            while k in alias and k not in seen:
+                seen.add(k)
+                k = alias[k]
+            return k
+
+        for body in self.nodes:
+            for j, line in enumerate(body):
+                body[j] = _RETURN.sub(lambda m: f"return {final(int(m.group(1)))}", line)
+        for d in self.decisions.values():
+            d.succ = final(d.succ)
+        self.entry = final(self.entry)
+        self.edges = {i: sorted({int(x) for ln in body for x in _RETURN_NUM.findall(ln)})
+                      for i, body in enumerate(self.nodes) if i not in alias}
 
     def new_node(self, span: A.Span) -> int:
         self.nodes.append([])
@@ -1019,7 +1048,7 @@ class Gen:
             zone_base=self.zone_base, var_base=self.var_base, move_names=list(g.moves),
             move_param_types=self.move_param_types, decisions=self.decisions,
             node_phase=self.node_phase, node_span=self.node_span, entry=self.entry,
-            end_node=self.end_node, spans=self.spans, card_text=card_text,
+            end_node=self.end_node, spans=self.spans, card_text=card_text, edges=self.edges,
         )
 
 

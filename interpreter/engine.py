@@ -407,6 +407,84 @@ class Game:
             raise CardgameError("the saved state loses or duplicates cards")
         return State(t)
 
+    # ------------------------------------------------------------------ positions
+    def card_id(self, text: str, exclude: set[int] | frozenset[int] = frozenset()) -> int:
+        """A card by its text (`K♠`, `Ks`, `10h`, `7`); with duplicates, the first unused."""
+        want = _norm(text)
+        for cid, t in enumerate(self.card_text):
+            if _norm(t) == want and cid not in exclude:
+                return cid
+        raise CardgameError(f"no card '{text}' in this deck (or every copy is used already)")
+
+    def zone_slot(self, text: str) -> int:
+        for slot, t in self.zone_text.items():
+            if t == text:
+                return slot
+        raise CardgameError(f"no zone '{text}': zones are " + ", ".join(self.zone_text.values()))
+
+    def make_state(self, zones: dict[str, Sequence[str]] | None = None,
+                   vars: dict[str, Any] | None = None, seed: int = 0,
+                   rest: str = "deck") -> State:
+        """A position for a scenario test: start from the deal for `seed`, then give each
+        named zone exactly the cards listed (bottom first; card texts such as `K♠` or `Ks`).
+        Cards taken out of a named zone that are not placed again go to `rest`. `vars` sets
+        variables (`{"chips": [3, 0, 1]}` for a per-player array). The flow stays at the
+        decision it reached after setup."""
+        s = list(self.new_state(seed).slots)
+        zones = zones or {}
+        used: set[int] = set()
+        placed: dict[int, tuple[int, ...]] = {}
+        for ztext, cards in zones.items():
+            slot = self.zone_slot(ztext)
+            ids = []
+            for c in cards:
+                cid = self.card_id(c, used)
+                used.add(cid)
+                ids.append(cid)
+            placed[slot] = tuple(ids)
+        rest_slot = self.zone_slot(rest)
+        for z in self._zone_slots:
+            if z in placed:
+                leftover = tuple(c for c in s[z] if c not in used)
+                if z != rest_slot:
+                    s[rest_slot] = s[rest_slot] + leftover
+                s[z] = placed[z] if z != rest_slot else placed[z] + leftover
+            else:
+                s[z] = tuple(c for c in s[z] if c not in used)
+        if rest_slot in placed:
+            s[rest_slot] = placed[rest_slot] + tuple(
+                c for c in s[rest_slot] if c not in placed[rest_slot])
+        for name, value in (vars or {}).items():
+            v = self.checked.vars.get(name)
+            if v is None:
+                raise CardgameError(f"no variable '{name}'")
+            base = self.gen.var_base[name]
+            if v.dim is None:
+                s[base] = _tuplify(value)
+            else:
+                if len(value) != v.dim[1]:
+                    raise CardgameError(f"'{name}' has {v.dim[1]} elements, given {len(value)}")
+                for i, x in enumerate(value):
+                    s[base + i] = _tuplify(x)
+        return State(tuple(s), self._settle(s))
+
+    def zone_cards(self, state: State, zone: str) -> list[str]:
+        """The cards of a zone as texts, bottom first (tests and tools; sees everything)."""
+        return [self.card_text[c] for c in state.slots[self.zone_slot(zone)]]
+
+    def var(self, state: State, name: str) -> Any:
+        v = self.checked.vars[name]
+        base = self.gen.var_base[name]
+        if v.dim is None:
+            return state.slots[base]
+        return [state.slots[base + i] for i in range(v.dim[1])]
+
+    def legal_texts(self, state: State, player: int | None = None) -> list[str]:
+        return [self.move_text(m) for m in self.legal_moves(state, player)]
+
+    def apply_text(self, state: State, text: str, player: int | None = None) -> State:
+        return self.apply(state, self.parse_move(state, text, player))
+
     # ------------------------------------------------------------------ replay
     def replay(self, seed: int, moves: Iterable[Move]) -> State:
         state = self.new_state(seed)

@@ -32,6 +32,14 @@ def unquote(tok: lark.Token | str) -> str:
 _INTERP = re.compile(r"\{([^{}]*)\}")
 
 
+def _type_text(t: lark.Tree) -> str:
+    """`int`, `player`, `list` or `list of player` -> a type name (`list:player`)."""
+    words = [str(w) for w in t.children if w is not None]
+    if len(words) == 2:
+        return f"{words[0]}:{words[1]}"
+    return words[0]
+
+
 class _Builder:
     def __init__(self, filename: str) -> None:
         self.file = filename
@@ -188,7 +196,7 @@ class _Builder:
             if isinstance(x, lark.Token) and x.type == "STRING":
                 doc = unquote(x)
             elif isinstance(x, lark.Tree) and x.data == "type":
-                typ = str(x.children[0])
+                typ = _type_text(x)
             elif x is not None:
                 exprs.append(self.expr(x))
         index = exprs[0] if len(exprs) == 2 else None
@@ -199,8 +207,7 @@ class _Builder:
         for p in c:
             if p is None:
                 continue
-            out.append(A.Param(str(p.children[0]), str(p.children[1].children[0]),
-                               span=self.span(p)))
+            out.append(A.Param(str(p.children[0]), _type_text(p.children[1]), span=self.span(p)))
         return tuple(out)
 
     def d_def_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:

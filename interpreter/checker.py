@@ -275,6 +275,8 @@ class _Checker:
             if not rn.isdigit():
                 self.constants.setdefault(rn, ("int", i + 1))
         has_suitless = any(c.suit == 0 for c in self.cards)
+        self.const_defs = {k: d for k, d in defs.items() if d.is_const}
+        self.const_stack: list[str] = []
         # zones and vars ------------------------------------------------------------
         self.zones: dict[str, ZoneInfo] = {
             "deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
@@ -306,13 +308,11 @@ class _Checker:
             dim = self.dim(v.index) if v.index is not None else None
             t = self.expr(v.init, _Scope(), _Ctx("pure"))
             if v.type is not None:
-                if v.type not in SCALAR_TYPES and not v.type.startswith("list"):
-                    self.err(f"unknown type '{v.type}'", v.span,
-                             did_you_mean(v.type, SCALAR_TYPES + ("list",)))
-                else:
-                    want = "list:int" if v.type == "list" else v.type
-                    if not compatible(want, t):
-                        self.err(f"'{v.name}' is declared {v.type} but starts as {t}", v.init.span)
+                want = self.type_name(v.type, v.span)
+                if want != "any":
+                    if not compatible(want, t) and not _literal_player(want, v.init):
+                        self.err(f"'{v.name}' is declared {v.type.replace(':', ' of ')} "
+                                 f"but starts as {t}", v.init.span)
                     t = want
             elif t in ("none", "any"):
                 self.err(f"give '{v.name}' a type: its start value does not say one", v.span,
@@ -384,9 +384,11 @@ class _Checker:
             return t
         if t == "list":
             return "list:int"
-        if t.startswith("list"):
+        if t.startswith("list:") and t[5:] in SCALAR_TYPES:
             return t
-        self.err(f"unknown type '{t}'", span, did_you_mean(t, SCALAR_TYPES + ("list",)))
+        shown = t.replace(":", " of ")
+        self.err(f"unknown type '{shown}'", span, did_you_mean(t, SCALAR_TYPES + ("list",))
+                 or "types: " + ", ".join(SCALAR_TYPES) + ", list of T")
         return "any"
 
     def const_int(self, e: A.Expr) -> int | None:
@@ -397,6 +399,15 @@ class _Checker:
             t, v = self.constants[e.name]
             if t == "int":
                 return int(v)
+        if isinstance(e, A.Name) and e.name in getattr(self, "const_defs", {}):
+            d = self.const_defs[e.name]
+            if e.name in self.const_stack:
+                return None
+            self.const_stack.append(e.name)
+            try:
+                return self.const_int(d.body)
+            finally:
+                self.const_stack.pop()
         if isinstance(e, A.Binary) and e.op in "+-*/%":
             a, b = self.const_int(e.left), self.const_int(e.right)
             if a is None or b is None:
@@ -582,7 +593,7 @@ class _Checker:
             tt = self.lvalue(s.target, scope, ctx)
             vt = self.expr(s.value, scope, ctx)
             if s.op == "=":
-                if not compatible(tt, vt):
+                if not compatible(tt, vt) and not _literal_player(tt, s.value):
                     self.err(f"cannot assign {vt} to {tt}", s.value.span)
             elif tt.startswith("list:"):
                 if not compatible(tt, vt):
@@ -800,7 +811,12 @@ class _Checker:
                         self.want("int", e.index, scope, ctx)
                         return "card"
                     self.types[id(e.obj)] = "list:zone"
-                    self.index_check(z.dim, e.index, scope, ctx)
+                    it = self.expr(e.index, scope, ctx)
+                    want = {"int": "int", "suit": "suit", "player": "player"}[z.dim[0]]
+                    if it.startswith("list:") and compatible(want, elem(it)):
+                        return "list:zone"  # hand[players from p]: several zones
+                    if not compatible(want, it):
+                        self.err(f"index must be {want}, found {it}", e.index.span)
                     return "zone"
                 if nm in self.vars:
                     v = self.vars[nm]
@@ -809,7 +825,7 @@ class _Checker:
                         return v.type
             ot = self.expr(e.obj, scope, ctx)
             it = self.expr(e.index, scope, ctx)
-            if not compatible("int", it):
+            if not compatible("int", it) and it != "player":
                 self.err(f"position must be int, found {it}", e.index.span)
             if ot == "zone":
                 return "card"
@@ -903,8 +919,10 @@ class _Checker:
             return "any"
         if n == "moves_played":
             return "int"
+        if n == "ended":
+            return "bool"
         candidates = (list(scope.all_names()) + list(self.zones) + list(self.vars)
-                      + list(self.constants) + list(self.defs) + ["suits", "players"])
+                      + list(self.constants) + list(self.defs) + ["suits", "players", "ended"])
         kind = "name"
         self.err(f"unknown {kind} '{n}'", e.span, did_you_mean(n, candidates))
         return "any"
@@ -1072,6 +1090,11 @@ class _Checker:
         if k == "each":
             return "list:" + (bt if bt is not None else et)
         return "any"  # pragma: no cover
+
+
+def _literal_player(want: str, e: A.Expr) -> bool:
+    """A number literal may name a player (`var dealer: player = 1`)."""
+    return want == "player" and isinstance(e, A.Int)
 
 
 def _walk_stmts(stmts: tuple[A.Stmt, ...]) -> Iterator[A.Stmt]:

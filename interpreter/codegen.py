@@ -246,6 +246,8 @@ class Gen:
             return "len(_legal)"
         if n == "moves_played":
             return "s[2]"
+        if n == "ended":
+            return "(s[4] is not None)"
         raise Diagnostic(f"internal: unresolved name {n}", e.span)  # pragma: no cover
 
     def zone_code(self, e: A.Expr, env: dict[str, Local], rule: str) -> str:
@@ -285,6 +287,11 @@ class Gen:
             if nm in g.zones and g.zones[nm].dim is not None:
                 dim = g.zones[nm].dim
                 assert dim is not None
+                if self.t(e.index).startswith("list:"):
+                    lst = self.expr(e.index, env, rule)
+                    sid = self.span_id(e.index.span, rule)
+                    return (f"tuple({self.zone_base[nm] - 1} + _ix(_i, {dim[1]}, {sid}) "
+                            f"for _i in {lst})")
                 i = self.index_code(e.index, dim, env, rule)
                 base = self.zone_base[nm] - 1
                 if i.isdigit():

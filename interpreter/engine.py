@@ -204,7 +204,8 @@ class Game:
             raise IllegalMove(self.why_illegal(state, move))
         s = list(state.slots)
         self._step(s, move)
-        return State(tuple(s), self._settle(s))
+        legal = self._settle(s)  # may mark the end: settle before freezing
+        return State(tuple(s), legal)
 
     def apply_with_events(self, state: State, move: Move) -> tuple[State, list[str]]:
         log: list[str] = []
@@ -466,7 +467,8 @@ class Game:
                     raise CardgameError(f"'{name}' has {v.dim[1]} elements, given {len(value)}")
                 for i, x in enumerate(value):
                     s[base + i] = _tuplify(x)
-        return State(tuple(s), self._settle(s))
+        legal = self._settle(s)  # may mark the end: settle before freezing
+        return State(tuple(s), legal)
 
     def zone_cards(self, state: State, zone: str) -> list[str]:
         """The cards of a zone as texts, bottom first (tests and tools; sees everything)."""

@@ -55,6 +55,8 @@ class Game:
                     moves.append(("build", k))
             for w in range(4):
                 moves.append(("discard", w))
+        if self.turned is not None:
+            return moves  # the turned card must be placed before anything else
         for w in range(4):
             pile = self.wastes[w]
             if pile:

@@ -26,16 +26,12 @@ class Span:
 NOSPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
-def _span() -> Span:
-    return attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)  # type: ignore[no-any-return]
-
-
 # ---------------------------------------------------------------- expressions
 
 
 @attrs.frozen
 class Expr:
-    span: Span = _span()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -146,7 +142,7 @@ class Quant(Expr):
 
 @attrs.frozen
 class Stmt:
-    span: Span = _span()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -249,7 +245,7 @@ class Log(Stmt):
 
 @attrs.frozen
 class Decl:
-    span: Span = _span()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
     @property
     def key(self) -> str:
@@ -298,7 +294,7 @@ class OptionDecl(Decl):
 class DeckCard:
     attrs_: tuple[tuple[str, Expr], ...] = ()
     times: Expr | None = None
-    span: Span = _span()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -306,7 +302,7 @@ class DeckFor:
     var: str = ""
     source: Expr = attrs.field(factory=Expr)
     body: tuple[DeckCard | DeckFor, ...] = ()
-    span: Span = _span()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -342,7 +338,7 @@ class VarDecl(Decl):
 class Param:
     name: str = ""
     type: str = ""
-    span: Span = _span()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -364,7 +360,7 @@ class ProcDecl(Decl):
 class MoveParam:
     name: str = ""
     source: Expr = attrs.field(factory=Expr)
-    span: Span = _span()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen

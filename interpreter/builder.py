@@ -288,7 +288,7 @@ class _Builder:
     def stmt(self, t: lark.Tree) -> A.Stmt:
         sp = self.span(t)
         d = str(t.data)
-        c = t.children
+        c: list[Any] = t.children
         if d in ("assign", "assign_add", "assign_sub"):
             op = {"assign": "=", "assign_add": "+=", "assign_sub": "-="}[d]
             return A.Assign(self.expr(c[0]), op, self.expr(c[1]), span=sp)
@@ -380,7 +380,7 @@ class _Builder:
                 return A.Int(int(t), span=sp)
             return A.Name(str(t), span=sp)
         d = str(t.data)
-        c = t.children
+        c: list[Any] = t.children
         if d == "int_lit":
             return A.Int(int(c[0]), span=sp)
         if d == "name":

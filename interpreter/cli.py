@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CardgameError, Diagnostic, Diagnostics
-from .loader import bundled_dir, bundled_names, load, resolve_game
+from .loader import bundled_dir, bundled_names, load
 
 
 class UsageError(CardgameError):
@@ -56,7 +56,7 @@ def game_from_args(args: argparse.Namespace) -> Any:
 def cmd_list(args: argparse.Namespace) -> int:
     from .checker import check
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in bundled_names():
         loaded = load(bundled_dir() / f"{name}.cardgame")
         checked = check(loaded)
@@ -174,7 +174,7 @@ def simulate(game: Any, games: int, seed: int, max_moves: int = 100_000) -> dict
     dead_ends = 0
     unfinished = 0
     t0 = time.perf_counter()
-    for i in range(games):
+    for _ in range(games):
         game_seed = rng.getrandbits(32)
         try:
             s, n = game.random_playout(game_seed, rng, max_moves)

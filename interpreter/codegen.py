@@ -91,6 +91,26 @@ class _Loop:
         self.exit_node = exit_node
 
 
+_RAISING = re.compile(r"\b_(?:E|ix|at|nn|div|mod|pick|topn|min|max|take\w*|player|cat)\(|"
+                      r"\b_[laqifT]\d+\b")
+
+
+class _Hoist:
+    """Loop-invariant code motion inside one legal-move generator.
+
+    A `def` argument that depends only on parameters of outer loops is computed once at
+    that loop level, not in every inner iteration; `top of Z` needs no empty check where
+    an earlier conjunct (`Z is not empty`) has guarded it."""
+
+    def __init__(self, param_level: dict[str, int]) -> None:
+        self.param_level = param_level
+        self.cur = 0
+        self.hoisted: dict[int, list[tuple[str, str]]] = {}
+        self.by_code: dict[tuple[int, str], str] = {}
+        self.guards: dict[str, int] = {}
+        self.guard_used = -1
+
+
 class Gen:
     def __init__(self, g: Checked) -> None:
         self.g = g
@@ -130,6 +150,9 @@ class Gen:
         self.pass_id = len(g.moves)
         self.def_funcs: set[str] = set()
         self.inline_depth = 0
+        self.tables: dict[Any, tuple[str, str]] | None = None
+        self.range_params: set[str] = set()
+        self.hoist: _Hoist | None = None
 
     # ------------------------------------------------------------ utilities
     def tmp(self, base: str = "t") -> str:
@@ -313,11 +336,61 @@ class Gen:
             return f"_at(s[{obj}], {i}, {sid})"
         return f"_at({obj}, {i}, {sid})"
 
+    def table_call(self, e: A.Call, env: dict[str, Local], rule: str) -> str | None:
+        """In a legal-move generator, a def called with one move parameter that ranges over
+        constants (and otherwise constants) is evaluated once per value, before the loops,
+        instead of once per iteration of the inner loops: `wanted(k)` -> `_T3[u_k - 1]`."""
+        tables = self.tables
+        if tables is None:
+            return None
+        var = None
+        for a in e.args:
+            if isinstance(a, A.Name) and a.name in env and a.name in self.range_params:
+                if var is not None and var != a.name:
+                    return None
+                var = a.name
+            elif not isinstance(a, A.Int):
+                return None
+        if var is None:
+            return None
+        lo, hi = env[var].lo, env[var].hi
+        if lo is None or hi is None or hi - lo > 64:
+            return None
+        key = (e.func, tuple(a.name if isinstance(a, A.Name) else a.value for a in e.args))  # type: ignore[attr-defined]
+        if key not in tables:
+            it = self.tmp("i")
+            inner = dict(env)
+            inner[var] = Local(it, None, lo, hi)
+            args = [self.as_tuple(a, inner, rule) for a in e.args]
+            saved, self.tables = self.tables, None
+            body = self.inline_def(self.g.defs[e.func], args, inner, rule, e.span, e.args)
+            self.tables = saved
+            name = self.tmp("T")
+            tables[key] = (name, f"{name} = tuple([{body} for {it} in range({lo}, {hi + 1})])")
+        name = tables[key][0]
+        return f"{name}[{env[var].code} - {lo}]" if lo else f"{name}[{env[var].code}]"
+
     def inline_def(self, d: A.DefDecl, args: list[str], env: dict[str, Local], rule: str,
-                   span: A.Span, arg_exprs: tuple[A.Expr, ...] = ()) -> str:
+                   span: A.Span, arg_exprs: tuple[A.Expr, ...] = (),
+                   guard_levels: list[int] | None = None) -> str:
         inner: dict[str, Local] = {}
         binds: list[tuple[str, str]] = []
-        for p, a, ae in zip(d.params, args, arg_exprs or (None,) * len(args), strict=False):
+        h = self.hoist
+        for i, (p, a, ae) in enumerate(zip(d.params, args, arg_exprs or (None,) * len(args),
+                                           strict=False)):
+            if h is not None and ae is not None and not _SIMPLE.match(a) and not _RAISING.search(a):
+                deps = _names_in(ae) & set(h.param_level)
+                if all(n in env and env[n].code == f"u_{n}" for n in deps):
+                    level = max([h.param_level[n] for n in deps]
+                                + [guard_levels[i] if guard_levels else -1, 0])
+                    if level < h.cur:
+                        key = (level, a)
+                        if key not in h.by_code:
+                            var = self.tmp("h")
+                            h.by_code[key] = var
+                            h.hoisted.setdefault(level, []).append((var, a))
+                        inner[p.name] = Local(h.by_code[key], self.origin(ae, env, rule))
+                        continue
             origin = self.origin(ae, env, rule) if ae is not None else None
             lo = hi = None
             if isinstance(ae, A.Name) and ae.name in env:
@@ -345,8 +418,19 @@ class Gen:
         f = e.func
         g = self.g
         if f in g.defs:
-            args = [self.as_tuple(a, env, rule) for a in e.args]
-            return self.inline_def(g.defs[f], args, env, rule, e.span, e.args)
+            table = self.table_call(e, env, rule)
+            if table is not None:
+                return table
+            args = []
+            guard_levels = []
+            for a in e.args:
+                if self.hoist is not None:
+                    saved_used, self.hoist.guard_used = self.hoist.guard_used, -1
+                args.append(self.as_tuple(a, env, rule))
+                if self.hoist is not None:
+                    guard_levels.append(self.hoist.guard_used)
+                    self.hoist.guard_used = max(saved_used, self.hoist.guard_used)
+            return self.inline_def(g.defs[f], args, env, rule, e.span, e.args, guard_levels)
         ts = [self.t(a) for a in e.args]
         args = [self.as_tuple(a, env, rule) for a in e.args]
         sid = self.span_id(e.span, rule)
@@ -398,9 +482,13 @@ class Gen:
         if op == "not":
             return f"(not {self.expr(e.operand, env, rule)})"
         if op in ("top", "bottom"):
-            sid = self.span_id(e.span, rule)
             x = self.expr(e.operand, env, rule)
             src = x if ot.startswith("list:") else f"s[{x}]"
+            h = self.hoist
+            if h is not None and src in h.guards:
+                h.guard_used = max(h.guard_used, h.guards[src])
+                return f"{src}[{-1 if op == 'top' else 0}]"
+            sid = self.span_id(e.span, rule)
             return f"({src} or _E({sid}))[{-1 if op == 'top' else 0}]"
         if op == "all":
             x = self.expr(e.operand, env, rule)
@@ -504,7 +592,6 @@ class Gen:
         return lines or [ind + "pass"]
 
     def stmt(self, st: A.Stmt, env: dict[str, Local], rule: str, ind: str) -> list[str]:
-        g = self.g
         if isinstance(st, A.Assign):
             value = self.as_tuple(st.value, env, rule)
             target = self.lvalue(st.target, env, rule)
@@ -665,6 +752,7 @@ class Gen:
     def gen_moves(self) -> None:
         g = self.g
         self.move_param_types: list[list[str]] = []
+        self.gen_blocks: dict[int, list[str]] = {}
         for name, md in g.moves.items():
             mid = self.move_ids[name]
             rule = f"move {name}"
@@ -681,13 +769,14 @@ class Gen:
                 ptypes.append("card" if st == "zone" else elem(st))
             self.move_param_types.append(ptypes)
             # the effect
-            self.out.append(f"def eff_{mid}(s, me{''.join(', ' + p for p in params)}):")
+            self.out.append(f"def eff_{mid}(s, m):")
+            self.out.append("    me = m[0]")
+            for i, prm in enumerate(params):
+                self.out.append(f"    {prm} = m[{i + 2}]")
             self.out += self.block(md.body, env, rule, "    ")
             self.out.append("")
-            # the generator of legal moves
-            self.out.append(f"def gen_{mid}(s, me, out):")
-            self.out += self.gen_loops(md, mid, rule)
-            self.out.append("")
+            # the generator of legal moves, inlined into each decision's legal_N
+            self.gen_blocks[mid] = self.gen_loops(md, mid, rule)
 
     def const_range(self, e: A.Expr) -> tuple[int | None, int | None]:
         if isinstance(e, A.Binary) and e.op == "..":
@@ -705,6 +794,8 @@ class Gen:
         return None
 
     def gen_loops(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
+        """The legal-move generator of one move, as a block of lines (indented from 0)
+        that appends `(me, mid, args...)` to `out` for every legal combination."""
         conj = _conjuncts(md.when) if md.when is not None else []
         pnames = [p.name for p in md.params]
         # each conjunct is tested at the first loop level where all its parameters are bound
@@ -714,25 +805,51 @@ class Gen:
             lvl = max((pnames.index(n) + 1 for n in used), default=0)
             levels[lvl].append(c)
         env: dict[str, Local] = {"me": Local("me")}
+        h = _Hoist({n: i + 1 for i, n in enumerate(pnames)})
+        self.hoist = h
+        # tables for defs of a constant-range parameter, filled before the loops
+        self.tables = {}
+        self.range_params = {p.name for p in md.params if None not in self.const_range(p.source)}
+        conds: list[list[str]] = []
+        fors: list[str] = []
+        for lvl in range(len(pnames) + 1):
+            if lvl > 0:
+                p = md.params[lvl - 1]
+                var = f"u_{p.name}"
+                st = self.t(p.source)
+                h.cur = lvl - 1
+                src = self.expr(p.source, env, rule)
+                origin = None
+                if st == "zone":
+                    origin = src
+                    src = f"s[{src}]"
+                lo, hi = self.const_range(p.source)
+                env[p.name] = Local(var, origin, lo, hi)
+                fors.append(f"for {var} in {src}:")
+            h.cur = lvl
+            level_conds = []
+            for c in levels[lvl]:
+                level_conds.append(self.expr(c, env, rule))
+                if isinstance(c, A.IsEmpty) and c.negated and self.t(c.operand) == "zone":
+                    h.guards[f"s[{self.expr(c.operand, env, rule)}]"] = lvl
+            conds.append(level_conds)
+        tables = [code for _, code in self.tables.values()]
+        self.tables = None
+        self.range_params = set()
+        self.hoist = None
         lines: list[str] = []
-        ind = "    "
-        for c in levels[0]:
-            lines.append(f"{ind}if not {self.expr(c, env, rule)}: return")
-        for i, p in enumerate(md.params):
-            var = f"u_{p.name}"
-            st = self.t(p.source)
-            src = self.expr(p.source, env, rule)
-            origin = None
-            if st == "zone":
-                origin = src
-                src = f"s[{src}]"
-            lo, hi = self.const_range(p.source)
-            env[p.name] = Local(var, origin, lo, hi)
-            lines.append(f"{ind}for {var} in {src}:")
+        ind = ""
+        if conds[0]:
+            lines.append(f"if {' and '.join(conds[0])}:")
+            ind = "    "
+        lines += [ind + t for t in tables]
+        lines += [f"{ind}{v} = {c}" for v, c in h.hoisted.get(0, [])]
+        for lvl in range(1, len(pnames) + 1):
+            lines.append(ind + fors[lvl - 1])
             ind += "    "
-            conds = [self.expr(c, env, rule) for c in levels[i + 1]]
-            if conds:
-                lines.append(f"{ind}if not ({' and '.join(conds)}): continue")
+            if conds[lvl]:
+                lines.append(f"{ind}if not ({' and '.join(conds[lvl])}): continue")
+            lines += [f"{ind}{v} = {c}" for v, c in h.hoisted.get(lvl, [])]
         args = "".join(f", u_{p}" for p in pnames)
         lines.append(f"{ind}out.append((me, {mid}{args}))")
         return lines
@@ -850,8 +967,11 @@ class Gen:
             if st.simultaneous:
                 self.nodes[d] += [f"    s[5] = tuple({who})", "    s[3] = ()", "    return -1"]
             else:
-                sid = self.span_id(st.who.span, rule)
-                self.nodes[d] += [f"    s[5] = _player({who}, {sid})", "    return -1"]
+                if who.isdigit() and 1 <= int(who) <= self.n:
+                    self.nodes[d] += [f"    s[5] = {who}", "    return -1"]
+                else:
+                    sid = self.span_id(st.who.span, rule)
+                    self.nodes[d] += [f"    s[5] = _player({who}, {sid})", "    return -1"]
             cont = self.new_node(st.span)
             alts = tuple(self.move_ids[m] for m in st.moves)
             self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span)
@@ -869,10 +989,10 @@ class Gen:
         if isinstance(st, A.If):
             join = self.new_node(st.span)
             heads = []
-            for cond, body in st.branches:
+            for cond, branch in st.branches:
                 h = self.new_node(st.span)
                 heads.append((self.expr(cond, env, rule), h))
-                end = self.emit(body, h, dict(env), loops, rule)
+                end = self.emit(branch, h, dict(env), loops, rule)
                 self.close(end, join)
             else_target = join
             if st.else_:
@@ -880,25 +1000,25 @@ class Gen:
                 end = self.emit(st.else_, eh, dict(env), loops, rule)
                 self.close(end, join)
                 else_target = eh
-            for cond, h in heads:
-                self.nodes[node].append(f"    if {cond}: return {h}")
+            for cond_code, head_n in heads:
+                self.nodes[node].append(f"    if {cond_code}: return {head_n}")
             self.close(node, else_target)
             return join
         if isinstance(st, A.While):
             head = self.new_node(st.span)
-            body = self.new_node(st.span)
+            body_n = self.new_node(st.span)
             exit_ = self.new_node(st.span)
             self.close(node, head)
             self.nodes[head].append(f"    if not {self.expr(st.cond, env, rule)}: return {exit_}")
-            self.close(head, body)
+            self.close(head, body_n)
             loops.append(_Loop(exit_))
-            end = self.emit(st.body, body, dict(env), loops, rule)
+            end = self.emit(st.body, body_n, dict(env), loops, rule)
             loops.pop()
             self.close(end, head)
             return exit_
         if isinstance(st, A.Repeat):
             head = self.new_node(st.span)
-            body = self.new_node(st.span)
+            body_n = self.new_node(st.span)
             exit_ = self.new_node(st.span)
             if st.count is not None:
                 ctr = self.new_slot()
@@ -908,9 +1028,9 @@ class Gen:
                                      f"    s[{ctr}] -= 1"]
             else:
                 self.close(node, head)
-            self.close(head, body)
+            self.close(head, body_n)
             loops.append(_Loop(exit_))
-            end = self.emit(st.body, body, dict(env), loops, rule)
+            end = self.emit(st.body, body_n, dict(env), loops, rule)
             loops.pop()
             self.close(end, head)
             return exit_
@@ -924,17 +1044,17 @@ class Gen:
                 src = f"s[{src}]"
             self.nodes[node] += [f"    s[{lst}] = tuple({src})", f"    s[{pos}] = 0"]
             head = self.new_node(st.span)
-            body = self.new_node(st.span)
+            body_n = self.new_node(st.span)
             exit_ = self.new_node(st.span)
             self.close(node, head)
             self.nodes[head] += [f"    if s[{pos}] >= len(s[{lst}]): return {exit_}",
                                  f"    s[{var}] = s[{lst}][s[{pos}]]", f"    s[{pos}] += 1"]
-            self.close(head, body)
-            inner = dict(env)
+            self.close(head, body_n)
+            loop_env = dict(env)
             lo, hi = self.const_range(st.source)
-            inner[st.var] = Local(f"s[{var}]", None, lo, hi)
+            loop_env[st.var] = Local(f"s[{var}]", None, lo, hi)
             loops.append(_Loop(exit_))
-            end = self.emit(st.body, body, inner, loops, rule)
+            end = self.emit(st.body, body_n, loop_env, loops, rule)
             loops.pop()
             self.close(end, head)
             return exit_
@@ -947,6 +1067,76 @@ class Gen:
                 inner[prm.name] = Local(f"s[{slot}]", None)
             return self.emit(p.body, node, inner, loops, f"proc {p.name}")
         raise Diagnostic("internal: cannot lower this statement", st.span)  # pragma: no cover
+
+    def step_code(self) -> list[str]:
+        """The hot path of a step, generated into every game so that it runs on fast
+        globals: apply the move, run the flow to the next decision, then the limit and the
+        end conditions, and return the new legal moves. Simultaneous choices (rare) go
+        through the engine's general path."""
+        g = self.g
+        lines = []
+        # a decision whose decider is a constant is entered without calling its node
+        const_who = {}
+        for d in self.decisions:
+            body = self.nodes[d]
+            if len(body) == 2 and body[1] == "    return -1" and re.fullmatch(
+                    r"    s\[5\] = \d+", body[0]):
+                const_who[d] = int(body[0].split("=")[1])
+        lines.append(f"CONST_WHO = {const_who!r}")
+        lines.append(f"LIMIT = {g.limit.count if g.limit else 0}")
+        lines.append(f"LIMIT_REASON = {((g.limit.reason if g.limit else '') or 'move limit reached')!r}")
+        lines.append("def settle(s):")
+        lines.append("    if s[4] is not None: return []")
+        if g.limit:
+            lines.append("    if s[2] >= LIMIT:")
+            lines.append("        s[4] = LIMIT_REASON")
+            lines.append("        return []")
+        if len(self.decisions) == 1:
+            (d,) = self.decisions
+            lines.append(f"    _legal = legal_{d}(s)")
+        else:
+            lines.append("    _legal = LEGAL[s[0]](s)")
+        for e in g.ends:
+            reason = e.reason or e.name or "end condition"
+            lines.append(f"    if {self.expr(e.cond, {}, 'end')}:")
+            lines.append(f"        s[4] = {reason!r}")
+            lines.append("        return []")
+        lines.append("    return _legal")
+        lines.append("")
+        lines += [
+            "def run(s, pc):",
+            "    n = 0",
+            "    while True:",
+            "        nxt = NODES[pc](s)",
+            "        if nxt < 0:",
+            "            s[0] = pc",
+            "            return",
+            "        pc = nxt",
+            "        n += 1",
+            f"        if n > {LOOP_LIMIT}:",
+            "            s[0] = pc",
+            "            _flow_loop(pc)",
+            "",
+            "def step_settle(s, m):",
+            "    pc = s[0]",
+            "    s[2] += 1",
+            "    try:",
+            "        EFF[m[1]](s, m)",
+            "    except _GameOver:",
+            "        return []",
+            "    pc = SUCC[pc]",
+        ]
+        if const_who:
+            lines += ["    w = CONST_WHO.get(pc)",
+                      "    if w is None:",
+                      "        run(s, pc)",
+                      "    else:",
+                      "        s[0] = pc",
+                      "        s[5] = w"]
+        else:
+            lines.append("    run(s, pc)")
+        lines += ["    return settle(s)", ""]
+        return lines
 
     # ------------------------------------------------------------ the whole module
     def generate(self) -> Generated:
@@ -1003,8 +1193,8 @@ class Gen:
             else:
                 out.append("    me = s[5]")
                 ind = "    "
-            for a in d.alts:
-                out.append(f"{ind}gen_{a}(s, me, out)")
+            for alt in d.alts:
+                out.extend(ind + ln for ln in self.gen_blocks[alt])
             if d.optional:
                 out.append(f"{ind}out.append((me, {self.pass_id}))")
             out.append("    return out")
@@ -1042,11 +1232,12 @@ class Gen:
             out.append("")
             inv_names.append(inv.name)
         out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in inv_names) + ")")
+        out.extend(self.step_code())
         for name in sorted(self.def_funcs):
-            d = g.defs[name]
-            env = {p.name: Local(f"u_{p.name}") for p in d.params}
-            def_lines.append(f"def d_{name}(s{''.join(', u_' + p.name for p in d.params)}):")
-            def_lines.append(f"    return {self.expr(d.body, env, f'def {name}')}")
+            dd = g.defs[name]
+            env = {p.name: Local(f"u_{p.name}") for p in dd.params}
+            def_lines.append(f"def d_{name}(s{''.join(', u_' + p.name for p in dd.params)}):")
+            def_lines.append(f"    return {self.expr(dd.body, env, f'def {name}')}")
             def_lines.append("")
         out.extend(def_lines)
         card_text = [card_name(g, c.id) for c in cards]

@@ -64,7 +64,7 @@ class Game:
         self.move_param_types = gen.move_param_types + [[]]
         filename = f"<cardgame {checked.name}>"
         ns = namespace(checked, gen.spans, [z.slot for z in gen.zone_slots], self.zone_text,
-                       gen.card_text)
+                       gen.card_text, gen.node_span)
         code = compile(gen.source, filename, "exec")
         linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
         exec(code, ns)  # our generated code only: see codegen's module docstring
@@ -78,6 +78,7 @@ class Game:
         self._score = ns["score"]
         self._won = ns["won"]
         self._setup = ns["setup"]
+        self._step_settle = ns["step_settle"]
         self.invariants: list[tuple[str, Any]] = list(ns["INVARIANTS"])
         self.limit = checked.limit.count if checked.limit else 0
         self.limit_reason = (checked.limit.reason if checked.limit else "") or "move limit reached"
@@ -154,27 +155,30 @@ class Game:
         """Apply a move (assumed legal) in place, then run to the next decision."""
         pc = s[PC]
         if pc in self._sim:
+            # A simultaneous choice: keep it secret until every player has chosen, then
+            # carry out all the choices in the order of the players' list.
             pending = s[PENDING] + (m,)
+            s[MOVES] += 1
             if len(pending) < len(s[WHO]):
                 s[PENDING] = pending
-                s[MOVES] += 1
                 return
             s[PENDING] = None
             order = {p: i for i, p in enumerate(s[WHO])}
             todo = sorted(pending, key=lambda mv: order[mv[0]])
         else:
             todo = [m]
+            s[MOVES] += 1
+        eff = self._eff
         try:
             for mv in todo:
-                self._eff[mv[1]](s, mv[0], *mv[2:])
+                eff[mv[1]](s, mv)
         except GameOver:
-            s[MOVES] += 1
             return
         except CardgameError:
             raise
         except Exception as e:
-            raise RuleError(f"{type(e).__name__}: {e}", rule=f"move {self.move_names[m[1]]}") from None
-        s[MOVES] += 1
+            raise RuleError(f"{type(e).__name__}: {e}",
+                            rule=f"move {self.move_names[m[1]]}") from None
         s[PC] = self._succ[pc]
         self._run(s)
 
@@ -500,13 +504,26 @@ class Game:
         """Play uniformly random legal moves on a mutable state; return it and the move count."""
         s, legal = self._start(seed)
         n = 0
+        sim = self._sim
+        fast = self._step_settle
         step = self._step
         settle = self._settle
         randrange = rng.randrange
-        while legal and n < max_moves:
-            step(s, legal[randrange(len(legal))])
-            legal = settle(s)
-            n += 1
+        m: Move = ()
+        try:
+            while legal and n < max_moves:
+                m = legal[randrange(len(legal))]
+                if s[PC] in sim:
+                    step(s, m)
+                    legal = settle(s)
+                else:
+                    legal = fast(s, m)
+                n += 1
+        except CardgameError:
+            raise
+        except Exception as e:  # a slip in a rule the checks could not see
+            what = f"move {self.move_names[m[1]]}" if m else "setup"
+            raise RuleError(f"{type(e).__name__}: {e}", rule=what) from None
         return s, n
 
     def final_state(self, s: Sequence[Any]) -> State:

@@ -38,7 +38,9 @@ SAFE_BUILTINS = {
 
 
 def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
-              zone_text: dict[int, str], card_text: list[str]) -> dict[str, Any]:
+              zone_text: dict[int, str], card_text: list[str],
+              node_spans: dict[int, Span] | None = None) -> dict[str, Any]:
+    node_spans = node_spans or {}
     n_players = g.players
     all_zones = tuple(zone_slots)
 
@@ -184,7 +186,11 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             return ", ".join(_fmt(x, t[5:]) for x in v)
         return str(v)
 
-    def _pass_effect(s: list[Any], me: int) -> None:
+    def _flow_loop(pc: int) -> NoReturn:
+        raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
+                        node_spans.get(pc, Span("<flow>", 0, 0, 0, 0)), "flow")
+
+    def _pass_effect(s: list[Any], m: tuple[Any, ...]) -> None:
         return None
 
     return {
@@ -193,5 +199,5 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         "_pick": _pick, "_shuffle": _shuffle, "_deal": _deal, "_take": _take,
         "_take_many": _take_many, "_take_any": _take_any, "_loop": _loop, "_player": _player,
         "_fmt": _fmt, "_dist": _dist, "_GameOver": GameOver, "_NEVER": _NEVER, "LOG": None,
-        "_pass_effect": _pass_effect,
+        "_pass_effect": _pass_effect, "_flow_loop": _flow_loop,
     }

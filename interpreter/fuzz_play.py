@@ -1,0 +1,547 @@
+"""One checked playthrough for `cardgame fuzz`: play moves that a chooser picks and check,
+after every step, the properties every game must have (see docs/fuzz.md).
+
+The chooser is Hypothesis (see `fuzz.py`), so a failing playthrough shrinks to the
+shortest one; this module knows nothing about Hypothesis. A property that fails raises
+`PropertyFailure`, which carries the counterexample: the seed, the moves that applied,
+the state where the property failed and, when a move itself failed, that move.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from .codegen import ENDED, MOVES
+from .engine import Game, Move, State
+from .errors import CardgameError, IllegalMove, RuleError
+
+# property id -> what it promises (the report's headline says which one failed)
+PROPERTIES: dict[str, str] = {
+    "conservation": "every card is in exactly one place after every step",
+    "legal-move-fails": "every listed legal move applies without a rule error",
+    "illegal-move-accepted": "a move that is not listed is rejected",
+    "dead-end": "every unfinished state has a legal move for whoever must decide",
+    "no-termination": "the game ends within --max-moves moves",
+    "loop": "the game cannot go round in circles (a repeated state needs a `limit`)",
+    "nondeterminism": "replaying the moves from the seed reproduces every state",
+    "json": "every state survives a JSON round trip exactly",
+    "leak": "cards a player cannot see change neither their view nor their legal moves",
+    "rule-error": "no rule fails (empty pile, index out of range, division by zero, "
+                  "runaway loop)",
+    "invariant": "the game's declared invariants hold after every step",
+    "crash": "the engine raises nothing but its own errors",
+}
+
+
+@attrs.define
+class Counterexample:
+    """What failed, and the shortest playthrough that shows it."""
+
+    property: str
+    message: str
+    seed: int
+    moves: list[Move]  # the moves that applied, from the deal to `state`
+    state: State | None  # where the property failed (None: the deal itself failed)
+    failing_move: Move | None = None  # a move from `state` that failed or was accepted
+    cycle: tuple[int, int] | None = None  # a loop: moves[i:j] lead back to the same state
+    player: int | None = None  # the seat concerned (leaks, dead ends)
+
+
+class PropertyFailure(Exception):
+    """A property failed on a playthrough (raised to Hypothesis, which shrinks it)."""
+
+    def __init__(self, cx: Counterexample) -> None:
+        super().__init__(f"{cx.property}: {cx.message}")
+        self.cx = cx
+
+
+@attrs.define
+class Coverage:
+    """What a whole run reached: moves that became legal, decisions reached, endings."""
+
+    games: int = 0
+    moves: int = 0
+    checks: int = 0
+    legal: set[int] = attrs.field(factory=set)
+    fired: set[int] = attrs.field(factory=set)
+    decisions: set[int] = attrs.field(factory=set)
+    endings: dict[str, int] = attrs.field(factory=dict)
+    cut: int = 0  # playthroughs stopped at --max-moves in a game with a declared limit
+    longest: int = 0
+    ambiguous: dict[str, str] = attrs.field(factory=dict)  # move text -> why
+
+
+# the JSON round trip and the views of re-dealt states are checked on every 8th state of
+# a playthrough (and its last): they cost more than all the other checks together
+SAMPLE_EVERY = 8
+
+Chooser = Callable[[int], int]  # n -> an index in range(n); 0 is the simplest choice
+
+
+class Playthrough:
+    """The properties of one compiled game, checked along playthroughs."""
+
+    def __init__(self, game: Game, max_moves: int = 2000, coverage: Coverage | None = None,
+                 tick: Callable[[], None] | None = None) -> None:
+        g = game
+        self.g = g
+        self.max_moves = max_moves
+        self.cov = coverage if coverage is not None else Coverage()
+        self.tick = tick or (lambda: None)
+        self.zone_slots = [z.slot for z in g.gen.zone_slots]
+        self.all_cards = list(range(len(g.card_text)))
+        # slots holding cards a seat cannot see: for each seat 1..n
+        self.hidden: dict[int, list[int]] = {}
+        for p in range(1, g.players + 1):
+            self.hidden[p] = [
+                z.slot for z in g.gen.zone_slots
+                if g.checked.zones[z.decl].visibility == "hidden"
+                or (g.checked.zones[z.decl].visibility == "owner" and z.owner != p)]
+        # a repeated state means a possible endless game unless a limit ends it; the
+        # slot of moves played is left out of the comparison, unless a rule reads it
+        self.detect_loops = not g.limit and not re.search(r"s\[2\](?!\d)", g.gen.source)
+        # cards with the same text: moves naming them read alike, and a replay (which
+        # stores move texts) takes the first, so the fuzzer picks the first one too
+        texts: dict[str, list[int]] = {}
+        for cid, t in enumerate(g.card_text):
+            texts.setdefault(t, []).append(cid)
+        self.dup_texts = any(len(v) > 1 for v in texts.values())
+        cards = g.checked.cards
+        self.twin_differs = {
+            t: ids for t, ids in texts.items() if len(ids) > 1 and len(
+                {(cards[i].rank, cards[i].suit, cards[i].joker,
+                  tuple(sorted(cards[i].extra.items()))) for i in ids}) > 1}
+        self.param_types = g.move_param_types
+        self.nmoves = len(g.move_names)
+        self.pass_id = len(g.move_names) - 1
+
+    # ------------------------------------------------------------------ helpers
+    def fail(self, prop: str, message: str, seed: int, moves: Sequence[Move],
+             state: State | None, **kw: Any) -> PropertyFailure:
+        return PropertyFailure(Counterexample(prop, message, seed, list(moves), state, **kw))
+
+    def text(self, m: Move) -> str:
+        try:
+            return f"p{m[0]} {self.g.move_text(m)}"
+        except Exception:  # a malformed probe
+            return repr(m)
+
+    def classify(self, state: State, m: Move, e: RuleError) -> str:
+        """Was the rule error in the move's own effect (and the flow after it), or in the
+        rules of the state it leads to (legal moves, end conditions)?"""
+        s = list(state.slots)
+        try:
+            self.g._step(s, m)
+        except CardgameError:
+            return "legal-move-fails"
+        except Exception:
+            return "legal-move-fails"
+        return "rule-error"
+
+    # ------------------------------------------------------------------ checks
+    def conservation(self, st: State) -> str | None:
+        s = st.slots
+        got = sorted(itertools.chain.from_iterable(s[z] for z in self.zone_slots))
+        if got == self.all_cards:
+            return None
+        seen: dict[int, int] = {}
+        for c in got:
+            seen[c] = seen.get(c, 0) + 1
+        ct = self.g.card_text
+        dup = [ct[c] if isinstance(c, int) and 0 <= c < len(ct) else repr(c)
+               for c, k in seen.items() if k > 1]
+        lost = [ct[c] for c in self.all_cards if c not in seen]
+        bad = [repr(c) for c in seen if not (isinstance(c, int) and 0 <= c < len(ct))]
+        parts = []
+        if dup:
+            parts.append("in two places: " + ", ".join(dup))
+        if lost:
+            parts.append("lost: " + ", ".join(lost))
+        if bad:
+            parts.append("not cards of the deck: " + ", ".join(bad))
+        return "cards " + "; ".join(parts)
+
+    def invariants(self, st: State) -> str | None:
+        bad = self.g.check_invariants(st)
+        if not bad:
+            return None
+        decls = {inv.name: inv for inv in self.g.checked.invariants}
+        parts = []
+        for name in bad:
+            d = decls.get(name)
+            where = f" ({d.span})" if d is not None and d.span.line else ""
+            doc = f' "{d.doc}"' if d is not None and d.doc else ""
+            why = ""
+            fn = dict(self.g.invariants).get(name)
+            if fn is not None:
+                try:
+                    fn(list(st.slots), self.g.legal_moves(st))
+                except CardgameError as e:
+                    why = f": evaluating it failed: {e}"
+            parts.append(f"invariant `{name}`{doc}{where} does not hold{why}")
+        return "; ".join(parts)
+
+    def json_round_trip(self, st: State) -> str | None:
+        g = self.g
+        text = g.to_json(st)
+        back = g.from_json(text)
+        if back != st:
+            diff = [i for i, (a, b) in enumerate(zip(st.slots, back.slots, strict=False))
+                    if a != b or type(a) is not type(b)]
+            return f"from_json(to_json(state)) differs in slots {diff[:8]}"
+        return None
+
+    def permuted(self, st: State, p: int, rng: random.Random) -> State | None:
+        """The state with the cards that seat p cannot see dealt again (same counts)."""
+        slots = self.hidden[p]
+        s = list(st.slots)
+        cards = [c for z in slots for c in s[z]]
+        if len(cards) < 2:
+            return None
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        if shuffled == cards:
+            shuffled = cards[1:] + cards[:1]
+        i = 0
+        for z in slots:
+            k = len(s[z])
+            s[z] = tuple(shuffled[i:i + k])
+            i += k
+        return State(tuple(s))
+
+    def leak(self, st: State, seed: int, step: int, views: bool) -> tuple[int, str] | None:
+        g = self.g
+        movers = g.to_move(st)
+        rng = random.Random(seed * 1_000_003 + step)
+        for p in range(1, g.players + 1):
+            if not views and p not in movers:
+                continue
+            other = self.permuted(st, p, rng)
+            if other is None:
+                continue
+            self.cov.checks += 1
+            if views and g.view(st, p) != g.view(other, p):
+                a, b = g.view(st, p), g.view(other, p)
+                keys = [k for k in a if a[k] != b.get(k)]
+                return p, f"p{p}'s view changes when the cards hidden from p{p} are dealt " \
+                          f"again (in: {', '.join(keys)})"
+            if p not in movers:
+                continue
+            s2 = list(other.slots)
+            legal2 = g._settle(s2)
+            if s2[ENDED] is not None:
+                continue  # the game would end: ending on hidden cards reveals them anyway
+            mine_m = g.legal_moves(st, p)
+            theirs_m = [m for m in legal2 if m[0] == p]
+            if mine_m == theirs_m:
+                continue
+            mine = [g.move_text(m) for m in mine_m]
+            theirs = [g.move_text(m) for m in theirs_m]
+            if mine != theirs:
+                gone = [t for t in mine if t not in theirs]
+                new = [t for t in theirs if t not in mine]
+                what = []
+                if gone:
+                    what.append("legal only as dealt: " + ", ".join(gone[:6]))
+                if new:
+                    what.append("legal only after the re-deal: " + ", ".join(new[:6]))
+                if not what:
+                    what.append("the same moves in another order, which tells the order "
+                                "of hidden cards")
+                return p, (f"p{p}'s legal moves depend on cards p{p} cannot see ("
+                           + "; ".join(what) + ")")
+        return None
+
+    def probes(self, st: State, m: Move, legal: list[Move]) -> list[Move]:
+        """Moves that are not listed: the chosen one with one part changed."""
+        g = self.g
+        listed = set(legal)
+        out: list[Move] = []
+        p, mid, args = m[0], m[1], m[2:]
+        types = self.param_types[mid] if 0 <= mid < len(self.param_types) else []
+        ncards = len(self.all_cards)
+        for i, (a, t) in enumerate(zip(args, types, strict=False)):
+            if t == "card":
+                cands: list[Any] = [(a + k) % ncards for k in range(1, min(ncards, 8))]
+            elif t == "bool":
+                cands = [not a]
+            elif t == "zone":
+                cands = [z for z in self.zone_slots if z != a][:8]
+            elif t == "player":
+                cands = [q for q in range(1, g.players + 1) if q != a] + [0, g.players + 1]
+            elif isinstance(a, int):
+                cands = [a + 1, a - 1, a + 1000]
+            else:
+                cands = [None]
+            for c in cands:
+                probe = m[:2 + i] + (c,) + m[3 + i:]
+                if probe not in listed:
+                    out.append(probe)
+                    break
+        movers = g.to_move(st)
+        others = [q for q in range(1, g.players + 1) if q not in movers]
+        if others:
+            probe = (others[0],) + m[1:]
+            if probe not in listed:
+                out.append(probe)
+        out.append((p, self.nmoves + 2))
+        out.append(m + (0,))
+        return out
+
+    # ------------------------------------------------------------------ one playthrough
+    def start(self, seed: int) -> State:
+        try:
+            return self.g.new_state(seed)
+        except RuleError as e:
+            raise self.fail("rule-error", f"the deal fails: {e}", seed, [], None) from None
+        except CardgameError as e:
+            raise self.fail("rule-error", f"the deal fails: {e}", seed, [], None) from None
+        except Exception as e:
+            raise self.fail("crash", f"the deal raised {type(e).__name__}: {e}", seed, [],
+                            None) from None
+
+    def check_state(self, st: State, seed: int, moves: list[Move], deep: bool) -> None:
+        """Properties of one reached state (each state the lookahead reaches); `deep` adds
+        the scoring of a finished game, for states on the played path."""
+        g = self.g
+        cov = self.cov
+        if deep:
+            if g.is_terminal(st):
+                self.check_scoring(st, seed, moves)
+                self.check_json(st, seed, moves)
+            return
+        cov.checks += 1
+        bad = self.conservation(st)
+        if bad:
+            raise self.fail("conservation", bad, seed, moves, st)
+        cov.checks += 1
+        try:
+            bad = self.invariants(st)
+        except Exception as e:
+            raise self.fail("crash", f"checking invariants raised {type(e).__name__}: {e}",
+                            seed, moves, st) from None
+        if bad:
+            raise self.fail("invariant", bad, seed, moves, st)
+        if g.is_terminal(st):
+            return
+        cov.checks += 1
+        legal = g.legal_moves(st)
+        movers = g.to_move(st)
+        if not legal:
+            raise self.fail("dead-end", f"the game is not over but nobody has a legal move "
+                            f"(p{', p'.join(map(str, movers))} to decide"
+                            + (f", phase '{g.phase(st)}'" if g.phase(st) else "") + ")",
+                            seed, moves, st, player=movers[0] if movers else None)
+        for p in movers:
+            if not any(m[0] == p for m in legal):
+                raise self.fail("dead-end", f"p{p} must decide but has no legal move",
+                                seed, moves, st, player=p)
+        stray = [m for m in legal if m[0] not in movers]
+        if stray:
+            raise self.fail("crash", f"legal moves for a player who does not decide now: "
+                            f"{self.text(stray[0])}", seed, moves, st)
+        if g.limit and st.slots[MOVES] >= g.limit:
+            raise self.fail("crash", f"the declared limit of {g.limit} moves did not end the "
+                            "game", seed, moves, st)
+
+    def check_scoring(self, st: State, seed: int, moves: list[Move]) -> None:
+        g = self.g
+        self.cov.checks += 1
+        try:
+            g.scores(st)
+            g.results(st)
+        except CardgameError as e:
+            raise self.fail("rule-error", f"scoring the finished game fails: {e}",
+                            seed, moves, st) from None
+        except Exception as e:
+            raise self.fail("crash", f"scoring raised {type(e).__name__}: {e}", seed,
+                            moves, st) from None
+
+    def run(self, seed: int, choose: Chooser) -> list[State]:
+        """Play one checked game; return its states (raises PropertyFailure)."""
+        g = self.g
+        cov = self.cov
+        cov.games += 1
+        st = self.start(seed)
+        moves: list[Move] = []
+        self.check_state(st, seed, moves, deep=False)
+        path = [st]
+        seen: dict[tuple[Any, ...], int] = {}
+        step = 0
+        while True:
+            self.check_state(st, seed, moves, deep=True)
+            if g.is_terminal(st):
+                reason = g.end_reason(st) or "ended"
+                cov.endings[reason] = cov.endings.get(reason, 0) + 1
+                break
+            cov.decisions.add(st.slots[0])
+            legal = g.legal_moves(st)
+            for m in legal:
+                cov.legal.add(m[1])
+            self.path_checks(st, seed, moves, step)
+            if self.detect_loops:
+                key = st.slots[:MOVES] + st.slots[MOVES + 1:]
+                if key in seen:
+                    i = seen[key]
+                    raise self.fail(
+                        "loop", f"the state after move {i} comes back after move {len(moves)}"
+                        f" and the game has no `limit`: the moves {i + 1}..{len(moves)} can be "
+                        "repeated for ever", seed, moves, st, cycle=(i, len(moves)))
+                seen[key] = len(moves)
+            if len(moves) >= self.max_moves:
+                if g.limit:
+                    cov.cut += 1
+                    break
+                raise self.fail("no-termination", f"the game has not ended after "
+                                f"{len(moves)} moves (--max-moves {self.max_moves}) and "
+                                "declares no `limit`", seed, moves, st)
+            nexts = self.lookahead(st, legal, seed, moves)
+            # the choice: who (in a simultaneous choice), then which move
+            movers = g.to_move(st)
+            options = legal
+            if len(movers) > 1:
+                p = movers[choose(len(movers))]
+                options = [m for m in legal if m[0] == p]
+            if self.dup_texts:
+                options = self.first_by_text(options)
+            m = options[choose(len(options))] if len(options) > 1 else options[0]
+            self.reject_probes(st, m, legal, seed, moves)
+            st = nexts[m]
+            moves.append(m)
+            path.append(st)
+            step += 1
+            cov.moves += 1
+            cov.fired.add(m[1])
+            if step % 256 == 0:
+                self.tick()
+        cov.longest = max(cov.longest, len(moves))
+        self.determinism(seed, moves, path)
+        return path
+
+    def first_by_text(self, options: list[Move]) -> list[Move]:
+        seen: dict[str, Move] = {}
+        for m in options:
+            t = self.g.move_text(m)
+            if t not in seen:
+                seen[t] = m
+            elif self.twin_differs and seen[t] != m and t not in self.cov.ambiguous:
+                names = {self.g.card_text[a] for a, ty in zip(
+                    m[2:], self.param_types[m[1]], strict=False) if ty == "card"}
+                if names & set(self.twin_differs):
+                    self.cov.ambiguous[t] = (
+                        "cards of the same name differ in their attributes, so the move "
+                        f"text `{t}` names two different moves")
+        return list(seen.values())
+
+    def lookahead(self, st: State, legal: list[Move], seed: int,
+                  moves: list[Move]) -> dict[Move, State]:
+        """Apply every listed move: each must apply, and lead to a sound state."""
+        g = self.g
+        out: dict[Move, State] = {}
+        for m in legal:
+            self.cov.checks += 1
+            try:
+                nxt = g.apply(st, m)
+            except IllegalMove as e:
+                raise self.fail("legal-move-fails", f"`{self.text(m)}` is listed as legal "
+                                f"but apply rejects it: {e}", seed, moves, st,
+                                failing_move=m) from None
+            except RuleError as e:
+                kind = self.classify(st, m, e)
+                what = ("applying it fails" if kind == "legal-move-fails"
+                        else "it applies, but the rules of the state it leads to fail")
+                raise self.fail(kind, f"`{self.text(m)}` is listed as legal; {what}: {e}",
+                                seed, moves, st, failing_move=m) from None
+            except CardgameError as e:
+                raise self.fail("legal-move-fails", f"`{self.text(m)}` is listed as legal "
+                                f"but fails: {e}", seed, moves, st, failing_move=m) from None
+            except Exception as e:
+                raise self.fail("crash", f"applying `{self.text(m)}` raised "
+                                f"{type(e).__name__}: {e}", seed, moves, st,
+                                failing_move=m) from None
+            self.cov.fired.add(m[1])
+            self.check_state(nxt, seed, moves + [m], deep=False)
+            out[m] = nxt
+        return out
+
+    def reject_probes(self, st: State, m: Move, legal: list[Move], seed: int,
+                      moves: list[Move]) -> None:
+        g = self.g
+        for probe in self.probes(st, m, legal):
+            self.cov.checks += 1
+            try:
+                g.apply(st, probe)
+            except IllegalMove:
+                continue
+            except Exception as e:
+                raise self.fail("crash", f"an unlisted move {probe!r} raised "
+                                f"{type(e).__name__} instead of IllegalMove: {e}", seed,
+                                moves, st, failing_move=probe) from None
+            raise self.fail("illegal-move-accepted", f"the move {self.text(probe)} "
+                            "is not listed as legal, yet apply accepted it", seed, moves, st,
+                            failing_move=probe)
+
+    def path_checks(self, st: State, seed: int, moves: list[Move], step: int) -> None:
+        g = self.g
+        cov = self.cov
+        cov.checks += 1
+        try:
+            g.scores(st)
+        except CardgameError as e:
+            raise self.fail("rule-error", f"the score cannot be computed: {e}", seed, moves,
+                            st) from None
+        sampled = step % SAMPLE_EVERY == 0
+        if sampled:
+            self.check_json(st, seed, moves)
+        try:
+            found = self.leak(st, seed, step, views=sampled)
+        except CardgameError as e:
+            found = None
+            _ = e  # a re-dealt state whose rules fail tells nothing about the real game
+        if found:
+            p, why = found
+            raise self.fail("leak", why, seed, moves, st, player=p)
+
+    def check_json(self, st: State, seed: int, moves: list[Move]) -> None:
+        self.cov.checks += 1
+        try:
+            bad = self.json_round_trip(st)
+        except CardgameError as e:
+            bad = f"from_json rejects the state: {e}"
+        if bad:
+            raise self.fail("json", bad, seed, moves, st)
+
+    def determinism(self, seed: int, moves: list[Move], path: list[State]) -> None:
+        g = self.g
+        self.cov.checks += 1
+        try:
+            st = g.new_state(seed)
+            again = [st]
+            for m in moves:
+                st = g.apply(st, m)
+                again.append(st)
+        except CardgameError as e:
+            raise self.fail("nondeterminism", f"replaying the game from seed {seed} fails: "
+                            f"{e}", seed, moves, path[-1]) from None
+        for i, (a, b) in enumerate(zip(path, again, strict=True)):
+            if a != b or g.legal_moves(a) != g.legal_moves(b):
+                raise self.fail("nondeterminism", f"replaying the moves from seed {seed} "
+                                f"gives another state after move {i}", seed, moves[:i], a)
+
+
+def zones_text(g: Game, st: State) -> list[tuple[str, list[str]]]:
+    return [(z.text, [g.card_text[c] for c in st.slots[z.slot]]) for z in g.gen.zone_slots]
+
+
+def vars_of(g: Game, st: State) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in g.checked.vars:
+        out[name] = json.loads(json.dumps(g.var(st, name), default=str))
+    return out

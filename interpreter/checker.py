@@ -720,11 +720,16 @@ class _Checker:
                 return v.type
             if ctx.kind == "pure":
                 self.err("assignment is not allowed here", e.span)
+            if e.name in self.zones:
+                self.err(f"cannot assign to '{e.name}': it is a zone", e.span,
+                         f"cards go into a zone with 'move ... to {e.name}'")
+                return "any"
+            if e.name in self.constants or e.name in self.defs:
+                self.err(f"cannot assign to '{e.name}': it is a constant", e.span,
+                         "declare a variable with 'var' to change it during play")
+                return "any"
             hint = did_you_mean(e.name, list(self.vars) + list(scope.all_names()))
-            what = "a zone" if e.name in self.zones else (
-                "a constant" if e.name in self.constants else "")
-            self.err(f"cannot assign to '{e.name}'" + (f": it is {what}" if what else
-                     " (not a variable)"), e.span,
+            self.err(f"cannot assign to '{e.name}' (not a variable)", e.span,
                      hint or f"declare it first: var {e.name} = 0")
             return "any"
         if isinstance(e, A.Index) and isinstance(e.obj, A.Name) and e.obj.name in self.vars:
@@ -742,8 +747,14 @@ class _Checker:
     def index_check(self, dim: tuple[str, int], idx: A.Expr, scope: _Scope, ctx: _Ctx) -> None:
         t = self.expr(idx, scope, ctx)
         want = {"int": "int", "suit": "suit", "player": "player"}[dim[0]]
-        if not compatible(want, t):
+        if not compatible(want, t) and not (want == "player" and t == "int"):
             self.err(f"index must be {want}, found {t}", idx.span)
+        self.const_index_check(dim, idx)
+
+    def const_index_check(self, dim: tuple[str, int], idx: A.Expr) -> None:
+        v = self.const_int(idx)
+        if v is not None and dim[0] in ("int", "player") and not 1 <= v <= dim[1]:
+            self.err(f"index {v} is out of range 1..{dim[1]}", idx.span)
 
     # ----------------------------------------------------------- expressions
     def want(self, t: str, e: A.Expr, scope: _Scope, ctx: _Ctx) -> None:
@@ -815,8 +826,9 @@ class _Checker:
                     want = {"int": "int", "suit": "suit", "player": "player"}[z.dim[0]]
                     if it.startswith("list:") and compatible(want, elem(it)):
                         return "list:zone"  # hand[players from p]: several zones
-                    if not compatible(want, it):
+                    if not compatible(want, it) and not (want == "player" and it == "int"):
                         self.err(f"index must be {want}, found {it}", e.index.span)
+                    self.const_index_check(z.dim, e.index)
                     return "zone"
                 if nm in self.vars:
                     v = self.vars[nm]

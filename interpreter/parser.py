@@ -59,7 +59,13 @@ def describe_terminal(name: str) -> str:
 def _describe_token(tok: lark.Token) -> str:
     if tok.type == "$END":
         return "the end of the file"
-    return f"{describe_terminal(tok.type) if tok.type in ('STRING', 'INT') else repr(str(tok))}"
+    if tok.type == "INT":
+        return f"number {tok}"
+    if tok.type == "STRING":
+        return "string"
+    if tok.type == "NAME":
+        return f"name '{tok}'"
+    return repr(str(tok))
 
 
 def _expected_hint(expected: set[str]) -> str:

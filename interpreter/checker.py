@@ -103,6 +103,8 @@ def elem(t: str) -> str:
 def compatible(want: str, got: str) -> bool:
     if want == got or "any" in (want, got):
         return True
+    if want == "player" and got == "int":
+        return True  # seats are numbered: `1 chooses`, `players from 3` (checked when run)
     if got == "none" and want in NULLABLE:
         return True
     if want == "none" and got in NULLABLE:

@@ -917,12 +917,16 @@ class Gen:
         self.nodes[node].append(f"    return {target}")
 
     def blocks(self, st: A.Stmt) -> bool:
+        """Must this flow statement be lowered to nodes? Yes when it contains a decision,
+        loops for ever, or breaks out of an enclosing flow loop."""
         for s in walk_stmts((st,)):
             if isinstance(s, A.Choose):
                 return True
             if isinstance(s, A.CallStmt) and s.func in self.g.blocking_procs:
                 return True
-        return False
+            if isinstance(s, A.Repeat) and s.count is None:
+                return True
+        return _escaping_break(st)
 
     def emit(self, stmts: tuple[A.Stmt, ...], node: int, env: dict[str, Local],
              loops: list[_Loop], rule: str) -> int:
@@ -1257,6 +1261,20 @@ def card_name(g: Checked, cid: int) -> str:
     names = g.rank_names
     rank = names[c.rank - 1] if names and 1 <= c.rank <= len(names) else str(c.rank)
     return rank + (SUIT_SYMBOLS[c.suit - 1] if c.suit else "")
+
+
+def _escaping_break(st: A.Stmt) -> bool:
+    """Does a `break` in st leave a loop outside st?"""
+    if isinstance(st, A.Break):
+        return True
+    if isinstance(st, (A.For, A.While, A.Repeat)):
+        return False
+    if isinstance(st, A.If):
+        return any(_escaping_break(x) for _, body in st.branches for x in body) or any(
+            _escaping_break(x) for x in st.else_)
+    if isinstance(st, A.Phase):
+        return any(_escaping_break(x) for x in st.body)
+    return False
 
 
 def _conjuncts(e: A.Expr) -> list[A.Expr]:

@@ -203,13 +203,21 @@ def _search(play: Playthrough, budget: _Budget, seed: int | None, database: Any,
         try:
             play.run(game_seed, choose)
         except PropertyFailure:
-            failed[0] = True
+            if not failed[0]:
+                failed[0] = True
+                play.cov.found_after = play.cov.games
             raise
 
     inner = getattr(playthrough, "hypothesis", None)
     if inner is not None:
         inner.inner_test._hypothesis_internal_add_digest = digest
-    test = hseed(seed)(playthrough) if seed is not None else playthrough
+    test = playthrough
+    if seed is not None:
+        # @seed alone would also switch the database off: known failures still come first
+        test = hseed(seed)(playthrough)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is not None and database is not None:
+            test._hypothesis_internal_use_settings = settings(current, database=database)
     try:
         with _shrink_time(shrink_seconds):
             test()
@@ -277,7 +285,7 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
         game_ref=ref, title=g.name, players=g.players,
         options={k: _opt_str(v) for k, v in g.options.items()}, seed=seed,
         max_moves=max_moves, seconds=budget.elapsed(), coverage=cov, failure=cx)
-    report.warnings = _coverage_warnings(g, cov)
+    report.warnings = _coverage_warnings(g, cov, complete=cx is None)
     if cx is not None:
         _describe(g, report, cx)
         if write_replay:
@@ -298,11 +306,17 @@ def _opt_str(v: Any) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
-def _coverage_warnings(g: Game, cov: Coverage) -> list[str]:
+def _coverage_warnings(g: Game, cov: Coverage, complete: bool) -> list[str]:
+    """Dead rules (moves never legal, choices never reached), after a run that found
+    nothing (a run stopped by a failure has not seen enough to call a rule dead)."""
     out: list[str] = []
-    if cov.games == 0:
+    for text, why in sorted(cov.ambiguous.items()):
+        out.append(f"ambiguous move text: {why}; a replay takes the first")
+    if cov.games == 0 or not complete:
         return out
-    games = f"{cov.games:,} game{'s' if cov.games != 1 else ''}"
+    opts = ", ".join(f"{k}={_opt_str(v)}" for k, v in g.options.items())
+    games = (f"{cov.games:,} game{'s' if cov.games != 1 else ''} ({g.players} player"
+             f"{'s' if g.players != 1 else ''}" + (f", {opts}" if opts else "") + ")")
     for mid, name in enumerate(g.move_names[:-1]):
         if mid not in cov.legal and mid not in cov.fired:
             decl = g.checked.moves.get(name)
@@ -313,8 +327,6 @@ def _coverage_warnings(g: Game, cov: Coverage) -> list[str]:
             alts = " | ".join(g.move_names[a] for a in d.alts)
             where = f" at {d.span}" if d.span.line else ""
             out.append(f"the choice of `{alts}`{where} was never reached in {games}")
-    for text, why in sorted(cov.ambiguous.items()):
-        out.append(f"ambiguous move text: {why}; a replay takes the first")
     if cov.cut:
         out.append(f"{cov.cut:,} playthrough{'s' if cov.cut != 1 else ''} reached --max-moves "
                    f"before the game's declared limit of {g.limit} moves (not checked further)")

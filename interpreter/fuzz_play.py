@@ -12,12 +12,12 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
+from . import ast as A
 from .codegen import ENDED, MOVES
 from .engine import Game, Move, State
 from .errors import CardgameError, IllegalMove, RuleError
@@ -73,6 +73,7 @@ class Coverage:
     fired: set[int] = attrs.field(factory=set)
     decisions: set[int] = attrs.field(factory=set)
     endings: dict[str, int] = attrs.field(factory=dict)
+    found_after: int = 0  # games played when the first failure was seen (0: none)
     cut: int = 0  # playthroughs stopped at --max-moves in a game with a declared limit
     longest: int = 0
     ambiguous: dict[str, str] = attrs.field(factory=dict)  # move text -> why
@@ -106,7 +107,7 @@ class Playthrough:
                 or (g.checked.zones[z.decl].visibility == "owner" and z.owner != p)]
         # a repeated state means a possible endless game unless a limit ends it; the
         # slot of moves played is left out of the comparison, unless a rule reads it
-        self.detect_loops = not g.limit and not re.search(r"s\[2\](?!\d)", g.gen.source)
+        self.detect_loops = not g.limit and "moves_played" not in names_used(g)
         # cards with the same text: moves naming them read alike, and a replay (which
         # stores move texts) takes the first, so the fuzzer picks the first one too
         texts: dict[str, list[int]] = {}
@@ -134,13 +135,13 @@ class Playthrough:
             return repr(m)
 
     def classify(self, state: State, m: Move, e: RuleError) -> str:
-        """Was the rule error in the move's own effect (and the flow after it), or in the
+        """Was the rule error in the move's own effect, or in the flow after it or the
         rules of the state it leads to (legal moves, end conditions)?"""
         s = list(state.slots)
         try:
             self.g._step(s, m)
         except CardgameError:
-            return "legal-move-fails"
+            return "legal-move-fails" if e.rule.startswith("move ") else "rule-error"
         except Exception:
             return "legal-move-fails"
         return "rule-error"
@@ -415,13 +416,14 @@ class Playthrough:
             self.reject_probes(st, m, legal, seed, moves)
             st = nexts[m]
             moves.append(m)
+            if len(moves) > cov.longest:
+                cov.longest = len(moves)
             path.append(st)
             step += 1
             cov.moves += 1
             cov.fired.add(m[1])
             if step % 256 == 0:
                 self.tick()
-        cov.longest = max(cov.longest, len(moves))
         self.determinism(seed, moves, path)
         return path
 
@@ -534,6 +536,26 @@ class Playthrough:
             if a != b or g.legal_moves(a) != g.legal_moves(b):
                 raise self.fail("nondeterminism", f"replaying the moves from seed {seed} "
                                 f"gives another state after move {i}", seed, moves[:i], a)
+
+
+def names_used(g: Game) -> set[str]:
+    """Every name a rule of the game mentions."""
+    found: set[str] = set()
+    c = g.checked
+    roots: list[Any] = [tuple(c.defs.values()), tuple(c.procs.values()),
+                        tuple(c.moves.values()), c.setup, c.flow or (), tuple(c.ends),
+                        c.score, c.result, tuple(c.invariants),
+                        tuple(v.init for v in c.vars.values())]
+    stack = roots
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Name):
+            found.add(x.name)
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+    return found
 
 
 def zones_text(g: Game, st: State) -> list[tuple[str, list[str]]]:

@@ -1,0 +1,245 @@
+"""Each construct of the language, in a tiny game written for the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardgame.interpreter.compiler import compile_game
+from cardgame.interpreter.errors import Diagnostic, Diagnostics, IllegalMove, RuleError
+
+
+def compile_text(tmp_path: Path, text: str, name: str = "t", **kw: object):  # type: ignore[no-untyped-def]
+    p = tmp_path / f"{name}.cardgame"
+    p.write_text(text, encoding="utf-8")
+    return compile_game(p, **kw)  # type: ignore[arg-type]
+
+
+HEAD = 'game "T"\nplayers 1\ndeck standard\n'
+
+
+def test_custom_deck_with_times_and_attributes(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, '''
+game "Deck"
+deck {
+  for r in 1..3 { card(rank: r, points: r * 10) times r }
+  card(joker)
+}
+zone pile: face up
+var total = 0
+setup { move all of deck to pile }
+move count_points { total = sum c in pile: c.points }
+''')
+    assert len(g.checked.cards) == 7
+    st = g.apply_text(g.new_state(0), "count_points")
+    assert g.var(st, "total") == 10 + 20 * 2 + 30 * 3
+    assert g.card_text[-1] == "JK"
+
+
+def test_flow_loops_blocking_for_while_break(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, '''
+game "Flow"
+players 3
+deck standard
+zone hand[player]: owner
+zone table: face up
+var rounds = 0
+setup { shuffle deck
+        deal 2 from deck to hand }
+move play(c in hand[me]) "play {c}" { move c to table }
+flow {
+  while true {
+    rounds += 1
+    for p in players from 2 { p chooses play }
+    if rounds == 2 { break }
+  }
+  end
+}
+''')
+    st = g.new_state(1)
+    order = []
+    while not g.is_terminal(st):
+        (p,) = g.to_move(st)
+        order.append(p)
+        st = g.apply(st, g.legal_moves(st)[0])
+    assert order == [2, 3, 1, 2, 3, 1]
+    assert g.var(st, "rounds") == 2
+    assert len(g.zone_cards(st, "table")) == 6
+
+
+def test_optional_choice_offers_pass(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, HEAD + '''
+zone a: face up
+zone b: face up
+setup { move top 3 of deck to a }
+move shift "move one card" when a is not empty { move top of a to b }
+flow {
+  repeat 2 times { 1 may choose shift }
+}
+''')
+    st = g.new_state(0)
+    assert g.legal_texts(st) == ["shift", "pass"]
+    st = g.apply_text(st, "pass")
+    st = g.apply_text(st, "shift")
+    assert g.is_terminal(st)
+    assert len(g.zone_cards(st, "b")) == 1
+
+
+def test_simultaneous_choices_are_secret_until_all_have_chosen(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, '''
+game "Sim"
+players 2
+deck standard
+zone hand[player]: owner
+zone shown[player]: face up
+setup { deal 3 from deck to hand }
+move pick(c in hand[me]) "pick {c}" { move c to shown[me] }
+flow { simultaneously players choose pick }
+''')
+    st = g.new_state(4)
+    assert g.to_move(st) == (1, 2)
+    m1 = g.legal_moves(st, 1)[0]
+    st = g.apply(st, m1)
+    assert g.to_move(st) == (2,)
+    # nothing has been revealed yet: player 2 sees no card of player 1's choice
+    v2 = g.view(st, 2)
+    assert v2["zones"]["shown-p1"] == []
+    assert v2["pending"] == [{"player": 1, "move": "(chosen)"}]
+    assert g.view(st, 1)["pending"][0]["move"] == g.move_text(m1)
+    with pytest.raises(IllegalMove):
+        g.apply(st, m1)  # player 1 has chosen already
+    st = g.apply(st, g.legal_moves(st, 2)[0])
+    assert g.is_terminal(st)
+    assert len(g.view(st, 2)["zones"]["shown-p1"]) == 1
+
+
+def test_runaway_while_is_a_rule_error_naming_the_rule(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, HEAD + '''
+var x = 0
+move spin { while true { x += 1 } }
+''')
+    with pytest.raises(RuleError) as e:
+        g.apply_text(g.new_state(0), "spin")
+    assert "move spin" in str(e.value) and "100000" in str(e.value)
+    assert "t.cardgame:6:" in str(e.value)  # the line of the loop
+
+
+def test_runaway_flow_is_a_rule_error(tmp_path: Path) -> None:
+    with pytest.raises(RuleError) as e:
+        compile_text(tmp_path, HEAD + '''
+var x = 0
+move m { x = 1 }
+flow { repeat { x += 1 } }
+''').new_state(0)
+    assert "without a decision" in str(e.value)
+
+
+def test_empty_pile_is_a_rule_error_with_the_source_line(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, HEAD + '''
+zone a: face up
+zone b: face up
+move take { move top of a to b }
+''')
+    with pytest.raises(RuleError) as e:
+        g.apply_text(g.new_state(0), "take")
+    assert "t.cardgame:7:" in str(e.value) and "empty" in str(e.value)
+
+
+def test_extends_replaces_and_removes(tmp_path: Path) -> None:
+    compile_text(tmp_path, HEAD + '''
+zone a: face up
+var n = 1
+move one { n = 1 }
+move two { n = 2 }
+''', name="base")
+    g = compile_text(tmp_path, '''
+extends "base"
+game "Child"
+move two { n = 22 }
+remove move one
+''', name="child")
+    st = g.new_state(0)
+    assert g.legal_texts(st) == ["two"]
+    assert g.var(g.apply_text(st, "two"), "n") == 22
+
+
+def test_options_fold_into_the_compiled_game(tmp_path: Path) -> None:
+    text = HEAD + '''
+option piles: 2..5 default 3
+option loud: bool default false
+zone pile[piles]: face up
+move noop when loud { }
+'''
+    g = compile_text(tmp_path, text)
+    assert [z.text for z in g.gen.zone_slots if z.decl == "pile"] == ["pile1", "pile2", "pile3"]
+    assert g.legal_texts(g.new_state(0)) == []
+    g5 = compile_text(tmp_path, text, settings={"piles": "5", "loud": "true"})
+    assert len([z for z in g5.gen.zone_slots if z.decl == "pile"]) == 5
+    assert g5.legal_texts(g5.new_state(0)) == ["noop"]
+    with pytest.raises(Diagnostic, match="piles' is 2..5, not 9"):
+        compile_text(tmp_path, text, settings={"piles": "9"})
+
+
+def test_quantifiers_and_lists(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, HEAD + '''
+zone row: face up
+var a = 0
+var b = 0
+var c: list = []
+var d = false
+setup {
+  move each x in deck where x.suit == hearts and x.rank <= 4 to row
+}
+move go {
+  a = count x in row where x.rank > 2
+  b = max x in row: x.rank * 2
+  c = each x in row: x.rank
+  d = all x in row: x.suit == hearts
+}
+''')
+    st = g.apply_text(g.new_state(0), "go")
+    assert g.var(st, "a") == 2
+    assert g.var(st, "b") == 8
+    assert g.var(st, "c") == (1, 2, 3, 4)
+    assert g.var(st, "d") is True
+
+
+def test_players_helpers(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, '''
+game "P"
+players 4
+deck standard
+var order: list of player = []
+var l: player = 1
+var r: player = 1
+move go { order = players from 3
+          l = left of 4
+          r = right of 1 }
+flow { 1 chooses go }
+''')
+    st = g.apply_text(g.new_state(0), "go")
+    assert g.var(st, "order") == (3, 4, 1, 2)
+    assert g.var(st, "l") == 1 and g.var(st, "r") == 4
+
+
+def test_several_errors_are_reported_together(tmp_path: Path) -> None:
+    with pytest.raises(Diagnostics) as e:
+        compile_text(tmp_path, HEAD + '''
+zone a: face up
+move m { move top of b to a
+         x = 1 }
+''')
+    assert len(e.value.items) == 2
+
+
+def test_a_game_file_cannot_reach_python(tmp_path: Path) -> None:
+    # Names from the file are mangled and literals repr'd: a hostile name or string is data.
+    g = compile_text(tmp_path, HEAD + '''
+zone __import__: face up
+var os = 0
+move system "{os}') ; __import__('os').system('false" { os = 1 }
+''')
+    st = g.apply_text(g.new_state(0), "system")
+    assert g.var(st, "os") == 1
+    assert "__builtins__" not in g.gen.source

@@ -73,6 +73,7 @@ class ListLit(Expr):
 class Attr(Expr):
     obj: Expr = attrs.field(factory=Expr)
     name: str = ""
+    name_span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -166,6 +167,7 @@ class Choose(Stmt):
     moves: tuple[str, ...] = ()
     optional: bool = False
     simultaneous: bool = False
+    move_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen

@@ -114,7 +114,8 @@ class _Builder:
                 default = low
             if not isinstance(default, int) or isinstance(default, bool) or not low <= default <= high:
                 raise Diagnostic(f"default {default} of option '{name}' is outside {low}..{high}",
-                                 self.span(rest[0]) if rest else span)
+                                 self.span(rest[0]) if rest else span,
+                                 f"choose a default from {low} to {high}, or widen the range")
             return A.OptionDecl(name, "int", low, high, (), default, doc, span=span)
         if dom.data == "opt_bool":
             if default is None:
@@ -298,7 +299,8 @@ class _Builder:
         if d in ("choose", "choose_optional", "choose_simultaneous"):
             alts = tuple(str(n) for n in c[1].children)
             return A.Choose(self.expr(c[0]), alts, optional=d == "choose_optional",
-                            simultaneous=d == "choose_simultaneous", span=sp)
+                            simultaneous=d == "choose_simultaneous", span=sp,
+                            move_spans=tuple(self.span(n) for n in c[1].children))
         if d == "let_stmt":
             return A.LetStmt(str(c[0]), self.expr(c[1]), span=sp)
         if d == "if_stmt":
@@ -368,13 +370,17 @@ class _Builder:
 
     _shift = (0, 0)
 
+    def shifted(self, sp: A.Span) -> A.Span:
+        """A span inside an interpolated string, moved to where the string stands."""
+        if self._shift == (0, 0):
+            return sp
+        dl, dc = self._shift
+        return A.Span(sp.file, sp.line + dl, sp.column + (dc if sp.line == 1 else 0),
+                      sp.end_line + dl, sp.end_column + (dc if sp.end_line == 1 else 0))
+
     # ------------------------------------------------------------- expressions
     def expr(self, t: lark.Tree | lark.Token) -> A.Expr:
-        sp = self.span(t)
-        if self._shift != (0, 0):
-            dl, dc = self._shift
-            sp = A.Span(sp.file, sp.line + dl, sp.column + (dc if sp.line == 1 else 0),
-                        sp.end_line + dl, sp.end_column + (dc if sp.end_line == 1 else 0))
+        sp = self.shifted(self.span(t))
         if isinstance(t, lark.Token):
             if t.type == "INT":
                 return A.Int(int(t), span=sp)
@@ -398,7 +404,8 @@ class _Builder:
         if d == "list_lit":
             return A.ListLit(tuple(self.expr(x) for x in c if x is not None), span=sp)
         if d == "attr":
-            return A.Attr(self.expr(c[0]), str(c[1]), span=sp)
+            return A.Attr(self.expr(c[0]), str(c[1]), span=sp,
+                          name_span=self.shifted(self.span(c[1])))
         if d == "index":
             return A.Index(self.expr(c[0]), self.expr(c[1]), span=sp)
         if d == "call":

@@ -164,6 +164,7 @@ class _Checker:
         self.loaded = loaded
         self.errors: list[Diagnostic] = []
         self.types: dict[int, str] = {}
+        self.expecting = ""
 
     # ----------------------------------------------------------- errors
     def err(self, msg: str, span: A.Span, hint: str = "") -> None:
@@ -238,9 +239,14 @@ class _Checker:
         # players and options -------------------------------------------------
         n = pdecl.default if players is None else players
         if not pdecl.low <= n <= pdecl.high:
-            rng = f"{pdecl.low}" if pdecl.low == pdecl.high else f"{pdecl.low}..{pdecl.high}"
-            raise Diagnostic(f"this game is for {rng} players, not {n}",
-                             hint=f"use --players with a value in {rng}")
+            if pdecl.low == pdecl.high:
+                rng = f"{pdecl.low} player{'s' if pdecl.low > 1 else ''} only"
+                hint = "leave out --players" if pdecl.low == 1 else f"use --players {pdecl.low}"
+            else:
+                rng = f"{pdecl.low} to {pdecl.high} players"
+                hint = f"use --players with a value from {pdecl.low} to {pdecl.high}"
+            raise Diagnostic(f"this game is for {rng}, not {n}", pdecl.span, hint,
+                             self.loaded.sources.get(pdecl.span.file))
         self.n = n
         self.options: dict[str, Any] = {}
         for oname, od in opts.items():
@@ -251,7 +257,13 @@ class _Checker:
             if key not in opts:
                 raise Diagnostic(f"unknown option '{key}'", hint=did_you_mean(key, opts) or (
                     "options: " + ", ".join(opts) if opts else "this game has no options"))
-            self.options[key] = parse_option_value(opts[key], raw)
+            try:
+                self.options[key] = parse_option_value(opts[key], raw)
+            except Diagnostic as d:
+                od = opts[key]
+                raise Diagnostic(f"--set {key}={raw}: {d.message}", od.span, d.hint or (
+                    f"the option is declared here"), self.loaded.sources.get(od.span.file)
+                ) from None
         # constants ------------------------------------------------------------
         self.constants: dict[str, tuple[str, Any]] = {}
         for i, s in enumerate(SUITS):
@@ -559,9 +571,7 @@ class _Checker:
             return self.def_types[name]
         d = self.defs[name]
         if name in self.def_stack:
-            self.err(f"'{name}' calls itself (recursion is not allowed: every rule must end)",
-                     d.span)
-            return "any"
+            return "any"  # reported at the call
         self.def_stack.append(name)
         scope = _Scope()
         for p in d.params:
@@ -635,9 +645,11 @@ class _Checker:
             if not compatible(want, wt):
                 self.err(f"expected a {'list of players' if s.simultaneous else 'player'}, "
                          f"found {wt}", s.who.span)
-            for m in s.moves:
+            for i, m in enumerate(s.moves):
                 if m not in self.moves:
-                    self.err(f"unknown move '{m}'", s.span, did_you_mean(m, self.moves))
+                    where = s.move_spans[i] if i < len(s.move_spans) else s.span
+                    self.err(f"unknown move '{m}'", where, did_you_mean(m, self.moves)
+                             or "moves: " + ", ".join(self.moves))
         elif isinstance(s, A.LetStmt):
             t = self.expr(s.value, scope, ctx)
             if t in ("none", "any"):
@@ -645,7 +657,10 @@ class _Checker:
             scope.names[s.name] = t
         elif isinstance(s, A.If):
             for cond, body in s.branches:
-                self.want("bool", cond, scope, ctx)
+                ct = self.expr(cond, scope, ctx)
+                if not compatible("bool", ct):
+                    self.err(f"'if' needs a condition (true or false), found {ct}", cond.span,
+                             "compare it, e.g. 'if taken > 0'" if ct == "int" else "")
                 self.block(body, scope, ctx)
             self.block(s.else_, scope, ctx)
         elif isinstance(s, A.For):
@@ -654,7 +669,10 @@ class _Checker:
             inner.names[s.var] = self.iter_type(st, s.source.span)
             self.block(s.body, inner, attrs.evolve(ctx, loop=ctx.loop + 1))
         elif isinstance(s, A.While):
-            self.want("bool", s.cond, scope, ctx)
+            ct = self.expr(s.cond, scope, ctx)
+            if not compatible("bool", ct):
+                self.err(f"'while' needs a condition (true or false), found {ct}", s.cond.span,
+                         "compare it, e.g. 'while taken > 0'" if ct == "int" else "")
             self.block(s.body, scope, attrs.evolve(ctx, loop=ctx.loop + 1))
         elif isinstance(s, A.Repeat):
             if s.count is not None:
@@ -760,7 +778,10 @@ class _Checker:
 
     # ----------------------------------------------------------- expressions
     def want(self, t: str, e: A.Expr, scope: _Scope, ctx: _Ctx) -> None:
+        if t == "zone":
+            self.expecting = "zone"
         got = self.expr(e, scope, ctx)
+        self.expecting = ""
         if not compatible(t, got):
             self.err(f"expected {t}, found {got}", e.span)
 
@@ -807,7 +828,8 @@ class _Checker:
             if ot in ("card", "any"):
                 known = ("rank", "suit", "color", "joker") + self.card_attrs
                 if e.name not in known:
-                    self.err(f"cards have no attribute '{e.name}'", e.span,
+                    where = e.name_span if e.name_span.line else e.span
+                    self.err(f"cards have no attribute '{e.name}'", where,
                              did_you_mean(e.name, known) or "attributes: " + ", ".join(known))
                     return "any"
                 return {"suit": "suit", "color": "color", "joker": "bool"}.get(e.name, "int")
@@ -851,7 +873,10 @@ class _Checker:
         if isinstance(e, A.Call):
             return self.call(e, scope, ctx)
         if isinstance(e, A.Unary):
+            if e.op in ("top", "bottom", "all") and isinstance(e.operand, A.Name):
+                self.expecting = "zone"
             ot = self.expr(e.operand, scope, ctx)
+            self.expecting = ""
             if e.op == "-":
                 if not compatible("int", ot):
                     self.err(f"cannot negate {ot}", e.span)
@@ -920,6 +945,9 @@ class _Checker:
         if n in self.constants:
             return self.constants[n][0]
         if n in self.defs and self.defs[n].is_const:
+            if n in self.def_stack:
+                self.err(f"'{n}' refers to itself (recursion is not allowed)", e.span)
+                return "any"
             return self.def_type(n)
         if n == "suits":
             return "list:suit"
@@ -937,14 +965,23 @@ class _Checker:
             return "bool"
         candidates = (list(scope.all_names()) + list(self.zones) + list(self.vars)
                       + list(self.constants) + list(self.defs) + ["suits", "players", "ended"])
-        kind = "name"
-        self.err(f"unknown {kind} '{n}'", e.span, did_you_mean(n, candidates))
+        if getattr(self, "expecting", "") == "zone":
+            self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, self.zones)
+                     or "zones: " + ", ".join(self.zones))
+        else:
+            self.err(f"unknown name '{n}'", e.span, did_you_mean(n, candidates))
         return "any"
 
     def call(self, e: A.Call, scope: _Scope, ctx: _Ctx) -> str:
         f = e.func
         if f in self.defs:
             d = self.defs[f]
+            if f in self.def_stack:
+                self.err(f"'{f}' calls itself: recursion is not allowed (every rule must end)",
+                         e.span, "use a quantifier (sum, count, each ...) or a loop in a proc")
+                for a in e.args:
+                    self.expr(a, scope, ctx)
+                return "any"
             if d.is_const:
                 self.err(f"'{f}' is a constant, not a function", e.span)
                 return self.def_type(f)
@@ -1035,7 +1072,14 @@ class _Checker:
         if op in ("+", "-", "*", "/", "%"):
             for x, sub in ((a, e.left), (b, e.right)):
                 if not compatible("int", x):
-                    self.err(f"'{op}' needs numbers, found {x}", sub.span)
+                    hint = ""
+                    if x == "card":
+                        hint = "a card is not a number: use its rank, e.g. c.rank"
+                    elif x == "zone" or x == "list:zone":
+                        hint = "count its cards with size(...)"
+                    elif x == "bool":
+                        hint = "write 'if ... then 1 else 0' to count a condition"
+                    self.err(f"'{op}' needs numbers, found {x}", sub.span, hint)
             return "int"
         if op in ("and", "or"):
             for x, sub in ((a, e.left), (b, e.right)):

@@ -107,10 +107,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.graph:
             print(flow_dot(game))
         elif not args.quiet:
-            print(f"{f}: ok ({game.name}, {game.players} player{'s' if game.players > 1 else ''}, "
-                  f"{len(game.checked.cards)} cards, {len(game.checked.moves)} moves, "
-                  f"{len(game.gen.decisions)} decision points)")
+            print(f"{f}: ok ({game.name}, {_n(game.players, 'player')}, "
+                  f"{_n(len(game.checked.cards), 'card')}, {_n(len(game.checked.moves), 'move')}, "
+                  f"{_n(len(game.gen.decisions), 'decision point')})")
     return 1 if failed else 0
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def flow_dot(game: Any) -> str:

@@ -510,10 +510,8 @@ class Gen:
             if b.lstrip("-").isdigit():
                 return f"range({a}, {int(b) + 1})"
             return f"range({a}, {b} + 1)"
-        if op in ("and", "or"):
-            a = self.expr(e.left, env, rule)
-            b = self.expr(e.right, env, rule)
-            return f"({a} {op} {b})"
+        if op in ("and", "or") or (op in ("+", "-", "*") and self.t(e) == "int"):
+            return self.chain(e, env, rule)
         if op in ("in", "notin"):
             a = self.expr(e.left, env, rule)
             b = self.expr(e.right, env, rule)
@@ -530,6 +528,23 @@ class Gen:
             sid = self.span_id(e.span, rule)
             return f"_{'div' if op == '/' else 'mod'}({a}, {b}, {sid})"
         return f"({a} {op} {b})"
+
+    def chain(self, e: A.Binary, env: dict[str, Local], rule: str) -> str:
+        """A left-deep chain `a + b - c` (or of `and`, `or`, `*`) as one flat Python
+        expression, walked without recursion: long sums stay within Python's limits."""
+        group = {"+": ("+", "-"), "-": ("+", "-"), "*": ("*",), "and": ("and",),
+                 "or": ("or",)}[e.op]
+        rights: list[tuple[str, A.Expr]] = []
+        node: A.Expr = e
+        while isinstance(node, A.Binary) and node.op in group and (
+                node.op in ("and", "or") or self.t(node) == "int"):
+            rights.append((node.op, node.right))
+            node = node.left
+        parts = [self.expr(node, env, rule)]
+        for op, right in reversed(rights):
+            parts.append(op)
+            parts.append(self.expr(right, env, rule))
+        return "(" + " ".join(parts) + ")"
 
     def quant(self, e: A.Quant, env: dict[str, Local], rule: str) -> str:
         st = self.t(e.source)

@@ -31,11 +31,13 @@ _SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 class State:
     """An immutable game state. Equality and hash are over the slots only."""
 
-    __slots__ = ("slots", "_legal")
+    __slots__ = ("slots", "_legal", "_ended")
 
     def __init__(self, slots: tuple[Any, ...], legal: list[Move] | None = None) -> None:
         self.slots = slots
         self._legal = legal
+        # why the game is over, once known (a state built by hand is settled lazily)
+        self._ended: Any = slots[ENDED] if legal is not None else None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.slots == other.slots
@@ -192,10 +194,24 @@ class Game:
         s, legal = self._start(seed)
         return State(tuple(s), legal)
 
-    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+    def _ensure_settled(self, state: State) -> None:
         if state._legal is None:
             s = list(state.slots)
             state._legal = self._settle(s) if s[ENDED] is None else []
+            state._ended = s[ENDED]
+
+    def settle(self, state: State) -> State:
+        """A state built by hand (from slots) with its limit and end conditions applied."""
+        self._ensure_settled(state)
+        if state._ended == state.slots[ENDED]:
+            return state
+        slots = list(state.slots)
+        slots[ENDED] = state._ended
+        return State(tuple(slots), [])
+
+    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+        self._ensure_settled(state)
+        assert state._legal is not None
         if player is None:
             return state._legal
         return [m for m in state._legal if m[0] == player]
@@ -228,16 +244,18 @@ class Game:
             self.ns["LOG"] = None
 
     def is_terminal(self, state: State) -> bool:
-        return state.slots[ENDED] is not None
+        self._ensure_settled(state)
+        return state._ended is not None
 
     def end_reason(self, state: State) -> str | None:
-        r = state.slots[ENDED]
+        self._ensure_settled(state)
+        r = state._ended
         return None if r is None else str(r)
 
     def to_move(self, state: State) -> tuple[int, ...]:
         """Who must decide now: one player, each player yet to choose, or nobody (the end)."""
         s = state.slots
-        if s[ENDED] is not None:
+        if self.is_terminal(state):
             return ()
         who = s[WHO]
         if s[PC] in self._sim:
@@ -434,7 +452,8 @@ class Game:
         named zone exactly the cards listed (bottom first; card texts such as `K♠` or `Ks`).
         Cards taken out of a named zone that are not placed again go to `rest`. `vars` sets
         variables (`{"chips": [3, 0, 1]}` for a per-player array). The flow stays at the
-        decision it reached after setup."""
+        decision it reached after setup: a choice the flow made from the deal (Arsène's
+        lay_trump or show) is not made again for the cards placed here."""
         s = list(self.new_state(seed).slots)
         zones = zones or {}
         used: set[int] = set()
@@ -453,12 +472,12 @@ class Game:
                 leftover = tuple(c for c in s[z] if c not in used)
                 if z != rest_slot:
                     s[rest_slot] = s[rest_slot] + leftover
-                s[z] = placed[z] if z != rest_slot else placed[z] + leftover
+                s[z] = placed[z] if z != rest_slot else leftover + placed[z]
             else:
                 s[z] = tuple(c for c in s[z] if c not in used)
-        if rest_slot in placed:
-            s[rest_slot] = placed[rest_slot] + tuple(
-                c for c in s[rest_slot] if c not in placed[rest_slot])
+        if rest_slot in placed:  # the cards named for `rest` stay on top of the others
+            s[rest_slot] = tuple(c for c in s[rest_slot] if c not in placed[rest_slot]
+                                 ) + placed[rest_slot]
         for name, value in (vars or {}).items():
             v = self.checked.vars.get(name)
             if v is None:

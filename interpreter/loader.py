@@ -97,8 +97,10 @@ def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int) -> 
         ext = extends[0]
         target = _find_base(ext, path, sources)
         if depth >= MAX_EXTENDS_DEPTH or _display_name(target) in chain:
+            cycle = " -> ".join([*chain, _display_name(target)])
             raise _at(Diagnostic(f"'{ext.target}' extends itself (a cycle of extends)",
-                                 ext.span), sources)
+                                 ext.span, f"the chain is {cycle}; a variant extends its "
+                                 "base game, never the other way round"), sources)
         base = _load(target, sources, chain, depth + 1)
     return merge(base, [d for d in module.decls if not isinstance(d, A.Extends)], sources)
 
@@ -127,7 +129,25 @@ _REMOVABLE = {
 }
 
 
+_SINGLETONS = {"GameDecl:": "game", "About:": "about", "PlayersDecl:": "players",
+               "DeckDecl:": "deck", "SetupDecl:": "setup", "FlowDecl:": "flow",
+               "ScoreDecl:": "score", "ResultDecl:": "result", "LimitDecl:": "limit"}
+
+
 def merge(base: list[A.Decl], own: list[A.Decl], sources: dict[str, str]) -> list[A.Decl]:
+    # Within one file a name is declared once; only an extending file replaces.
+    seen: dict[str, A.Decl] = {}
+    for d in own:
+        if isinstance(d, A.RemoveDecl):
+            continue
+        k = _key(d)
+        if k in seen:
+            first = seen[k]
+            what = _SINGLETONS.get(k) or f"'{k.split(':', 1)[1]}'"
+            raise _at(Diagnostic(f"{what} is declared again (first at line {first.span.line})",
+                                 d.span, "a name is declared once in a file; a variant that "
+                                 "'extends' this game may replace it"), sources)
+        seen[k] = d
     out = list(base)
     index = {_key(d): i for i, d in enumerate(out)}
     for d in own:

@@ -68,8 +68,12 @@ def _describe_token(tok: lark.Token) -> str:
     return repr(str(tok))
 
 
+_FIRST = ("'}'", "')'", "']'", "a name", "a number", "a string")
+
+
 def _expected_hint(expected: set[str]) -> str:
-    words = sorted({describe_terminal(e) for e in expected if not e.startswith("__")})
+    words = sorted({describe_terminal(e) for e in expected if not e.startswith("__")},
+                   key=lambda w: (_FIRST.index(w) if w in _FIRST else len(_FIRST), w))
     if not words:
         return ""
     if len(words) > 8:
@@ -77,9 +81,58 @@ def _expected_hint(expected: set[str]) -> str:
     return "expected " + (words[0] if len(words) == 1 else "one of: " + ", ".join(words))
 
 
+# Operators from other languages, and what to write instead.
+TRIPLE = '"' * 3
+_FOREIGN = {"&&": "and", "||": "or", "!": "not", "&": "and", "|": "or"}
+
+
+def _scan(source: str, filename: str) -> None:
+    """Errors the lexer reports badly: an unclosed triple-quoted string."""
+    i = 0
+    n = len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "#":
+            j = source.find("\n", i)
+            i = n if j < 0 else j
+        elif source.startswith(TRIPLE, i):
+            j = source.find(TRIPLE, i + 3)
+            if j < 0:
+                line = source.count("\n", 0, i) + 1
+                col = i - (source.rfind("\n", 0, i) + 1) + 1
+                raise Diagnostic('this """ string is never closed',
+                                 Span(filename, line, col, line, col + 3),
+                                 'close it with """ (it may span several lines)')
+            i = j + 3
+        elif ch == '"':
+            j = i + 1
+            while j < n and source[j] not in '"\n':
+                j += 2 if source[j] == "\\" else 1
+            i = j + 1
+        else:
+            i += 1
+
+
+def _unclosed_brace(source: str, filename: str) -> Span | None:
+    """Where the innermost block still open at the end of the file began."""
+    stack: list[Span] = []
+    try:
+        for tok in lark_parser().lex(source):
+            if tok.type == "LBRACE":
+                stack.append(Span(filename, tok.line or 0, tok.column or 0, tok.line or 0,
+                                  (tok.column or 0) + 1))
+            elif tok.type == "RBRACE" and stack:
+                stack.pop()
+    except lark.exceptions.LarkError:
+        return None
+    return stack[-1] if stack else None
+
+
 def parse(source: str, filename: str, start: str = "start",
           line_offset: int = 0, col_offset: int = 0) -> lark.Tree:
     """Parse a whole file (or, with start='expr', one expression)."""
+    if start == "start":
+        _scan(source, filename)
     try:
         return lark_parser().parse(source, start=start)
     except lark.exceptions.UnexpectedToken as e:
@@ -92,20 +145,31 @@ def parse(source: str, filename: str, start: str = "start",
         if tok.type == "$END":
             msg = "unexpected end of file"
             span = _end_span(source, filename, line_offset)
+            opened = _unclosed_brace(source, filename) if start == "start" else None
+            if opened is not None:
+                hint = f"expected '}}' to close the block opened at {opened.line}:{opened.column}"
         else:
             msg = f"unexpected {_describe_token(tok)}"
         raise Diagnostic(msg, span, hint) from None
     except lark.exceptions.UnexpectedCharacters as e:
         line = e.line + line_offset
         col = e.column + (col_offset if e.line == 1 else 0)
-        ch = source.splitlines()[e.line - 1][e.column - 1] if e.line <= len(source.splitlines()) else "?"
+        text = source.splitlines()[e.line - 1] if e.line <= len(source.splitlines()) else ""
+        ch = text[e.column - 1] if 0 < e.column <= len(text) else "?"
+        two = text[e.column - 1:e.column + 1]
+        width = 1
         hint = ""
         if ch == '"':
-            hint = "a string must be closed on the same line (or use \"\"\"...\"\"\")"
+            hint = 'a string must be closed on the same line (or use """...""")'
+        elif two in _FOREIGN or ch in _FOREIGN:
+            op = two if two in _FOREIGN else ch
+            width = len(op)
+            hint = f"write '{_FOREIGN[op]}' instead of '{op}'"
+            ch = op
         elif e.allowed:
             hint = _expected_hint(set(e.allowed))
-        raise Diagnostic(f"unexpected character {ch!r}", Span(filename, line, col, line, col + 1),
-                         hint) from None
+        raise Diagnostic(f"unexpected {ch!r}" if len(ch) > 1 else f"unexpected character {ch!r}",
+                         Span(filename, line, col, line, col + width), hint) from None
     except lark.exceptions.UnexpectedEOF as e:
         raise Diagnostic("unexpected end of file", _end_span(source, filename, line_offset),
                          _expected_hint(set(e.expected))) from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cardgame.interpreter.compiler import compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, IllegalMove, RuleError
 

@@ -1,0 +1,472 @@
+"""The game being played at the terminal, without any terminal I/O.
+
+A `Session` holds one game: its seats (the person's and the bots'), every step played
+(the state before and after, who played it), the undo/redo stacks and whether the
+game was saved. `ReplayView` steps through a replay file. The application in `app`
+turns input lines into calls on these and draws `table()`.
+"""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+from cardgame.interpreter import replay as replay_mod
+from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
+from cardgame.interpreter.codegen import MOVES
+from cardgame.interpreter.engine import Game, Move, State
+from cardgame.interpreter.errors import CardgameError, IllegalMove
+
+from . import compat
+from .render import EVENTS_SHOWN, TableInfo
+
+AUTO_LIMIT = 10_000  # auto-play stops after this many moves in a row
+
+
+class CommandError(CardgameError):
+    """A command that cannot be carried out; shown as one line."""
+
+
+@attrs.define
+class Step:
+    before: State
+    move: Move
+    after: State
+    events: list[str]
+    by: str  # "you" (typed by the person), "auto" (a forced move of the person's), "bot"
+
+
+def _position(state: State) -> tuple[object, ...]:
+    """A state without its move counter: equal for a position reached again."""
+    return state.slots[:MOVES] + state.slots[MOVES + 1:]
+
+
+def bot_seed(seed: int, player: int) -> int:
+    return random.Random(f"bot:{seed}:{player}").getrandbits(32)
+
+
+def check_seats(seats: Sequence[int] | None, players: int) -> tuple[int, ...]:
+    if not seats:
+        return (1,)
+    bad = [s for s in seats if not 1 <= s <= players]
+    if bad:
+        raise CommandError(f"seat {bad[0]} does not exist: this game has seats 1 to {players}"
+                           if players > 1 else f"seat {bad[0]} does not exist: "
+                           "this is a one-player game (seat 1)")
+    return tuple(sorted(set(seats)))
+
+
+class Session:
+    def __init__(self, game: Game, game_ref: str, seed: int,
+                 settings: dict[str, str] | None = None, seats: Sequence[int] | None = None,
+                 bots: str = "greedy", auto: bool = True) -> None:
+        if bots not in BOTS:
+            raise CommandError(f"unknown bot '{bots}' (known: {', '.join(sorted(BOTS))})")
+        self.game = game
+        self.game_ref = game_ref
+        self.settings = dict(settings or {})
+        self.seats = check_seats(seats, game.players)
+        self.bot_name = bots
+        self.auto = auto
+        self.spectator = False  # replay mode: seats are named p1, p2... never "you"
+        self.circling = False  # the last auto-play stopped at a repeated position
+        self._begin(seed)
+
+    # ------------------------------------------------------------------ life cycle
+    def _begin(self, seed: int) -> None:
+        self.seed = seed
+        self.start, self.start_events = self.game.start_with_events(seed)
+        self.steps: list[Step] = []
+        self.redo_stack: list[list[Step]] = []
+        self.dirty = False
+        self.bots: dict[int, Bot] = {
+            p: make_bot(self.bot_name, bot_seed(seed, p))
+            for p in range(1, self.game.players + 1) if p not in self.seats}
+
+    def new(self, seed: int | None = None) -> int:
+        seed = random.randrange(2**31) if seed is None else seed
+        self._begin(seed)
+        return seed
+
+    def restart(self) -> None:
+        self._begin(self.seed)
+
+    def set_bots(self, name: str) -> None:
+        if name not in BOTS:
+            raise CommandError(f"unknown bot '{name}' (known: {', '.join(sorted(BOTS))})")
+        self.bot_name = name
+        self.bots = {p: make_bot(name, bot_seed(self.seed, p) + len(self.steps))
+                     for p in self.bots}
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def state(self) -> State:
+        return self.steps[-1].after if self.steps else self.start
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    @property
+    def solo(self) -> bool:
+        return self.game.players == 1
+
+    def person_to_move(self) -> int | None:
+        for p in self.game.to_move(self.state):
+            if p in self.seats:
+                return p
+        return None
+
+    def bot_to_move(self) -> int | None:
+        for p in self.game.to_move(self.state):
+            if p not in self.seats:
+                return p
+        return None
+
+    @property
+    def viewer(self) -> int:
+        """The seat whose view is drawn: the person's seat that decides now, else their first."""
+        return self.person_to_move() or self.seats[0]
+
+    def my_moves(self) -> list[Move]:
+        p = self.person_to_move()
+        if p is None or self.bot_to_move() is not None:
+            return []  # the bots at a simultaneous choice choose first
+        return self.game.legal_moves(self.state, p)
+
+    def my_move_texts(self) -> list[tuple[str, str]]:
+        return [(self.game.move_text(m), self.game.move_description(m)) for m in self.my_moves()]
+
+    def labels(self) -> dict[int, str]:
+        return {p: "you" if p in self.seats else f"{self.bot_name} bot"
+                for p in range(1, self.game.players + 1)}
+
+    def who(self, player: int) -> str:
+        if self.spectator:
+            return f"p{player}"
+        if player in self.seats:
+            return "you" if len(self.seats) == 1 else f"p{player} (you)"
+        return f"p{player} ({self.bot_name} bot)"
+
+    def scores_text(self) -> str:
+        sc = self.game.scores(self.state)
+        if self.solo:
+            return str(sc[0])
+        return " ".join(f"p{p}:{s}" for p, s in enumerate(sc, 1))
+
+    # ------------------------------------------------------------------ playing
+    def play(self, move: Move, by: str = "you") -> Step:
+        before = self.state
+        after, events = self.game.apply_with_events(before, move)
+        step = Step(before, tuple(move), after, events, by)
+        self.steps.append(step)
+        self.redo_stack.clear()
+        if by == "you" or by == "auto":
+            self.dirty = True
+        return step
+
+    def parse(self, text: str) -> Move:
+        """A move of the person's from its number in the list or its text."""
+        p = self.person_to_move()
+        if self.over:
+            raise IllegalMove("the game is over (new, restart or undo)")
+        if p is None:
+            raise IllegalMove("it is not your turn" + (
+                " (press Enter to let the bots play)" if not self.auto else ""))
+        moves = self.my_moves()
+        if not moves:
+            raise IllegalMove("it is not your turn yet: the bots choose first")
+        t = text.strip()
+        if t.isdigit():
+            n = int(t)
+            if not 1 <= n <= len(moves):
+                limit = f"choose 1 to {len(moves)}" if len(moves) > 1 else "the only move is 1"
+                raise IllegalMove(f"there is no move {n}: {limit}")
+            return moves[n - 1]
+        return self.game.parse_move(self.state, t, p)
+
+    def pending_auto(self) -> tuple[int, str] | None:
+        """The next move that is not the person's free choice: (player, 'bot'|'auto')."""
+        if self.over:
+            return None
+        b = self.bot_to_move()
+        if b is not None:
+            return b, "bot"
+        p = self.person_to_move()
+        if p is not None and len(self.game.legal_moves(self.state, p)) == 1:
+            return p, "auto"
+        return None
+
+    def step_once(self) -> Step | None:
+        nxt = self.pending_auto()
+        if nxt is None:
+            return None
+        player, by = nxt
+        if not self.game.legal_moves(self.state, player):
+            return None  # a dead end in the rules: nobody can move and the game did not end
+        if by == "bot":
+            move = self.bots[player].choose(self.game, self.state, player)
+        else:
+            move = self.game.legal_moves(self.state, player)[0]
+        return self.play(move, by)
+
+    def advance(self) -> list[Step]:
+        """With auto on: play bot moves and the person's forced moves until a real choice.
+
+        Auto-play stops early (`self.circling` set) when a position comes back: forced moves
+        going round in circles would otherwise run on to the game's move limit unseen."""
+        done: list[Step] = []
+        self.circling = False
+        seen = {_position(self.state)}
+        while self.auto and len(done) < AUTO_LIMIT:
+            st = self.step_once()
+            if st is None:
+                break
+            done.append(st)
+            key = _position(st.after)
+            if key in seen:
+                self.circling = True
+                break
+            seen.add(key)
+        return done
+
+    def stuck(self) -> bool:
+        return not self.over and not self.game.legal_moves(self.state)
+
+    # ------------------------------------------------------------------ undo / redo
+    def undo(self, n: int = 1) -> int:
+        """Go back n of the person's decisions (through the bot and forced moves after them)."""
+        done = 0
+        while done < n:
+            idx = next((i for i in range(len(self.steps) - 1, -1, -1)
+                        if self.steps[i].by == "you"), None)
+            if idx is None:
+                break
+            self.redo_stack.append(self.steps[idx:])
+            del self.steps[idx:]
+            done += 1
+        if done:
+            self.dirty = True
+        return done
+
+    def redo(self, n: int = 1) -> int:
+        done = 0
+        while done < n and self.redo_stack:
+            self.steps.extend(self.redo_stack.pop())
+            done += 1
+        if done:
+            self.dirty = True
+        return done
+
+    # ------------------------------------------------------------------ hint
+    def hint(self) -> str:
+        p = self.person_to_move()
+        if self.over:
+            return "the game is over"
+        if p is None or not self.my_moves():
+            return "it is not your turn"
+        bot = GreedyBot(bot_seed(self.seed, 0) + len(self.steps))
+        ranked = bot.ranked(self.game, self.state, p)
+        move = bot.choose(self.game, self.state, p)
+        value = next(v for v, m in ranked if m == move)
+        now = bot.value(self.game, self.state, p)
+        n = self.my_moves().index(move) + 1
+        what = "your score" if self.solo else "your lead over the best opponent"
+        gain = f"{what} {now} -> {value}" if value != now else f"{what} stays {now}"
+        return (f"hint: {n} {self.game.move_text(move)} "
+                f"({self.game.move_description(move)}; {gain})")
+
+    # ------------------------------------------------------------------ words
+    def _pending_for(self, state: State, player: int, viewer: int | None) -> bool:
+        """True when `player`'s choice is made but still secret to `viewer` in `state`."""
+        return any(d["player"] == player and d["move"] == "(chosen)"
+                   for d in self.game.view(state, viewer)["pending"])
+
+    def step_lines(self, i: int, viewer: int | None, reveal_all: bool = False) -> list[str]:
+        """The words for step i (1 line, plus the game's log lines), as `viewer` may see it.
+
+        A choice made in secret at a simultaneous choice reads "chose, in secret" until all
+        have chosen; a card the viewer never saw in the step (nor, for a secret choice, at
+        its reveal) is written as a card back."""
+        game = self.game
+        step = self.steps[i]
+        player = step.move[0]
+        who = self.who(player)
+        hidden: set[int] = set()
+        if not reveal_all and player != viewer:
+            seen = (compat.visible_cards(game, step.before, viewer)
+                    | compat.visible_cards(game, step.after, viewer))
+            if self._pending_for(step.after, player, viewer):
+                reveal = next((st.after for st in self.steps[i + 1:]
+                               if not self._pending_for(st.after, player, viewer)), None)
+                if reveal is None:
+                    return [f"{who} chose, in secret"]
+                seen |= compat.visible_cards(game, reveal, viewer)
+            hidden = {c for c in compat.card_args(game, step.move) if c not in seen}
+        _, desc = compat.describe(game, step.move, hidden)
+        lines = [f"{who}: {desc}"]
+        lines += [f"  {e}" for e in step.events]
+        return lines
+
+    def event_lines(self, viewer: int | None = None, reveal_all: bool = False,
+                    last: int | None = None) -> list[str]:
+        """The events in words: the setup's log, then each step (the last `last` steps)."""
+        viewer = self.viewer if viewer is None else viewer
+        first = 0 if last is None else max(len(self.steps) - last, 0)
+        lines = [f"  {e}" for e in self.start_events] if first == 0 else []
+        for i in range(first, len(self.steps)):
+            lines += self.step_lines(i, viewer, reveal_all)
+        return lines
+
+    def log_lines(self) -> list[str]:
+        viewer = self.viewer
+        out = [f"{self.game.name}, seed {self.seed}"]
+        out += [f"  {e}" for e in self.start_events]
+        for i, st in enumerate(self.steps):
+            lines = self.step_lines(i, viewer)
+            out.append(f"{i + 1:>4}. {lines[0]}" + ("  [auto]" if st.by == "auto" else ""))
+            out += ["      " + ln.strip() for ln in lines[1:]]
+        if len(out) == 1:
+            out.append("  no moves yet")
+        return out
+
+    def table(self, status: str = "") -> TableInfo:
+        return TableInfo(game=self.game, state=self.state, viewer=self.viewer, seed=self.seed,
+                         game_ref=self.game_ref, player_labels=self.labels(),
+                         events=self.event_lines(last=EVENTS_SHOWN),
+                         moves=self.my_move_texts(), status=status)
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str) -> None:
+        rep = replay_mod.from_game(self.game, self.game_ref, self.seed,
+                                   [s.move for s in self.steps], self.settings,
+                                   note=f"saved by cardgame play; you played "
+                                   f"{', '.join(f'p{p}' for p in self.seats)}")
+        rep.save(path)
+        self.dirty = False
+
+    @classmethod
+    def from_replay(cls, rep: replay_mod.Replay, game: Game | None = None,
+                    seats: Sequence[int] | None = None, bots: str = "greedy",
+                    auto: bool = True, upto: int | None = None) -> tuple[Session, list[str]]:
+        """A session that has played the replay's moves (as far as they replay)."""
+        notes: list[str] = []
+        if game is None:
+            game = rep.compile()
+        if rep.changed_game(game):
+            notes.append(f"warning: the game file of '{rep.game}' changed since this was "
+                         "saved; replaying its moves anyway")
+        seats = tuple(s for s in (seats or ()) if 1 <= s <= game.players) or (1,)
+        sess = cls(game, rep.game, rep.seed, rep.options, seats, bots, auto)
+        moves = rep.moves if upto is None else rep.moves[:upto]
+        for i, (player, text) in enumerate(moves):
+            try:
+                move = game.parse_move(sess.state, text, player)
+                sess.play(move, "you" if player in sess.seats else "bot")
+            except CardgameError as e:
+                notes.append(f"warning: move {i + 1} ('{text}' by p{player}) does not replay: "
+                             f"{e}; kept the first {i} moves")
+                break
+        sess.dirty = False
+        sess.redo_stack.clear()
+        return sess, notes
+
+    def load(self, path: str) -> tuple[Session, list[str]]:
+        rep = replay_mod.load(path)
+        sess, notes = Session.from_replay(rep, seats=self.seats, bots=self.bot_name,
+                                          auto=self.auto)
+        return sess, notes
+
+
+class ReplayView:
+    """Steps through a replay file: every state it reaches, and why it stops early."""
+
+    def __init__(self, rep: replay_mod.Replay, game: Game | None = None,
+                 seats: Sequence[int] | None = None, bots: str = "greedy") -> None:
+        self.rep = rep
+        self.notes: list[str] = []
+        self.game = game or rep.compile()
+        if rep.changed_game(self.game):
+            self.notes.append(f"warning: the game file of '{rep.game}' changed since this "
+                              "replay was made; replaying it anyway")
+        self.seats = tuple(seats or ())
+        self.bots = bots
+        sess = Session(self.game, rep.game, rep.seed, rep.options,
+                       [s for s in self.seats if 1 <= s <= self.game.players] or None, bots,
+                       auto=False)
+        sess.spectator = not self.seats
+        for i, (player, text) in enumerate(rep.moves):
+            try:
+                sess.play(self.game.parse_move(sess.state, text, player), "you")
+            except CardgameError as e:
+                self.notes.append(f"move {i + 1} ('{text}' by p{player}) does not replay: {e}")
+                break
+        self.session = sess
+        self.all_steps = list(sess.steps)
+        self.pos = 0
+        self._sync()
+
+    @property
+    def total(self) -> int:
+        return len(self.all_steps)
+
+    def _sync(self) -> None:
+        self.session.steps = self.all_steps[:self.pos]
+
+    def goto(self, pos: int) -> None:
+        self.pos = max(0, min(pos, self.total))
+        self._sync()
+
+    def viewer(self) -> int | None:
+        return self.seats[0] if self.seats else None
+
+    def table(self, status: str = "") -> TableInfo:
+        sess = self.session
+        viewer = self.viewer()
+        reveal = viewer is None
+        events = sess.event_lines(viewer or 1, reveal_all=reveal, last=EVENTS_SHOWN)
+        return TableInfo(game=self.game, state=sess.state, viewer=viewer, seed=sess.seed,
+                         game_ref=self.rep.game, reveal_all=reveal,
+                         player_labels={p: "" for p in range(1, self.game.players + 1)},
+                         events=events, status=status,
+                         header_note=f"replay {self.pos}/{self.total}")
+
+    def take_over(self) -> Session:
+        """Play on from the current position (the person takes seat(s), bots the rest)."""
+        sess, _ = Session.from_replay(self.rep, self.game, self.seats or (1,), self.bots,
+                                      upto=self.pos)
+        return sess
+
+
+def rules_text(game: Game, game_ref: str) -> str:
+    """docs/games/<name>.md when there is one, else the game's own about text and moves."""
+    from cardgame.interpreter.loader import resolve_game
+
+    try:
+        path = resolve_game(game_ref).resolve()
+    except CardgameError:
+        path = Path(game.path).resolve()
+    for base in (path.parent.parent, Path.cwd()):
+        doc = base / "docs" / "games" / f"{path.stem}.md"
+        if doc.is_file():
+            try:
+                return doc.read_text(encoding="utf-8").rstrip()
+            except (OSError, UnicodeDecodeError):
+                pass
+    about = " ".join((game.checked.about or "(no rules text)").split())
+    lines = [game.name, "", *textwrap.wrap(about, 88)]
+    lines += ["", "moves:"]
+    for name, decl in game.checked.moves.items():
+        params = ", ".join(p.name for p in decl.params)
+        head = f"{name}({params})" if params else name
+        lines.append(f"  {head:<18} {decl.doc}" if decl.doc else f"  {head}")
+    if game.checked.option_decls:
+        lines += ["", "options (cardgame play GAME --set NAME=VALUE):"]
+        for name, od in game.checked.option_decls.items():
+            cur = game.options.get(name)
+            cur_s = str(cur).lower() if isinstance(cur, bool) else str(cur)
+            lines.append(f"  {name} = {cur_s}" + (f"  {od.doc}" if od.doc else ""))
+    return "\n".join(lines)

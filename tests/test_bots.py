@@ -1,0 +1,107 @@
+"""The bot interface: RandomBot, GreedyBot, the registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, NoMoveError, RandomBot, make_bot
+from cardgame.interpreter.compiler import compile_game
+from cardgame.interpreter.engine import Game, Move
+
+TWO_HANDS = str(Path(__file__).parent / "data" / "two_hands.cardgame")
+
+
+def play_out(game: Game, seed: int, bots: dict[int, Bot], limit: int = 2000) -> list[Move]:
+    state = game.new_state(seed)
+    moves: list[Move] = []
+    while not game.is_terminal(state) and len(moves) < limit:
+        player = game.to_move(state)[0]
+        move = bots[player].choose(game, state, player)
+        assert move in game.legal_moves(state, player)
+        moves.append(move)
+        state = game.apply(state, move)
+    return moves
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_registry_bots_follow_the_protocol(name: str) -> None:
+    bot = make_bot(name, seed=1)
+    assert isinstance(bot, Bot)
+    assert bot.name == name
+
+
+def test_unknown_bot_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'clever'.*greedy"):
+        make_bot("clever")
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_are_deterministic_for_a_seed(name: str) -> None:
+    game = compile_game("calculation")
+    a = play_out(game, 3, {1: make_bot(name, 11)})
+    b = play_out(game, 3, {1: make_bot(name, 11)})
+    assert a == b and game.is_terminal(game.replay(3, a))
+
+
+def test_random_bots_with_other_seeds_differ() -> None:
+    game = compile_game("calculation")
+    assert play_out(game, 3, {1: RandomBot(1)}) != play_out(game, 3, {1: RandomBot(2)})
+
+
+def test_a_bot_without_a_move_says_so() -> None:
+    game = compile_game(TWO_HANDS)
+    state = game.new_state(1)
+    # both players choose at the opening; after p2 has chosen, p2 has no move
+    state = game.apply(state, game.legal_moves(state, 2)[0])
+    for bot in (RandomBot(0), GreedyBot(0)):
+        with pytest.raises(NoMoveError, match="p2 has no legal move"):
+            bot.choose(game, state, 2)
+
+
+def test_greedy_takes_the_move_that_scores() -> None:
+    game = compile_game("calculation")
+    # pile 1 holds its A and takes a 2 next: the turned 2 scores there, a discard does not
+    state = game.make_state({"turned": ["2♥"], "stock": ["9♣"]}, seed=1)
+    moves = {game.move_text(m) for m in game.legal_moves(state)}
+    assert "build 1" in moves and "discard 1" in moves
+    for seed in range(5):
+        assert game.move_text(GreedyBot(seed).choose(game, state, 1)) == "build 1"
+
+
+def test_greedy_breaks_ties_with_its_rng() -> None:
+    game = compile_game("calculation")
+    state = game.make_state({"turned": ["9♣"]}, seed=1)  # fits nowhere: 4 equal discards
+    chosen = {game.move_text(GreedyBot(s).choose(game, state, 1)) for s in range(20)}
+    assert len(chosen) > 1 and all(t.startswith("discard") for t in chosen)
+
+
+def test_greedy_in_a_multiplayer_game_maximises_its_lead() -> None:
+    game = compile_game(TWO_HANDS)
+    state = game.new_state(4)
+    state = game.apply(state, game.legal_moves(state, 1)[0])
+    state = game.apply(state, game.legal_moves(state, 2)[0])  # the opening resolves
+    player = game.to_move(state)[0]
+    ranks = {c: game.checked.cards[game.card_id(c)].rank
+             for c in game.zone_cards(state, f"hand-p{player}")}
+    move = GreedyBot(0).choose(game, state, player)  # points += rank: the highest card
+    assert ranks[game.move_text(move).split()[1]] == max(ranks.values())
+
+
+def test_greedy_value_is_the_score_difference_to_the_best_opponent() -> None:
+    game = compile_game(TWO_HANDS)
+    state = game.make_state(vars={"points": [7, 12]}, seed=2)
+    assert GreedyBot().value(game, state, 1) == -5
+    assert GreedyBot().value(game, state, 2) == 5
+
+
+def test_bots_play_whole_multiplayer_games() -> None:
+    game = compile_game("interaction", 3)
+    bots: dict[int, Bot] = {1: GreedyBot(1), 2: RandomBot(2), 3: GreedyBot(3)}
+    state = game.new_state(9)
+    for _ in range(1000):
+        if game.is_terminal(state):
+            break
+        player = game.to_move(state)[0]  # at a simultaneous choice: each in turn
+        state = game.apply(state, bots[player].choose(game, state, player))
+    assert game.is_terminal(state)

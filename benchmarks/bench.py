@@ -13,6 +13,7 @@ Each figure is the best of R repeats (the least disturbed by the rest of the mac
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import sys
@@ -79,8 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     for title, name, make in CASES:
         games = args.games if "Calculation" in title else max(args.games // 5, 20)
         compile_game(name)  # compile outside the timing
-        e_t, e_m = best(lambda n=name, g=games: run_engine(n, g, args.seed), args.repeat)
-        h_t, h_m = best(lambda m=make, g=games: run_handwritten(m, g, args.seed), args.repeat)
+        e_t, e_m = best(functools.partial(run_engine, name, games, args.seed), args.repeat)
+        h_t, h_m = best(functools.partial(run_handwritten, make, games, args.seed), args.repeat)
         rows.append({
             "game": title, "games": games,
             "engine_games_per_s": games / e_t, "engine_moves_per_s": e_m / e_t,

@@ -71,10 +71,10 @@ class Game:
         if kind == "draw":
             self.turned = self.stock.pop()
         elif kind == "build":
-            self.foundations[move[1]].append(self.turned)  # type: ignore[arg-type]
+            self.foundations[move[1]].append(self.turned)
             self.turned = None
         elif kind == "discard":
-            self.wastes[move[1]].append(self.turned)  # type: ignore[arg-type]
+            self.wastes[move[1]].append(self.turned)
             self.turned = None
         elif kind == "waste":
             self.foundations[move[2]].append(self.wastes[move[1]].pop())

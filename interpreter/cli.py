@@ -295,7 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--seat", type=int, action="append", default=None, metavar="K",
                     help="a seat you play (repeatable; default seat 1)")
-    sp.add_argument("--bots", choices=("random", "greedy"), default="greedy",
+    from .bots import BOTS
+
+    sp.add_argument("--bots", choices=sorted(BOTS), default="greedy",
                     help="the bot for the other seats")
     sp.add_argument("--replay", metavar="FILE", help="step through a saved game or counterexample")
     sp.add_argument("--history", metavar="FILE", default=None, help="history file for the prompt")

@@ -228,7 +228,7 @@ class Deal(Stmt):
 
 @attrs.frozen
 class End(Stmt):
-    pass
+    reason: str = ""
 
 
 @attrs.frozen

@@ -325,21 +325,20 @@ class _Builder:
         if d == "phase_stmt":
             return A.Phase(unquote(c[0]), self.block(c[1]), span=sp)
         if d == "move_stmt":
-            dest_t = c[1]
+            # `to bottom of Z` / `to top of Z` name a position in Z, not a card
+            dest = self.expr(c[1])
             bottom = False
-            if isinstance(dest_t, lark.Tree) and dest_t.data == "bottom_of":
-                bottom = True
-                dest_t = dest_t.children[0]
-            elif isinstance(dest_t, lark.Tree) and dest_t.data == "top_of":
-                dest_t = dest_t.children[0]
-            return A.MoveCards(self.expr(c[0]), self.expr(dest_t), bottom, span=sp)
+            if isinstance(dest, A.Unary) and dest.op in ("top", "bottom"):
+                bottom = dest.op == "bottom"
+                dest = dest.operand
+            return A.MoveCards(self.expr(c[0]), dest, bottom, span=sp)
         if d == "shuffle_stmt":
             return A.Shuffle(self.expr(c[0]), span=sp)
         if d == "deal_stmt":
             count = None if c[0].data == "deal_all" else self.expr(c[0].children[0])
             return A.Deal(count, self.expr(c[1]), self.expr(c[2]), span=sp)
         if d == "end_stmt":
-            return A.End(span=sp)
+            return A.End(unquote(c[0]) if c and c[0] is not None else "", span=sp)
         if d == "break_stmt":
             return A.Break(span=sp)
         if d == "log_stmt":

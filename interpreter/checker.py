@@ -26,8 +26,19 @@ STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "
 SCALAR_TYPES = ("int", "bool", "card", "player", "suit", "color", "sym", "zone")
 NULLABLE = ("card", "player", "suit", "zone", "sym")
 PURE_BUILTINS = {
-    "size", "count", "top", "bottom", "min", "max", "abs", "sum", "first", "last", "rest",
+    "size", "count", "min", "max", "abs", "sum", "first", "last", "rest",
     "distance", "cards", "reverse", "sorted",
+}
+# Words of the grammar: a declared name may not be one of them.
+KEYWORDS = {
+    "game", "about", "extends", "players", "option", "default", "bool", "true", "false",
+    "deck", "standard", "with", "ranks", "for", "in", "card", "times", "zone", "var", "def",
+    "proc", "move", "when", "setup", "flow", "end", "score", "result", "won", "invariant",
+    "limit", "remove", "chooses", "may", "choose", "simultaneously", "let", "if", "else",
+    "while", "repeat", "phase", "to", "shuffle", "deal", "from", "all", "break", "log",
+    "then", "where", "any", "count", "sum", "min", "max", "first", "each", "random", "or",
+    "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
+    "highest", "lowest",
 }
 ZONE_PROPS = {
     "face down": "hidden", "face up": "public", "owner": "owner", "owner only": "owner",
@@ -94,6 +105,7 @@ class Checked:
     blocking_procs: set[str]
     constants: dict[str, tuple[str, Any]]
     uses_no_moves: bool = False
+    bool_attrs: frozenset[str] = frozenset()
 
 
 def elem(t: str) -> str:
@@ -165,6 +177,7 @@ class _Checker:
         self.errors: list[Diagnostic] = []
         self.types: dict[int, str] = {}
         self.expecting = ""
+        self.bool_attrs: set[str] = set()
 
     # ----------------------------------------------------------- errors
     def err(self, msg: str, span: A.Span, hint: str = "") -> None:
@@ -261,9 +274,14 @@ class _Checker:
                 self.options[key] = parse_option_value(opts[key], raw)
             except Diagnostic as d:
                 od = opts[key]
-                raise Diagnostic(f"--set {key}={raw}: {d.message}", od.span, d.hint or (
-                    f"the option is declared here"), self.loaded.sources.get(od.span.file)
-                ) from None
+                if od.kind == "int":
+                    hint = f"use --set {key}=N with N from {od.low} to {od.high}"
+                elif od.kind == "bool":
+                    hint = f"use --set {key}=true or --set {key}=false"
+                else:
+                    hint = "use one of: " + ", ".join(f"--set {key}={c}" for c in od.choices)
+                raise Diagnostic(f"--set {key}={raw}: {d.message}", od.span, d.hint or hint,
+                                 self.loaded.sources.get(od.span.file)) from None
         # constants ------------------------------------------------------------
         self.constants: dict[str, tuple[str, Any]] = {}
         for i, s in enumerate(SUITS):
@@ -294,6 +312,13 @@ class _Checker:
         # zones and vars ------------------------------------------------------------
         self.zones: dict[str, ZoneInfo] = {
             "deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
+        for d in decls:
+            nm = getattr(d, "name", "")
+            if isinstance(d, (A.ZoneDecl, A.VarDecl, A.DefDecl, A.ProcDecl, A.MoveDecl,
+                              A.OptionDecl)) and nm in KEYWORDS:
+                kind = type(d).__name__[:-4].lower()
+                self.err(f"'{nm}' is a word of the language and cannot name a {kind}", d.span,
+                         f"call it '{nm}_' or 'my_{nm}'")
         for z in zones_d:
             if z.name in self.zones or z.name in self.constants:
                 self.err(f"'{z.name}' is already defined", z.span)
@@ -389,7 +414,7 @@ class _Checker:
             vars=self.vars, defs=defs, procs=procs, moves=moves, setup=setup, flow=flow,
             ends=ends, score=score, result=result, invariants=invariants, limit=limit,
             types=self.types, blocking_procs=self.blocking, constants=self.constants,
-            uses_no_moves=self.uses_no_moves,
+            uses_no_moves=self.uses_no_moves, bool_attrs=frozenset(self.bool_attrs),
         )
 
     # ----------------------------------------------------------- helpers
@@ -522,6 +547,8 @@ class _Checker:
                     else:
                         if isinstance(val, tuple):
                             val = val[1]
+                        if isinstance(val, bool):
+                            self.bool_attrs.add(key)
                         ex[key] = int(val)
                         extra.add(key)
                 for _ in range(times):
@@ -608,7 +635,10 @@ class _Checker:
                 if not compatible(tt, vt) and not _literal_player(tt, s.value):
                     self.err(f"cannot assign {vt} to {tt}", s.value.span)
             elif tt.startswith("list:"):
-                if not compatible(tt, vt):
+                if s.op == "-=":
+                    self.err("'-=' does not remove from a list", s.span,
+                             "keep the others instead: x = each v in x where v != ...")
+                elif not compatible(tt, vt):
                     self.err(f"cannot add {vt} to {tt}", s.value.span)
             elif tt != "any" and (tt != "int" or not compatible("int", vt)):
                 self.err(f"'{s.op}' needs numbers, not {tt} and {vt}", s.span)
@@ -832,8 +862,15 @@ class _Checker:
                     self.err(f"cards have no attribute '{e.name}'", where,
                              did_you_mean(e.name, known) or "attributes: " + ", ".join(known))
                     return "any"
+                if e.name in self.bool_attrs:
+                    return "bool"
                 return {"suit": "suit", "color": "color", "joker": "bool"}.get(e.name, "int")
-            self.err(f"{ot} has no attribute '{e.name}'", e.span)
+            hint = ""
+            if ot == "zone":
+                hint = (f"'top of Z.{e.name}' reads as 'top of (Z.{e.name})': "
+                        f"write '(top of Z).{e.name}'")
+            self.err(f"{ot} has no attribute '{e.name}'",
+                     e.name_span if e.name_span.line else e.span, hint)
             return "any"
         if isinstance(e, A.Index):
             if isinstance(e.obj, A.Name) and scope.lookup(e.obj.name) is None:
@@ -951,6 +988,8 @@ class _Checker:
             return self.def_type(n)
         if n == "suits":
             return "list:suit"
+        if n == "colors":
+            return "list:color"
         if n in ("no_moves", "legal_count"):
             self.uses_no_moves = True
             if ctx.kind != "pure" or not (ctx.rule == "end" or ctx.rule.startswith("invariant")):
@@ -964,7 +1003,7 @@ class _Checker:
         if n == "ended":
             return "bool"
         candidates = (list(scope.all_names()) + list(self.zones) + list(self.vars)
-                      + list(self.constants) + list(self.defs) + ["suits", "players", "ended"])
+                      + list(self.constants) + list(self.defs) + ["suits", "colors", "players", "ended"])
         if getattr(self, "expecting", "") == "zone":
             self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, self.zones)
                      or "zones: " + ", ".join(self.zones))

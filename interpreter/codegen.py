@@ -263,6 +263,8 @@ class Gen:
             return self.inline_def(g.defs[n], [], env, rule, e.span)
         if n == "suits":
             return "(1, 2, 3, 4)"
+        if n == "colors":
+            return "(1, 2)"
         if n == "no_moves":
             return "(not _legal)"
         if n == "legal_count":
@@ -440,8 +442,6 @@ class Gen:
             if ts[0] == "list:zone":
                 return self.zones_size(e.args[0], args[0])
             return f"len({args[0]})"
-        if f in ("top", "bottom"):
-            return f"(s[{args[0]}] or _E({sid}))[{-1 if f == 'top' else 0}]"
         if f == "cards":
             return f"s[{args[0]}]"
         if f in ("min", "max"):
@@ -675,7 +675,7 @@ class Gen:
             sid = self.span_id(st.span, rule)
             return [f"{ind}_deal(s, {src}, {dests}, {n}, {sid})"]
         if isinstance(st, A.End):
-            return [f"{ind}s[4] = 'ended'", f"{ind}raise _GameOver"]
+            return [f"{ind}s[4] = {(st.reason or 'ended')!r}", f"{ind}raise _GameOver"]
         if isinstance(st, A.Break):
             return [f"{ind}break"]
         if isinstance(st, A.Log):
@@ -960,7 +960,7 @@ class Gen:
             env[st.name] = Local(f"s[{slot}]", None)
             return node
         if isinstance(st, A.End):
-            self.nodes[node] += ["    s[4] = 'ended'", "    return -1"]
+            self.nodes[node] += [f"    s[4] = {(st.reason or 'ended')!r}", "    return -1"]
             return self.new_node(st.span)
         if isinstance(st, A.Break) and loops and loops[-1].exit_node is not None:
             self.close(node, loops[-1].exit_node)
@@ -1163,11 +1163,16 @@ class Gen:
         out = self.out
         cards = g.cards
         out.append(f"RANK = {tuple(c.rank for c in cards)!r}")
-        out.append(f"SUIT = {tuple(c.suit for c in cards)!r}")
-        out.append(f"COLOR = {tuple((1 if c.suit in (2, 3) else 2) if c.suit else 0 for c in cards)!r}")
+        # a card without a suit (a joker) has suit and color none
+        out.append(f"SUIT = {tuple(c.suit or None for c in cards)!r}")
+        out.append("COLOR = "
+                   f"{tuple((1 if c.suit in (2, 3) else 2) if c.suit else None for c in cards)!r}")
         out.append(f"JOKER = {tuple(c.joker for c in cards)!r}")
         for a in g.card_attrs:
-            out.append(f"X_{a} = {tuple(c.extra.get(a, 0) for c in cards)!r}")
+            values: tuple[int | bool, ...] = tuple(c.extra.get(a, 0) for c in cards)
+            if a in g.bool_attrs:
+                values = tuple(bool(v) for v in values)
+            out.append(f"X_{a} = {values!r}")
         out.append(f"PLAYERS = {tuple(range(1, self.n + 1))!r}")
         order = {p: tuple((p - 1 + k) % self.n + 1 for k in range(self.n))
                  for p in range(1, self.n + 1)}

@@ -25,6 +25,7 @@ from .runtime import GameOver, namespace
 
 Move = tuple[Any, ...]
 FLOW_STEP_LIMIT = 100_000
+CONCEDED = "conceded by p"
 _SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 
 
@@ -243,6 +244,22 @@ class Game:
         finally:
             self.ns["LOG"] = None
 
+    def concede(self, state: State, player: int) -> State:
+        """The player gives up: the game ends, and that player loses."""
+        if self.is_terminal(state):
+            raise IllegalMove("the game is over")
+        if not 1 <= player <= self.players:
+            raise IllegalMove(f"there is no player {player}")
+        slots = list(state.slots)
+        slots[ENDED] = f"{CONCEDED}{player}"
+        return State(tuple(slots), [])
+
+    def conceded_by(self, state: State) -> int | None:
+        r = state.slots[ENDED]
+        if isinstance(r, str) and r.startswith(CONCEDED):
+            return int(r[len(CONCEDED):])
+        return None
+
     def is_terminal(self, state: State) -> bool:
         self._ensure_settled(state)
         return state._ended is not None
@@ -250,6 +267,9 @@ class Game:
     def end_reason(self, state: State) -> str | None:
         self._ensure_settled(state)
         r = state._ended
+        gave_up = self.conceded_by(state)
+        if gave_up is not None:
+            return f"p{gave_up} conceded"
         return None if r is None else str(r)
 
     def to_move(self, state: State) -> tuple[int, ...]:
@@ -276,13 +296,16 @@ class Game:
             return [""] * self.players
         s = list(state.slots)
         res = self.checked.result
+        gave_up = self.conceded_by(state)
         if res is not None and res.kind == "won":
-            return ["win" if self._won(s, p) else "loss" for p in range(1, self.players + 1)]
-        sc = self.scores(state)
-        best = (min if res is not None and res.kind == "lowest" else max)(sc)
-        winners = [i for i, v in enumerate(sc) if v == best]
+            return ["win" if self._won(s, p) and p != gave_up else "loss"
+                    for p in range(1, self.players + 1)]
         if self.players == 1:
-            return ["win"]
+            return ["loss" if gave_up else "win"]
+        sc = self.scores(state)
+        rank = [i for i in range(self.players) if i + 1 != gave_up]
+        best = (min if res is not None and res.kind == "lowest" else max)(sc[i] for i in rank)
+        winners = [i for i in rank if sc[i] == best]
         return [("win" if len(winners) == 1 else "draw") if i in winners else "loss"
                 for i in range(self.players)]
 

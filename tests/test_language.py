@@ -242,3 +242,17 @@ move system "{os}') ; __import__('os').system('false" { os = 1 }
     st = g.apply_text(g.new_state(0), "system")
     assert g.var(st, "os") == 1
     assert "__builtins__" not in g.gen.source
+
+
+def test_concede_ends_the_game_as_a_loss_for_that_player() -> None:
+    solo = compile_game("besieged-castle")
+    st = solo.concede(solo.new_state(3), 1)
+    assert solo.is_terminal(st) and solo.legal_moves(st) == []
+    assert solo.results(st) == ["loss"]
+    assert solo.end_reason(st) == "p1 conceded"
+    multi = compile_game("interaction", 3)
+    st = multi.concede(multi.new_state(3), 2)
+    assert multi.results(st)[1] == "loss"
+    assert sorted(multi.results(st)) == ["draw", "draw", "loss"]  # 0 chips each: shared
+    with pytest.raises(IllegalMove):
+        multi.concede(st, 1)

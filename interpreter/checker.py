@@ -312,13 +312,13 @@ class _Checker:
         # zones and vars ------------------------------------------------------------
         self.zones: dict[str, ZoneInfo] = {
             "deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
-        for d in decls:
-            nm = getattr(d, "name", "")
-            if isinstance(d, (A.ZoneDecl, A.VarDecl, A.DefDecl, A.ProcDecl, A.MoveDecl,
-                              A.OptionDecl)) and nm in KEYWORDS:
-                kind = type(d).__name__[:-4].lower()
-                self.err(f"'{nm}' is a word of the language and cannot name a {kind}", d.span,
-                         f"call it '{nm}_' or 'my_{nm}'")
+        for decl in decls:
+            nm = getattr(decl, "name", "")
+            if isinstance(decl, (A.ZoneDecl, A.VarDecl, A.DefDecl, A.ProcDecl, A.MoveDecl,
+                                 A.OptionDecl)) and nm in KEYWORDS:
+                what = type(decl).__name__[:-4].lower()
+                self.err(f"'{nm}' is a word of the language and cannot name a {what}",
+                         decl.span, f"call it '{nm}_' or 'my_{nm}'")
         for z in zones_d:
             if z.name in self.zones or z.name in self.constants:
                 self.err(f"'{z.name}' is already defined", z.span)

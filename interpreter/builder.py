@@ -18,15 +18,25 @@ def build_module(source: str, filename: str) -> A.Module:
     return A.Module(filename, tuple(_Builder(filename).decls(tree)), source)
 
 
-def unquote(tok: lark.Token | str) -> str:
+def unquote(tok: lark.Token | str, filename: str = "") -> str:
     text = str(tok)
     if text.startswith('"""'):
-        return text[3:-3]
-    try:
-        value = pyast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text[1:-1]
-    return value if isinstance(value, str) else text[1:-1]
+        value = text[3:-3]
+    else:
+        try:
+            lit = pyast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            lit = text[1:-1]
+        value = lit if isinstance(lit, str) else text[1:-1]
+    bad = next((ch for ch in value if (ord(ch) < 32 and ch not in "\n\t") or ord(ch) == 127),
+               None)
+    if bad is not None:
+        # an escape sequence could rewrite the user's terminal when the text is shown
+        line = getattr(tok, "line", 0) or 0
+        col = getattr(tok, "column", 0) or 0
+        raise Diagnostic(f"a string may not hold the control character {bad!r}",
+                         A.Span(filename, line, col, line, col + 1))
+    return value
 
 
 _INTERP = re.compile(r"\{([^{}]*)\}")
@@ -43,6 +53,9 @@ def _type_text(t: lark.Tree) -> str:
 class _Builder:
     def __init__(self, filename: str) -> None:
         self.file = filename
+
+    def unq(self, tok: lark.Token | str) -> str:
+        return unquote(tok, self.file)
 
     # ------------------------------------------------------------- spans
     def span(self, node: lark.Tree | lark.Token) -> A.Span:
@@ -68,13 +81,13 @@ class _Builder:
         return result
 
     def d_game_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
-        return A.GameDecl(unquote(c[0]), span=self.span(t))
+        return A.GameDecl(self.unq(c[0]), span=self.span(t))
 
     def d_about_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
-        return A.About(unquote(c[0]), span=self.span(t))
+        return A.About(self.unq(c[0]), span=self.span(t))
 
     def d_extends_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
-        return A.Extends(unquote(c[0]), span=self.span(c[0]))
+        return A.Extends(self.unq(c[0]), span=self.span(c[0]))
 
     def d_players_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         nums = [int(x) for x in c]
@@ -102,7 +115,7 @@ class _Builder:
         rest = c[2:]
         doc = ""
         if rest and isinstance(rest[-1], lark.Token) and rest[-1].type == "STRING":
-            doc = unquote(rest[-1])
+            doc = self.unq(rest[-1])
             rest = rest[:-1]
         default = self._opt_value(rest[0]) if rest else None
         span = self.span(t)
@@ -181,7 +194,7 @@ class _Builder:
         props: list[str] = []
         for x in c[1:]:
             if isinstance(x, lark.Token) and x.type == "STRING":
-                label = unquote(x)
+                label = self.unq(x)
             elif isinstance(x, lark.Tree) and x.data == "zone_prop":
                 props.append(" ".join(str(w) for w in x.children))
             elif x is not None:
@@ -195,7 +208,7 @@ class _Builder:
         doc = ""
         for x in c[1:]:
             if isinstance(x, lark.Token) and x.type == "STRING":
-                doc = unquote(x)
+                doc = self.unq(x)
             elif isinstance(x, lark.Tree) and x.data == "type":
                 typ = _type_text(x)
             elif x is not None:
@@ -228,7 +241,7 @@ class _Builder:
         body: tuple[A.Stmt, ...] = ()
         for x in c[1:]:
             if isinstance(x, lark.Token) and x.type == "STRING":
-                doc = unquote(x)
+                doc = self.unq(x)
             elif isinstance(x, lark.Tree) and x.data == "move_param":
                 params.append(A.MoveParam(str(x.children[0]), self.expr(x.children[1]),
                                           span=self.span(x)))
@@ -252,7 +265,7 @@ class _Builder:
             if isinstance(x, lark.Token) and x.type == "NAME":
                 name = str(x)
             elif isinstance(x, lark.Token) and x.type == "STRING":
-                reason = unquote(x)
+                reason = self.unq(x)
             elif x is not None:
                 cond = self.expr(x)
         assert cond is not None
@@ -268,15 +281,17 @@ class _Builder:
         return A.ResultDecl("won", self.expr(c[0]), span=self.span(t))
 
     def d_invariant_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
-        doc = unquote(c[1]) if len(c) == 3 else ""
+        doc = self.unq(c[1]) if len(c) == 3 else ""
         return A.InvariantDecl(str(c[0]), doc, self.expr(c[-1]), span=self.span(c[0]))
 
     def d_limit_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         unit = str(c[1])
+        if int(c[0]) < 1:
+            raise Diagnostic("a limit is at least 1 move", self.span(c[0]))
         if unit not in ("moves", "move"):
             raise Diagnostic(f"unknown limit unit '{unit}'", self.span(c[1]),
                              "write 'limit 1000 moves' (count deals with a var in the flow)")
-        reason = unquote(c[2]) if len(c) > 2 and c[2] is not None else ""
+        reason = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
         return A.LimitDecl(int(c[0]), "moves", reason, span=self.span(t))
 
     def d_remove_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
@@ -323,7 +338,7 @@ class _Builder:
         if d == "repeat_n_stmt":
             return A.Repeat(self.expr(c[0]), self.block(c[1]), span=sp)
         if d == "phase_stmt":
-            return A.Phase(unquote(c[0]), self.block(c[1]), span=sp)
+            return A.Phase(self.unq(c[0]), self.block(c[1]), span=sp)
         if d == "move_stmt":
             # `to bottom of Z` / `to top of Z` name a position in Z, not a card
             dest = self.expr(c[1])
@@ -338,22 +353,27 @@ class _Builder:
             count = None if c[0].data == "deal_all" else self.expr(c[0].children[0])
             return A.Deal(count, self.expr(c[1]), self.expr(c[2]), span=sp)
         if d == "end_stmt":
-            return A.End(unquote(c[0]) if c and c[0] is not None else "", span=sp)
+            return A.End(self.unq(c[0]) if c and c[0] is not None else "", span=sp)
         if d == "break_stmt":
             return A.Break(span=sp)
         if d == "log_stmt":
-            text = unquote(c[0])
+            text = self.unq(c[0])
             return A.Log(text, self.interpolate(text, c[0]), span=sp)
         raise Diagnostic(f"internal: unknown statement {d}", sp)  # pragma: no cover
 
     def interpolate(self, text: str, tok: lark.Token) -> tuple[str | A.Expr, ...]:
         parts: list[str | A.Expr] = []
         pos = 0
+        quote = 3 if str(tok).startswith('"""') else 1
         for m in _INTERP.finditer(text):
             if m.start() > pos:
                 parts.append(text[pos:m.start()])
-            line = tok.line or 0
-            col = (tok.column or 0) + 1 + m.start(1)
+            before = text[:m.start(1)]
+            line = (tok.line or 0) + before.count("\n")
+            if "\n" in before:
+                col = m.start(1) - before.rfind("\n")
+            else:
+                col = (tok.column or 0) + quote + m.start(1)
             tree = parse(m.group(1), self.file, start="expr", line_offset=line - 1,
                          col_offset=col - 1)
             parts.append(_Builder(self.file).expr_at(tree, line, col))
@@ -382,11 +402,15 @@ class _Builder:
         sp = self.shifted(self.span(t))
         if isinstance(t, lark.Token):
             if t.type == "INT":
+                if len(str(t)) > 18:
+                    raise Diagnostic("this number is too large (at most 18 digits)", sp)
                 return A.Int(int(t), span=sp)
             return A.Name(str(t), span=sp)
         d = str(t.data)
         c: list[Any] = t.children
         if d == "int_lit":
+            if len(str(c[0])) > 18:
+                raise Diagnostic("this number is too large (at most 18 digits)", sp)
             return A.Int(int(c[0]), span=sp)
         if d == "name":
             return A.Name(str(c[0]), span=sp)

@@ -20,6 +20,7 @@ from .errors import Diagnostic, Diagnostics, did_you_mean
 from .loader import Loaded
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
+MAX_DECK = 10_000
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 COLORS = ("red", "black")
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -368,17 +369,25 @@ class _Checker:
         for dname in defs:
             self.def_type(dname)
         self.blocking = {p for p in procs if self.proc_blocks(p, set())}
-        self.proc_stack: list[str] = []
+        self.proc_recursion(procs)
         for pname, pd in procs.items():
             scope = _Scope()
+            self.params_unique(pd.params, pname)
             for prm in pd.params:
                 scope.names[prm.name] = self.type_name(prm.type, prm.span)
-            self.proc_stack = [pname]
             self.block(pd.body, scope, _Ctx("proc", rule=f"proc {pname}"))
+        for dname, dd in defs.items():
+            self.params_unique(dd.params, dname)
         for mname, md in moves.items():
             scope = _Scope()
             ctx = _Ctx("move", me=True, rule=f"move {mname}")
+            self.params_unique(md.params, mname)
             for mp in md.params:
+                if isinstance(mp.source, A.Binary) and mp.source.op == "..":
+                    lo, hi = self.const_int(mp.source.left), self.const_int(mp.source.right)
+                    if lo is not None and hi is not None and hi - lo >= 10_000:
+                        self.err(f"a move parameter ranges over at most 10000 values, not "
+                                 f"{hi - lo + 1}", mp.source.span)
                 st = self.expr(mp.source, scope, _Ctx("pure", me=True))
                 et = self.iter_type(st, mp.source.span)
                 scope = _Scope(scope)
@@ -387,6 +396,11 @@ class _Checker:
                 self.want("bool", md.when, scope, _Ctx("pure", me=True, rule=f"move {mname}"))
             self.block(md.body, _Scope(scope), ctx)
         self.block(setup, _Scope(), _Ctx("setup", rule="setup"))
+        for call in walk_stmts(setup):
+            if isinstance(call, A.CallStmt) and call.func in procs and self.proc_ends(
+                    call.func, set()):
+                self.err(f"'{call.func}' can end the game, and the game cannot end during "
+                         "setup", call.span)
         if flow is not None:
             self.block(flow, _Scope(), _Ctx("flow", rule="flow"))
         elif n > 1:
@@ -516,8 +530,8 @@ class _Checker:
 
         def walk(items: tuple[A.DeckCard | A.DeckFor, ...], env: dict[str, Any]) -> None:
             for it in items:
-                if len(cards) > 10000:
-                    self.err("a deck has at most 10000 cards", it.span)
+                if len(cards) >= MAX_DECK:
+                    self.err(f"a deck has at most {MAX_DECK} cards", it.span)
                     return
                 if isinstance(it, A.DeckFor):
                     values = self.deck_values(it.source, env)
@@ -530,6 +544,9 @@ class _Checker:
                     if not isinstance(t, int) or isinstance(t, bool) or t < 0:
                         self.err("'times' needs a whole number", it.times.span)
                         continue
+                    if len(cards) + t > MAX_DECK:
+                        self.err(f"a deck has at most {MAX_DECK} cards", it.times.span)
+                        return
                     times = t
                 rank, suit, joker = 0, 0, False
                 ex: dict[str, int] = {}
@@ -563,6 +580,10 @@ class _Checker:
         if isinstance(e, A.Binary) and e.op == "..":
             a, b = self.deck_eval(e.left, env), self.deck_eval(e.right, env)
             if isinstance(a, int) and isinstance(b, int):
+                if b - a >= MAX_DECK:
+                    self.err(f"a deck loop over {a}..{b} is too long (a deck has at most "
+                             f"{MAX_DECK} cards)", e.span)
+                    return []
                 return list(range(a, b + 1))
         if isinstance(e, A.Name) and e.name == "suits":
             return [("suit", i + 1) for i in range(4)]
@@ -607,6 +628,46 @@ class _Checker:
         self.def_stack.pop()
         self.def_types[name] = t
         return t
+
+    def params_unique(self, params: Any, owner: str) -> None:
+        seen: set[str] = set()
+        for p in params:
+            if p.name in seen:
+                self.err(f"'{owner}' has two parameters named '{p.name}'", p.span)
+            seen.add(p.name)
+
+    def proc_recursion(self, procs: dict[str, A.ProcDecl]) -> None:
+        """Procedures may call each other but never (even indirectly) themselves."""
+        calls = {n: [st for st in walk_stmts(p.body)
+                     if isinstance(st, A.CallStmt) and st.func in procs]
+                 for n, p in procs.items()}
+        state: dict[str, int] = {}
+
+        def visit(n: str) -> None:
+            state[n] = 1
+            for st in calls[n]:
+                if state.get(st.func) == 1:
+                    self.err(f"'{st.func}' calls itself (through '{n}'): recursion is not "
+                             "allowed (every rule must end)", st.span)
+                elif st.func not in state:
+                    visit(st.func)
+            state[n] = 2
+
+        for n in procs:
+            if n not in state:
+                visit(n)
+
+    def proc_ends(self, name: str, seen: set[str]) -> bool:
+        if name in seen:
+            return False
+        seen.add(name)
+        for st in walk_stmts(self.procs[name].body):
+            if isinstance(st, A.End):
+                return True
+            if isinstance(st, A.CallStmt) and st.func in self.procs and self.proc_ends(
+                    st.func, seen):
+                return True
+        return False
 
     def proc_blocks(self, name: str, seen: set[str]) -> bool:
         if name in seen:
@@ -655,17 +716,7 @@ class _Checker:
             if s.func in self.blocking and ctx.kind != "flow":
                 self.err(f"'{s.func}' asks a player to choose, so only the flow may call it",
                          s.span)
-            if s.func in getattr(self, "proc_stack", []) and ctx.kind == "proc":
-                self.err(f"'{s.func}' calls itself (recursion is not allowed)", s.span)
             self.args(s.func, p.params, s.args, s.span, scope, ctx)
-            if ctx.kind == "proc":
-                self.proc_stack.append(s.func)
-                inner = _Scope()
-                for prm in p.params:
-                    inner.names[prm.name] = self.type_name(prm.type, prm.span)
-                if len(self.proc_stack) < 20:
-                    self.block(p.body, inner, ctx)
-                self.proc_stack.pop()
         elif isinstance(s, A.Choose):
             if ctx.kind not in ("flow", "proc"):
                 self.err("only the flow decides who chooses (a choice cannot be made here)",

@@ -36,7 +36,7 @@ LOOP_LIMIT = 100_000  # automatic steps or loop rounds before a rule counts as r
 
 _JUMP = re.compile(r"^    return (\d+)$")
 _RETURN = re.compile(r"return (\d+)$")
-_RETURN_NUM = re.compile(r"return (\d+)$")
+MAX_RANGE = LOOP_LIMIT_RANGE = 100_000  # the most values a range or repeat may run over
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|-?\d+|s\[\d+\]|None|True|False)$")
 
 
@@ -91,7 +91,8 @@ class _Loop:
         self.exit_node = exit_node
 
 
-_RAISING = re.compile(r"\b_(?:E|ix|at|nn|div|mod|pick|topn|min|max|take\w*|player|cat)\(|"
+_RAISING_CALL = re.compile(r"\b_(?:E|ix|at|nn|div|mod|pick|topn|min|max|player|rng)\(")
+_RAISING = re.compile(r"\b_(?:E|ix|at|nn|div|mod|pick|topn|min|max|take\w*|player|cat|rng)\(|"
                       r"\b_[laqifT]\d+\b")
 
 
@@ -153,6 +154,7 @@ class Gen:
         self.tables: dict[Any, tuple[str, str]] | None = None
         self.range_params: set[str] = set()
         self.hoist: _Hoist | None = None
+        self.inline_budget = 400_000
 
     # ------------------------------------------------------------ utilities
     def tmp(self, base: str = "t") -> str:
@@ -347,7 +349,8 @@ class Gen:
             return None
         var = None
         for a in e.args:
-            if isinstance(a, A.Name) and a.name in env and a.name in self.range_params:
+            if (isinstance(a, A.Name) and a.name in env and a.name in self.range_params
+                    and env[a.name].code == f"u_{a.name}"):
                 if var is not None and var != a.name:
                     return None
                 var = a.name
@@ -358,15 +361,19 @@ class Gen:
         lo, hi = env[var].lo, env[var].hi
         if lo is None or hi is None or hi - lo > 64:
             return None
-        key = (e.func, tuple(a.name if isinstance(a, A.Name) else a.value for a in e.args))  # type: ignore[attr-defined]
+        key = (e.func, lo, hi,
+               tuple(a.name if isinstance(a, A.Name) else a.value for a in e.args))  # type: ignore[attr-defined]
         if key not in tables:
             it = self.tmp("i")
             inner = dict(env)
             inner[var] = Local(it, None, lo, hi)
             args = [self.as_tuple(a, inner, rule) for a in e.args]
             saved, self.tables = self.tables, None
+            saved_h, self.hoist = self.hoist, None
             body = self.inline_def(self.g.defs[e.func], args, inner, rule, e.span, e.args)
-            self.tables = saved
+            self.tables, self.hoist = saved, saved_h
+            if _RAISING_CALL.search(body):
+                return None  # evaluated ahead of its guards it could fail: keep it in place
             name = self.tmp("T")
             tables[key] = (name, f"{name} = tuple([{body} for {it} in range({lo}, {hi + 1})])")
         name = tables[key][0]
@@ -381,8 +388,10 @@ class Gen:
         for i, (p, a, ae) in enumerate(zip(d.params, args, arg_exprs or (None,) * len(args),
                                            strict=False)):
             if h is not None and ae is not None and not _SIMPLE.match(a) and not _RAISING.search(a):
-                deps = _names_in(ae) & set(h.param_level)
-                if all(n in env and env[n].code == f"u_{n}" for n in deps):
+                # what the argument depends on, read from the code it compiled to
+                deps = set(re.findall(r"\bu_(\w+)", a)) & set(h.param_level)
+                if not re.search(r"\b_h\d+\b", a) and all(
+                        n in env and env[n].code == f"u_{n}" for n in deps):
                     level = max([h.param_level[n] for n in deps]
                                 + [guard_levels[i] if guard_levels else -1, 0])
                     if level < h.cur:
@@ -406,12 +415,13 @@ class Gen:
                 binds.append((var, a))
                 inner[p.name] = Local(var, origin, lo, hi)
         self.inline_depth += 1
-        if self.inline_depth > 12:
+        if self.inline_depth > 12 or self.inline_budget <= 0:
             self.inline_depth -= 1
             self.def_funcs.add(d.name)
             return f"d_{d.name}(s{''.join(', ' + a for a in args)})"
         body = self.expr(d.body, inner, f"def {d.name}")
         self.inline_depth -= 1
+        self.inline_budget -= len(body)  # a def used many times in many defs: call it
         for var, a in reversed(binds):
             body = f"({body} if (({var} := {a}) is not _NEVER) else None)"
         return body
@@ -499,7 +509,8 @@ class Gen:
         if op == "right":
             return f"(({p} - 2) % {self.n} + 1)"
         if op == "players_from":
-            return f"ORDER[{p}]"
+            sid = self.span_id(e.operand.span, rule)
+            return f"ORDER[_player({p}, {sid})]"
         raise Diagnostic(f"internal: unknown operator {op}", e.span)  # pragma: no cover
 
     def binary(self, e: A.Binary, env: dict[str, Local], rule: str) -> str:
@@ -507,9 +518,11 @@ class Gen:
         if op == "..":
             a = self.expr(e.left, env, rule)
             b = self.expr(e.right, env, rule)
-            if b.lstrip("-").isdigit():
+            if (a.lstrip("-").isdigit() and b.lstrip("-").isdigit()
+                    and int(b) - int(a) < MAX_RANGE):
                 return f"range({a}, {int(b) + 1})"
-            return f"range({a}, {b} + 1)"
+            sid = self.span_id(e.span, rule)
+            return f"_rng({a}, {b}, {sid})"
         if op in ("and", "or") or (op in ("+", "-", "*") and self.t(e) == "int"):
             return self.chain(e, env, rule)
         if op in ("in", "notin"):
@@ -547,10 +560,25 @@ class Gen:
         return "(" + " ".join(parts) + ")"
 
     def quant(self, e: A.Quant, env: dict[str, Local], rule: str) -> str:
+        code = self._quant(e, env, rule)
+        if self._pending_source is not None:
+            var, src = self._pending_source
+            self._pending_source = None
+            # an assignment expression may not stand in a comprehension's iterable
+            return f"({code} if (({var} := {src}) is not _NEVER) else None)"
+        return code
+
+    _pending_source: tuple[str, str] | None = None
+
+    def _quant(self, e: A.Quant, env: dict[str, Local], rule: str) -> str:
         st = self.t(e.source)
         src = self.expr(e.source, env, rule)
         if st == "zone":
             src = f"s[{src}]"
+        if ":=" in src:
+            bound = self.tmp("s")
+            self._pending_source = (bound, src)
+            src = bound
         var = self.tmp("q")
         inner = dict(env)
         origin = self.expr(e.source, env, rule) if st == "zone" else None
@@ -610,6 +638,12 @@ class Gen:
         if isinstance(st, A.Assign):
             value = self.as_tuple(st.value, env, rule)
             target = self.lvalue(st.target, env, rule)
+            if " * " in value and self.t(st.target) == "int":
+                # numbers that multiply can grow without bound: keep them to 64 bits
+                sid = self.span_id(st.span, rule)
+                if st.op == "=":
+                    return [f"{ind}{target} = _big({value}, {sid})"]
+                return [f"{ind}{target} = _big({target} {st.op[0]} {value}, {sid})"]
             if st.op == "=":
                 return [f"{ind}{target} = {value}"]
             if self.t(st.target).startswith("list:"):
@@ -657,7 +691,8 @@ class Gen:
                     + self.block(st.body, env, rule, ind + "    "))
         if isinstance(st, A.Repeat):
             assert st.count is not None
-            return ([f"{ind}for _ in range({self.expr(st.count, env, rule)}):"]
+            sid = self.span_id(st.count.span, rule)
+            return ([f"{ind}for _ in _rng(1, {self.expr(st.count, env, rule)}, {sid}):"]
                     + self.block(st.body, env, rule, ind + "    "))
         if isinstance(st, A.Phase):
             return self.block(st.body, env, rule, ind)
@@ -793,6 +828,36 @@ class Gen:
             # the generator of legal moves, inlined into each decision's legal_N
             self.gen_blocks[mid] = self.gen_loops(md, mid, rule)
 
+    def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
+        """Could evaluating e fail (an empty zone, a bad index, division by zero...)?"""
+        if isinstance(e, (A.TopN, A.Index)):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("top", "bottom", "players_from"):
+            return True
+        if isinstance(e, A.Binary) and e.op in ("/", "%"):
+            return True
+        if isinstance(e, A.Quant) and e.kind in ("min", "max", "random"):
+            return True
+        if isinstance(e, A.Call):
+            if e.func in self.g.defs and e.func not in seen:
+                if self.may_raise(self.g.defs[e.func].body, seen | {e.func}):
+                    return True
+            elif e.func not in ("size", "count", "cards", "abs", "sum", "rest", "reverse",
+                                "sorted"):
+                return True
+        if isinstance(e, A.Name) and e.name in self.g.defs and e.name not in seen:
+            return self.may_raise(self.g.defs[e.name].body, seen | {e.name})
+        if isinstance(e, A.Attr) and self.card_may_be_none(e.obj):
+            return True
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            if isinstance(v, A.Expr) and self.may_raise(v, seen):
+                return True
+            if isinstance(v, tuple) and any(isinstance(x, A.Expr) and self.may_raise(x, seen)
+                                            for x in v):
+                return True
+        return False
+
     def const_range(self, e: A.Expr) -> tuple[int | None, int | None]:
         if isinstance(e, A.Binary) and e.op == "..":
             a = self.const_of(e.left)
@@ -815,9 +880,13 @@ class Gen:
         pnames = [p.name for p in md.params]
         # each conjunct is tested at the first loop level where all its parameters are bound
         levels: list[list[A.Expr]] = [[] for _ in range(len(pnames) + 1)]
+        floor = 0  # `and` evaluates left to right: what may fail stays behind its guards
         for c in conj:
             used = _names_in(c) & set(pnames)
             lvl = max((pnames.index(n) + 1 for n in used), default=0)
+            if self.may_raise(c):
+                lvl = max(lvl, floor)
+            floor = max(floor, lvl)
             levels[lvl].append(c)
         env: dict[str, Local] = {"me": Local("me")}
         h = _Hoist({n: i + 1 for i, n in enumerate(pnames)})
@@ -918,7 +987,7 @@ class Gen:
         for d in self.decisions.values():
             d.succ = final(d.succ)
         self.entry = final(self.entry)
-        self.edges = {i: sorted({int(x) for ln in body for x in _RETURN_NUM.findall(ln)})
+        self.edges = {i: sorted({int(x) for ln in body for x in _RETURN.findall(ln)})
                       for i, body in enumerate(self.nodes) if i not in alias}
 
     def new_node(self, span: A.Span) -> int:
@@ -966,15 +1035,9 @@ class Gen:
             self.close(node, loops[-1].exit_node)
             return self.new_node(st.span)
         if not self.blocks(st):
-            if isinstance(st, A.Break):  # pragma: no cover - breaks of plain loops compile inline
-                self.nodes[node].append("    break")
-                return node
-            if isinstance(st, (A.For, A.While, A.Repeat)):
-                loops.append(_Loop(None))
-                lines = self.stmt(st, dict(env), rule, "    ")
-                loops.pop()
-            else:
-                lines = self.stmt(st, env, rule, "    ")
+            # a loop without a decision runs as a plain Python loop inside this node
+            lines = self.stmt(st, dict(env) if isinstance(st, (A.For, A.While, A.Repeat))
+                              else env, rule, "    ")
             self.nodes[node] += ["    try:"] + ["    " + ln for ln in lines] + [
                 "    except _GameOver:", "        return -1"] if any(
                     "_GameOver" in ln for ln in lines) or isinstance(st, A.CallStmt) else lines
@@ -984,7 +1047,10 @@ class Gen:
             self.close(node, d)
             who = self.expr(st.who, env, rule)
             if st.simultaneous:
-                self.nodes[d] += [f"    s[5] = tuple({who})", "    s[3] = ()", "    return -1"]
+                sid = self.span_id(st.who.span, rule)
+                self.nodes[d] += [f"    s[5] = _players({who}, {sid})",
+                                  "    if not s[5]:", "        return {SKIP}",
+                                  "    s[3] = ()", "    return -1"]
             else:
                 if who.isdigit() and 1 <= int(who) <= self.n:
                     self.nodes[d] += [f"    s[5] = {who}", "    return -1"]
@@ -992,6 +1058,7 @@ class Gen:
                     sid = self.span_id(st.who.span, rule)
                     self.nodes[d] += [f"    s[5] = _player({who}, {sid})", "    return -1"]
             cont = self.new_node(st.span)
+            self.nodes[d] = [ln.replace("{SKIP}", str(cont)) for ln in self.nodes[d]]
             alts = tuple(self.move_ids[m] for m in st.moves)
             self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span)
             return cont
@@ -1000,7 +1067,7 @@ class Gen:
             self.phase = st.name
             start = self.new_node(st.span)
             self.close(node, start)
-            end = self.emit(st.body, start, env, loops, rule)
+            end = self.emit(st.body, start, dict(env), loops, rule)
             self.phase = saved
             after = self.new_node(st.span)
             self.close(end, after)
@@ -1103,9 +1170,14 @@ class Gen:
                 const_who[d] = int(body[0].split("=")[1])
         lines.append(f"CONST_WHO = {const_who!r}")
         lines.append(f"LIMIT = {g.limit.count if g.limit else 0}")
+        reasons = tuple(e.reason or e.name or "end condition" for e in g.ends)
+        lines.append(f"END_REASONS = {reasons!r}")
         lines.append(f"LIMIT_REASON = {((g.limit.reason if g.limit else '') or 'move limit reached')!r}")
         lines.append("def settle(s):")
         lines.append("    if s[4] is not None: return []")
+        if self.decisions and any(d.simultaneous for d in self.decisions.values()):
+            # in the middle of a simultaneous round, only the others' choices remain
+            lines.append("    if s[3]: return LEGAL[s[0]](s)")
         if g.limit:
             lines.append("    if s[2] >= LIMIT:")
             lines.append("        s[4] = LIMIT_REASON")
@@ -1115,10 +1187,10 @@ class Gen:
             lines.append(f"    _legal = legal_{d}(s)")
         else:
             lines.append("    _legal = LEGAL[s[0]](s)")
-        for e in g.ends:
-            reason = e.reason or e.name or "end condition"
-            lines.append(f"    if {self.expr(e.cond, {}, 'end')}:")
-            lines.append(f"        s[4] = {reason!r}")
+        if g.ends:
+            lines.append("    r = ends(s, _legal)")
+            lines.append("    if r >= 0:")
+            lines.append("        s[4] = END_REASONS[r]")
             lines.append("        return []")
         lines.append("    return _legal")
         lines.append("")
@@ -1126,7 +1198,10 @@ class Gen:
             "def run(s, pc):",
             "    n = 0",
             "    while True:",
-            "        nxt = NODES[pc](s)",
+            "        try:",
+            "            nxt = NODES[pc](s)",
+            "        except _GameOver:  # `end` in a procedure the flow called",
+            "            nxt = -1",
             "        if nxt < 0:",
             "            s[0] = pc",
             "            return",
@@ -1257,9 +1332,13 @@ class Gen:
             inv_names.append(inv.name)
         out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in inv_names) + ")")
         out.extend(self.step_code())
-        for name in sorted(self.def_funcs):
+        done: set[str] = set()
+        while self.def_funcs - done:  # compiling one may call for another
+            name = sorted(self.def_funcs - done)[0]
+            done.add(name)
             dd = g.defs[name]
             env = {p.name: Local(f"u_{p.name}") for p in dd.params}
+            self.inline_depth = 0
             def_lines.append(f"def d_{name}(s{''.join(', u_' + p.name for p in dd.params)}):")
             def_lines.append(f"    return {self.expr(dd.body, env, f'def {name}')}")
             def_lines.append("")

@@ -24,7 +24,6 @@ from .errors import CardgameError, IllegalMove, RuleError
 from .runtime import GameOver, namespace
 
 Move = tuple[Any, ...]
-FLOW_STEP_LIMIT = 100_000
 CONCEDED = "conceded by p"
 _SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 
@@ -82,6 +81,8 @@ class Game:
         self._won = ns["won"]
         self._setup = ns["setup"]
         self._step_settle = ns["step_settle"]
+        self._gen_run = ns["run"]
+        self._gen_settle = ns["settle"]
         self.invariants: list[tuple[str, Any]] = list(ns["INVARIANTS"])
         self.limit = checked.limit.count if checked.limit else 0
         self.limit_reason = (checked.limit.reason if checked.limit else "") or "move limit reached"
@@ -101,7 +102,7 @@ class Game:
         try:
             self._setup(s)
         except GameOver:  # pragma: no cover - the checker forbids 'end' in setup
-            pass
+            raise RuleError("the game ended during setup", rule="setup") from None
         except CardgameError:
             raise
         except Exception as e:  # a slip in a rule that the checks could not see
@@ -110,48 +111,23 @@ class Game:
 
     def _run(self, s: list[Any]) -> None:
         """Run automatic steps from the current node until a decision or the end."""
-        pc = s[PC]
-        nodes = self._nodes
-        n = 0
         try:
-            while True:
-                nxt = nodes[pc](s)
-                if nxt < 0:
-                    break
-                pc = nxt
-                n += 1
-                if n > FLOW_STEP_LIMIT:
-                    span = self.gen.node_span.get(pc)
-                    raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
-                                    span or codegen.A.NOSPAN, "flow")
+            self._gen_run(s, s[PC])
         except CardgameError:
             raise
-        except Exception as e:
+        except Exception as e:  # a slip in a rule that the checks could not see
             raise RuleError(f"{type(e).__name__}: {e}",
-                            self.gen.node_span.get(pc, codegen.A.NOSPAN), "flow") from None
-        s[PC] = pc
+                            self.gen.node_span.get(s[PC], codegen.A.NOSPAN), "flow") from None
 
     def _settle(self, s: list[Any]) -> list[Move]:
-        """After the flow stopped: apply the limit and end conditions; return the legal moves."""
-        if s[ENDED] is not None:
-            return []
-        if self.limit and s[MOVES] >= self.limit:
-            s[ENDED] = self.limit_reason
-            return []
-        legal_fn = self._legal.get(s[PC])
-        if legal_fn is None:  # pragma: no cover - the flow stops only at decisions
-            s[ENDED] = "ended"
-            return []
+        """After the flow stopped: apply the limit and end conditions; return the legal moves.
+        (The same generated code as the fast path, so the two cannot disagree.)"""
         try:
-            legal: list[Move] = legal_fn(s)
-            r = self._ends(s, legal)
+            legal: list[Move] = self._gen_settle(s)
         except CardgameError:
             raise
         except Exception as e:
             raise RuleError(f"{type(e).__name__}: {e}", rule="legal moves") from None
-        if r >= 0:
-            s[ENDED] = self.end_reasons[r]
-            return []
         return legal
 
     def _step(self, s: list[Any], m: Move) -> None:
@@ -564,7 +540,7 @@ class Game:
         except CardgameError:
             raise
         except Exception as e:  # a slip in a rule the checks could not see
-            what = f"move {self.move_names[m[1]]}" if m else "setup"
+            what = f"move {self.move_names[m[1]]} or the flow after it" if m else "setup"
             raise RuleError(f"{type(e).__name__}: {e}", rule=what) from None
         return s, n
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 from .ast import NOSPAN, Span
 
+MAX_SHOWN = 120  # characters of a source line shown under a message
+
 
 class CardgameError(Exception):
     """Base of every error a user may see; never shown as a traceback."""
@@ -38,8 +40,14 @@ class Diagnostic(CardgameError):
             if 0 < self.span.line <= len(text_lines):
                 text = text_lines[self.span.line - 1].rstrip("\n").expandtabs(1)
                 num = str(self.span.line)
-                lines.append(f" {num} | {text}")
                 start = max(self.span.column - 1, 0)
+                if len(text) > MAX_SHOWN:  # show a window of a very long line
+                    left = max(0, start - MAX_SHOWN // 2)
+                    piece = text[left:left + MAX_SHOWN]
+                    prefix = "..." if left else ""
+                    text = prefix + piece + ("..." if left + MAX_SHOWN < len(text) else "")
+                    start = start - left + len(prefix)
+                lines.append(f" {num} | {text}")
                 if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                     width = self.span.end_column - self.span.column
                 else:

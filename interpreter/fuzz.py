@@ -16,13 +16,11 @@ Python API: `fuzz(...)` returns a `FuzzReport`; `run_fuzz(args)` is the command.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
-import math
+import random
 import sys
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -45,12 +43,18 @@ DB_DIR = Path(".cardgame") / "fuzz-db"
 DEFAULT_SECONDS = 20.0
 DEFAULT_SHRINK_SECONDS = 30.0
 _USE_DEFAULT_DB = object()
+# Hypothesis draws at most this many choices in one playthrough (its buffer holds about
+# 4000); a longer game goes on with random choices from one drawn seed
+DRAW_CAP = 2000
+SHRINK_LIMIT = 500
+LIST_MOVES = 60  # a text report lists at most this many moves (the first and last half)
 
 __all__ = ["FuzzReport", "PROPERTIES", "fuzz", "run_fuzz", "format_report", "report_json"]
 
 
-class _Stop(BaseException):
-    """Time is up: leaves Hypothesis at once (a BaseException, so not taken as a failure)."""
+class _Stop(KeyboardInterrupt):
+    """Time is up. Hypothesis lets an interruption through at once, at any point of a
+    playthrough, without taking it for a failure or recording the cut-off example."""
 
 
 @attrs.define
@@ -66,9 +70,12 @@ class FuzzReport:
     failure: Counterexample | None = None
     replay_path: str | None = None
     replay_ok: bool | None = None  # did the written replay reproduce the failing state?
+    shrunk: bool = False  # was the counterexample shrunk (not when its playthrough is long)
     warnings: list[str] = attrs.field(factory=list)
-    move_texts: list[str] = attrs.field(factory=list)  # of failure.moves, "p1 draw"
-    failing_move_text: str | None = None
+    move_texts: list[str] = attrs.field(factory=list)  # of failure.moves: "p1 draw"
+    failing_move_text: str | None = None  # "p1 discard 4"
+    move_pairs: list[tuple[int, str]] = attrs.field(factory=list)  # (1, "draw")
+    failing_pair: tuple[int, str] | None = None
     state_zones: list[tuple[str, list[str]]] = attrs.field(factory=list)
     state_vars: dict[str, Any] = attrs.field(factory=dict)
     state_info: dict[str, Any] = attrs.field(factory=dict)
@@ -104,6 +111,8 @@ class _Progress:
         self.cov = cov
         self.last = 0.0
         self.shown = False
+        self.stage = ""
+        self.best = 0
 
     def __call__(self, force: bool = False) -> None:
         if self.stream is None:
@@ -115,7 +124,9 @@ class _Progress:
         b = self.budget
         el = b.elapsed()
         rate = self.cov.moves / el if el > 0 else 0.0
-        if b.seconds is not None:
+        if self.stage:
+            left = f"{self.stage}: shortest so far {self.best} moves"
+        elif b.seconds is not None:
             left = f"{max(0.0, b.seconds - el):.0f}s left"
         elif b.examples is not None:
             left = f"{self.cov.games}/{b.examples} games"
@@ -133,25 +144,6 @@ class _Progress:
             self.stream.flush()
 
 
-@contextlib.contextmanager
-def _shrink_time(seconds: float) -> Iterator[None]:
-    """Bound Hypothesis's shrinking (its own bound is five minutes)."""
-    try:
-        from hypothesis.internal.conjecture import engine as heng
-    except ImportError:  # pragma: no cover - a Hypothesis without this module
-        yield
-        return
-    old = getattr(heng, "MAX_SHRINKING_SECONDS", None)
-    if old is None:  # pragma: no cover
-        yield
-        return
-    heng.MAX_SHRINKING_SECONDS = max(1, math.ceil(seconds))
-    try:
-        yield
-    finally:
-        heng.MAX_SHRINKING_SECONDS = old
-
-
 def _digest(game: Game, game_ref: str, max_moves: int) -> bytes:
     """The database key: the game's identity (not its text: after a fix, the old
     counterexample is replayed first), its players and options."""
@@ -160,78 +152,137 @@ def _digest(game: Game, game_ref: str, max_moves: int) -> bytes:
     return hashlib.sha256(ident.encode()).digest()
 
 
-def _search(play: Playthrough, budget: _Budget, seed: int | None, database: Any,
-            shrink_seconds: float, digest: bytes, progress: Callable[..., None]
-            ) -> Counterexample | None:
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as hseed
-    from hypothesis import strategies as st
-    from hypothesis.errors import FlakyFailure
+def _final_replay() -> bool:
+    try:
+        from hypothesis.control import current_build_context
 
-    seeds = st.integers(0, 2**32 - 1)
-    ints: dict[int, Any] = {}
-    failed = [False]
-    max_examples = budget.examples if budget.examples is not None else 10**9
+        return bool(current_build_context().is_final)
+    except Exception:  # pragma: no cover - outside a Hypothesis test
+        return False
 
-    def tick() -> None:
-        progress()
-        if not failed[0] and budget.expired():
+
+class _Search:
+    """One Hypothesis run: find a failing playthrough (within the time or example budget),
+    then shrink it (within its own time budget, from the first failure on). A failing
+    playthrough of more than SHRINK_LIMIT choices is not shrunk: Hypothesis's shrinker
+    slows down sharply on very long choice sequences (it is reported as found). The run
+    is cut short from inside a playthrough (see `_Stop`)."""
+
+    def __init__(self, play: Playthrough, budget: _Budget, seed: int | None, database: Any,
+                 shrink_seconds: float, digest: bytes, progress: _Progress) -> None:
+        self.play = play
+        self.budget = budget
+        self.seed = seed
+        self.database = database
+        self.shrink_seconds = shrink_seconds
+        self.digest = digest
+        self.progress = progress
+        self.shrink_deadline = 0.0
+        self.best: Counterexample | None = None
+        self.shrunk = False
+        play.tick = self.tick
+
+    def tick(self) -> None:
+        self.progress()
+        if _final_replay():
+            return  # Hypothesis replays its minimal example: let it fail as before
+        if self.best is None:
+            if self.budget.expired():
+                raise _Stop
+        elif self.best.draws > SHRINK_LIMIT or time.monotonic() > self.shrink_deadline:
             raise _Stop
 
-    play.tick = tick
+    def record(self, cx: Counterexample) -> None:
+        def key(c: Counterexample) -> tuple[int, int, int]:
+            return (len(c.moves) + (c.failing_move is not None), c.draws, c.seed)
 
-    @settings(database=database, max_examples=max_examples, deadline=None,
-              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-              report_multiple_bugs=False, print_blob=False, derandomize=False,
-              phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink))
-    @given(st.data())
-    def playthrough(data: Any) -> None:
-        tick()
-        game_seed = data.draw(seeds)
+        if self.best is None:
+            self.play.cov.found_after = self.play.cov.games
+            self.shrink_deadline = time.monotonic() + self.shrink_seconds
+            self.progress.stage = "shrinking"
+        if self.best is None or key(cx) < key(self.best):
+            self.best = cx
+            self.progress.best = key(cx)[0]
 
-        cd = getattr(data, "conjecture_data", None)
-        fast = getattr(cd, "draw_integer", None)
+    def test(self) -> Any:
+        from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+        from hypothesis import seed as hseed
+        from hypothesis import strategies as st
 
-        def choose(n: int) -> int:
-            if fast is not None:  # what data.draw(st.integers(0, n - 1)) does, less overhead
-                return int(fast(0, n - 1))
-            s = ints.get(n)
-            if s is None:
-                s = ints[n] = st.integers(0, n - 1)
-            return int(data.draw(s))
+        seeds = st.integers(0, 2**32 - 1)
+        ints: dict[int, Any] = {}
+        play = self.play
+        budget = self.budget
+        phases = [Phase.reuse, Phase.generate]
+        if self.shrink_seconds > 0:
+            phases.append(Phase.shrink)
+
+        @settings(database=self.database, deadline=None,
+                  max_examples=budget.examples if budget.examples is not None else 10**9,
+                  suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+                  report_multiple_bugs=False, print_blob=False, derandomize=False,
+                  phases=phases)
+        @given(st.data())
+        def playthrough(data: Any) -> None:
+            self.tick()
+            game_seed = data.draw(seeds)
+            cd = getattr(data, "conjecture_data", None)
+            fast = getattr(cd, "draw_integer", None)
+            drawn = [0]
+            tail: list[random.Random] = []
+
+            def choose(n: int) -> int:
+                drawn[0] += 1
+                if drawn[0] > DRAW_CAP:  # past Hypothesis's buffer: one drawn seed plays on
+                    if not tail:
+                        tail.append(random.Random(int(data.draw(seeds))))
+                    return tail[0].randrange(n)
+                if fast is not None:  # data.draw(st.integers(0, n - 1)), less overhead
+                    return int(fast(0, n - 1))
+                s = ints.get(n)
+                if s is None:
+                    s = ints[n] = st.integers(0, n - 1)
+                return int(data.draw(s))
+
+            try:
+                play.run(game_seed, choose)
+            except PropertyFailure as e:
+                e.cx.draws = drawn[0]
+                self.record(e.cx)
+                raise
+
+        inner = getattr(playthrough, "hypothesis", None)
+        if inner is not None:  # one database key per game, players, options
+            inner.inner_test._hypothesis_internal_add_digest = self.digest
+        test: Any = playthrough
+        if self.seed is not None:
+            # @seed alone would also switch the database off: known failures come first
+            test = hseed(self.seed)(playthrough)
+            current = getattr(test, "_hypothesis_internal_use_settings", None)
+            if current is not None and self.database is not None:
+                test._hypothesis_internal_use_settings = settings(current,
+                                                                  database=self.database)
+        return test
+
+    def run(self) -> Counterexample | None:
+        from hypothesis.errors import FlakyFailure
 
         try:
-            play.run(game_seed, choose)
-        except PropertyFailure:
-            if not failed[0]:
-                failed[0] = True
-                play.cov.found_after = play.cov.games
+            self.test()()
+        except _Stop:
+            pass
+        except PropertyFailure as e:  # Hypothesis finished shrinking: its minimal example
+            self.shrunk = True
+            return e.cx
+        except FlakyFailure as e:  # pragma: no cover - the checks are deterministic
+            for sub in e.exceptions:
+                if isinstance(sub, PropertyFailure):
+                    sub.cx.message += " (it did not fail again when replayed: flaky)"
+                    return sub.cx
             raise
-
-    inner = getattr(playthrough, "hypothesis", None)
-    if inner is not None:
-        inner.inner_test._hypothesis_internal_add_digest = digest
-    test = playthrough
-    if seed is not None:
-        # @seed alone would also switch the database off: known failures still come first
-        test = hseed(seed)(playthrough)
-        current = getattr(test, "_hypothesis_internal_use_settings", None)
-        if current is not None and database is not None:
-            test._hypothesis_internal_use_settings = settings(current, database=database)
-    try:
-        with _shrink_time(shrink_seconds):
-            test()
-    except _Stop:
-        return None
-    except PropertyFailure as e:
-        return e.cx
-    except FlakyFailure as e:  # pragma: no cover - the checks are deterministic
-        for sub in e.exceptions:
-            if isinstance(sub, PropertyFailure):
-                sub.cx.message += " (it did not fail again when replayed: flaky)"
-                return sub.cx
-        raise
-    return None
+        if self.best is not None:
+            self.shrunk = self.best.draws <= SHRINK_LIMIT and self.shrink_seconds > 0
+        return self.best
 
 
 def fuzz(game: str | Path | Game, *, players: int | None = None,
@@ -276,15 +327,17 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     budget = _Budget(seconds, examples)
     prog = _Progress(progress, budget, cov)
     play = Playthrough(g, max_moves, cov)
-    try:
-        cx = _search(play, budget, seed, database, shrink_seconds,
+    search = _Search(play, budget, seed, database, shrink_seconds,
                      _digest(g, ref, max_moves), prog)
+    try:
+        cx = search.run()
     finally:
         prog.done()
     report = FuzzReport(
         game_ref=ref, title=g.name, players=g.players,
         options={k: _opt_str(v) for k, v in g.options.items()}, seed=seed,
         max_moves=max_moves, seconds=budget.elapsed(), coverage=cov, failure=cx)
+    report.shrunk = search.shrunk
     report.warnings = _coverage_warnings(g, cov, complete=cx is None)
     if cx is not None:
         _describe(g, report, cx)
@@ -310,7 +363,7 @@ def _coverage_warnings(g: Game, cov: Coverage, complete: bool) -> list[str]:
     """Dead rules (moves never legal, choices never reached), after a run that found
     nothing (a run stopped by a failure has not seen enough to call a rule dead)."""
     out: list[str] = []
-    for text, why in sorted(cov.ambiguous.items()):
+    for _text, why in sorted(cov.ambiguous.items()):
         out.append(f"ambiguous move text: {why}; a replay takes the first")
     if cov.games == 0 or not complete:
         return out
@@ -334,9 +387,11 @@ def _coverage_warnings(g: Game, cov: Coverage, complete: bool) -> list[str]:
 
 
 def _describe(g: Game, report: FuzzReport, cx: Counterexample) -> None:
-    report.move_texts = [_mtext(g, m) for m in cx.moves]
+    report.move_pairs = [_mpair(g, m) for m in cx.moves]
+    report.move_texts = [f"p{p} {t}" for p, t in report.move_pairs]
     if cx.failing_move is not None:
-        report.failing_move_text = _mtext(g, cx.failing_move)
+        report.failing_pair = _mpair(g, cx.failing_move)
+        report.failing_move_text = f"p{report.failing_pair[0]} {report.failing_pair[1]}"
     st = cx.state
     if st is not None:
         report.state_zones = zones_text(g, st)
@@ -346,11 +401,11 @@ def _describe(g: Game, report: FuzzReport, cx: Counterexample) -> None:
             "ended": g.end_reason(st), "moves_played": len(cx.moves)}
 
 
-def _mtext(g: Game, m: Move) -> str:
+def _mpair(g: Game, m: Move) -> tuple[int, str]:
     try:
-        return f"p{m[0]} {g.move_text(m)}"
-    except Exception:
-        return repr(m)
+        return m[0], g.move_text(m)
+    except Exception:  # a malformed probe (an unknown move number)
+        return m[0], repr(m)
 
 
 def _write_replay(g: Game, report: FuzzReport, cx: Counterexample, path: Path) -> None:
@@ -360,8 +415,12 @@ def _write_replay(g: Game, report: FuzzReport, cx: Counterexample, path: Path) -
     if report.failing_move_text:
         note += f" (then: {report.failing_move_text})"
     rp = R.from_game(g, report.game_ref, cx.seed, cx.moves, settings=report.options, note=note)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    rp.save(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rp.save(path)
+    except (OSError, CardgameError) as e:
+        report.warnings.append(f"the counterexample could not be written to {path}: {e}")
+        return
     report.replay_path = str(path)
     # the replay must reach the state where the property failed
     try:
@@ -395,12 +454,24 @@ def format_report(r: FuzzReport) -> str:
         lines.append("")
         lines.append(f"FAILED: {cx.property}: {PROPERTIES.get(cx.property, '')}")
         lines.append(f"  {cx.message}")
+        if c.found_after:
+            lines.append(f"  found in game {c.found_after:,}"
+                         + (f", then shrunk over {c.games - c.found_after:,} more games"
+                            if r.shrunk else ""))
         lines.append(f"  game {r.game_ref}, {r.players} player{'s' if r.players != 1 else ''}"
                      + (f", options {opts}" if opts else "") + f", deal seed {cx.seed}")
         n = len(r.move_texts)
         extra = 1 if r.failing_move_text else 0
-        lines.append(f"  shortest playthrough found: {n + extra} move{'s' if n + extra != 1 else ''}")
+        what = ("shortest playthrough found" if r.shrunk else
+                "playthrough (not shrunk: Hypothesis shrinks up to "
+                f"{SHRINK_LIMIT} choices)")
+        lines.append(f"  {what}: {n + extra} move{'s' if n + extra != 1 else ''}")
         for i, t in enumerate(r.move_texts, 1):
+            if n > LIST_MOVES and LIST_MOVES // 2 < i <= n - LIST_MOVES // 2:
+                if i == LIST_MOVES // 2 + 1:
+                    lines.append(f"          ... {n - LIST_MOVES} more moves (all of them are "
+                                 "in the replay file) ...")
+                continue
             mark = ""
             if cx.cycle is not None and cx.cycle[0] < i <= cx.cycle[1]:
                 mark = "   <- cycle"
@@ -440,6 +511,7 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
         "games": c.games, "moves": c.moves, "properties_checked": c.checks,
         "seconds": round(r.seconds, 3), "moves_per_second": round(r.moves_per_second, 1),
         "longest_game": c.longest, "endings": c.endings, "warnings": r.warnings,
+        "found_in_game": c.found_after or None, "shrunk": r.shrunk,
         "failure": None,
     }
     cx = r.failure
@@ -447,9 +519,9 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
         out["failure"] = {
             "property": cx.property, "promise": PROPERTIES.get(cx.property, ""),
             "message": cx.message, "seed": cx.seed,
-            "moves": [{"player": m[0], "move": t.split(" ", 1)[1] if " " in t else t}
-                      for m, t in zip(cx.moves, r.move_texts, strict=True)],
-            "failing_move": r.failing_move_text, "cycle": list(cx.cycle) if cx.cycle else None,
+            "moves": [{"player": p, "move": t} for p, t in r.move_pairs],
+            "failing_move": None if r.failing_pair is None else {
+                "player": r.failing_pair[0], "move": r.failing_pair[1]}, "cycle": list(cx.cycle) if cx.cycle else None,
             "player": cx.player,
             "state": None if cx.state is None else {
                 "zones": dict(r.state_zones), "vars": r.state_vars, **r.state_info},

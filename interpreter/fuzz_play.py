@@ -52,6 +52,7 @@ class Counterexample:
     failing_move: Move | None = None  # a move from `state` that failed or was accepted
     cycle: tuple[int, int] | None = None  # a loop: moves[i:j] lead back to the same state
     player: int | None = None  # the seat concerned (leaks, dead ends)
+    draws: int = 0  # choices the playthrough drew (set by the fuzzer)
 
 
 class PropertyFailure(Exception):
@@ -82,6 +83,8 @@ class Coverage:
 # the JSON round trip and the views of re-dealt states are checked on every 8th state of
 # a playthrough (and its last): they cost more than all the other checks together
 SAMPLE_EVERY = 8
+# re-deals of the hidden cards tried for a seat that must decide, at every state
+LEAK_DEALS = 3
 
 Chooser = Callable[[int], int]  # n -> an index in range(n); 0 is the simplest choice
 
@@ -218,47 +221,57 @@ class Playthrough:
         return State(tuple(s))
 
     def leak(self, st: State, seed: int, step: int, views: bool) -> tuple[int, str] | None:
+        """Deal again the cards each seat cannot see; the seat's view and (when it must
+        decide) its legal moves must not change. Several re-deals for a seat that decides."""
         g = self.g
         movers = g.to_move(st)
         rng = random.Random(seed * 1_000_003 + step)
         for p in range(1, g.players + 1):
             if not views and p not in movers:
                 continue
-            other = self.permuted(st, p, rng)
-            if other is None:
-                continue
-            self.cov.checks += 1
-            if views and g.view(st, p) != g.view(other, p):
-                a, b = g.view(st, p), g.view(other, p)
-                keys = [k for k in a if a[k] != b.get(k)]
-                return p, f"p{p}'s view changes when the cards hidden from p{p} are dealt " \
-                          f"again (in: {', '.join(keys)})"
-            if p not in movers:
-                continue
-            s2 = list(other.slots)
-            legal2 = g._settle(s2)
-            if s2[ENDED] is not None:
-                continue  # the game would end: ending on hidden cards reveals them anyway
-            mine_m = g.legal_moves(st, p)
-            theirs_m = [m for m in legal2 if m[0] == p]
-            if mine_m == theirs_m:
-                continue
-            mine = [g.move_text(m) for m in mine_m]
-            theirs = [g.move_text(m) for m in theirs_m]
-            if mine != theirs:
-                gone = [t for t in mine if t not in theirs]
-                new = [t for t in theirs if t not in mine]
-                what = []
-                if gone:
-                    what.append("legal only as dealt: " + ", ".join(gone[:6]))
-                if new:
-                    what.append("legal only after the re-deal: " + ", ".join(new[:6]))
-                if not what:
-                    what.append("the same moves in another order, which tells the order "
-                                "of hidden cards")
-                return p, (f"p{p}'s legal moves depend on cards p{p} cannot see ("
-                           + "; ".join(what) + ")")
+            for k in range(LEAK_DEALS if p in movers else 1):
+                other = self.permuted(st, p, rng)
+                if other is None:
+                    break
+                self.cov.checks += 1
+                if views and k == 0 and g.view(st, p) != g.view(other, p):
+                    a, b = g.view(st, p), g.view(other, p)
+                    keys = [key for key in a if a[key] != b.get(key)]
+                    return p, (f"p{p}'s view changes when the cards hidden from p{p} are "
+                               f"dealt again (in: {', '.join(keys)})")
+                if p not in movers:
+                    break
+                why = self.legal_leak(st, other, p)
+                if why:
+                    return p, why
         return None
+
+    def legal_leak(self, st: State, other: State, p: int) -> str | None:
+        g = self.g
+        s2 = list(other.slots)
+        legal2 = g._settle(s2)
+        if s2[ENDED] is not None:
+            return None  # the game would end: an end on hidden cards reveals them anyway
+        mine_m = g.legal_moves(st, p)
+        theirs_m = [m for m in legal2 if m[0] == p]
+        if mine_m == theirs_m:
+            return None
+        mine = [g.move_text(m) for m in mine_m]
+        theirs = [g.move_text(m) for m in theirs_m]
+        if mine == theirs:
+            return None  # other cards of the same name: nothing told
+        gone = [t for t in mine if t not in theirs]
+        new = [t for t in theirs if t not in mine]
+        what = []
+        if gone:
+            what.append("makes " + ", ".join(f"`{t}`" for t in gone[:6]) + " illegal")
+        if new:
+            what.append("makes " + ", ".join(f"`{t}`" for t in new[:6]) + " legal")
+        if not what:
+            what.append("lists the same moves in another order, which tells the order of "
+                        "hidden cards")
+        return (f"p{p}'s legal moves depend on cards p{p} cannot see: dealing those cards "
+                "again " + " and ".join(what))
 
     def probes(self, st: State, m: Move, legal: list[Move]) -> list[Move]:
         """Moves that are not listed: the chosen one with one part changed."""

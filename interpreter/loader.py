@@ -108,7 +108,11 @@ def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int) -> 
 def _find_base(ext: A.Extends, path: Path, sources: dict[str, str]) -> Path:
     target = ext.target
     candidates = []
-    if target.endswith(".cardgame") or "/" in target:
+    if "/" in target or "\\" in target or "." in Path(target).name:
+        # only game files are read: a path must name a .cardgame file
+        if not target.endswith(".cardgame"):
+            raise _at(Diagnostic(f"'{target}' is not a game file", ext.span,
+                                 "extend a bundled game by name, or a .cardgame file"), sources)
         candidates.append(path.parent / target)
     else:
         candidates.append(path.parent / f"{target}.cardgame")

@@ -26,14 +26,20 @@ _NEVER = _Never()
 
 
 def _dist(a: int, b: int, n: int) -> int:
+    if n <= 0:
+        raise RuleError(f"distance(..., {n}): the cycle length must be positive")
     d = abs(a - b) % n
     return min(d, n - d)
+
+
+MAX_VALUES = 100_000  # values in a range, rounds of a repeat
+BIG = 2**63
 
 
 SAFE_BUILTINS = {
     "len": len, "range": range, "tuple": tuple, "any": any, "all": all, "sum": sum,
     "min": min, "max": max, "next": next, "abs": abs, "sorted": sorted, "bool": bool,
-    "int": int, "list": list, "frozenset": frozenset, "set": set,
+    "frozenset": frozenset,
 }
 
 
@@ -138,8 +144,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             return
         try:
             i = t.index(c)
-        except ValueError:
-            err(sid, f"card {_fmt(c, 'card')} is not in {zone_text.get(z, z)}")
+        except ValueError:  # it moved since it was chosen: it leaves wherever it is now
+            _take_any(s, c, sid)
+            return
         s[z] = t[:i] + t[i + 1:]
 
     def _take_many(s: list[Any], z: int, cs: tuple[int, ...], sid: int) -> None:
@@ -147,7 +154,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         t = s[z]
         kept = tuple(c for c in t if c not in gone)
         if len(kept) != len(t) - len(gone):
-            err(sid, f"not every card is in {zone_text.get(z, z)}")
+            for c in cs:
+                _take_any(s, c, sid)
+            return
         s[z] = kept
 
     def _take_any(s: list[Any], c: Any, sid: int) -> None:
@@ -158,6 +167,24 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
                 _take(s, z, c, sid)
                 return
         err(sid, f"card {c} is nowhere")  # pragma: no cover - cards are always somewhere
+
+    def _rng(a: int, b: int, sid: int) -> range:
+        if b - a >= MAX_VALUES:
+            err(sid, f"the range {a}..{b} has more than {MAX_VALUES} values: a runaway rule")
+        return range(a, b + 1)
+
+    def _big(v: Any, sid: int) -> Any:
+        if type(v) is int and not -BIG <= v <= BIG:
+            err(sid, "a number grew beyond 64 bits: a runaway rule")
+        return v
+
+    def _players(who: Any, sid: int) -> tuple[int, ...]:
+        t = tuple(who)
+        for p in t:
+            _player(p, sid)
+        if len(set(t)) != len(t):
+            err(sid, f"a player is named twice in {list(t)}")
+        return t
 
     def _loop(sid: int) -> NoReturn:
         err(sid, "this loop ran more than 100000 times: a runaway rule")
@@ -199,5 +226,6 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         "_pick": _pick, "_shuffle": _shuffle, "_deal": _deal, "_take": _take,
         "_take_many": _take_many, "_take_any": _take_any, "_loop": _loop, "_player": _player,
         "_fmt": _fmt, "_dist": _dist, "_GameOver": GameOver, "_NEVER": _NEVER, "LOG": None,
-        "_pass_effect": _pass_effect, "_flow_loop": _flow_loop,
+        "_pass_effect": _pass_effect, "_flow_loop": _flow_loop, "_rng": _rng, "_big": _big,
+        "_players": _players,
     }

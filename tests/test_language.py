@@ -256,3 +256,122 @@ def test_concede_ends_the_game_as_a_loss_for_that_player() -> None:
     assert sorted(multi.results(st)) == ["draw", "draw", "loss"]  # 0 chips each: shared
     with pytest.raises(IllegalMove):
         multi.concede(st, 1)
+
+
+# ---- regressions from the code review: each once gave a wrong answer or a traceback
+
+
+def legal_after_setup(tmp_path: Path, text: str) -> list[str]:
+    g = compile_text(tmp_path, text)
+    return g.legal_texts(g.new_state(0))
+
+
+def test_hoisting_reads_dependencies_from_the_move_not_the_def(tmp_path: Path) -> None:
+    assert legal_after_setup(tmp_path, HEAD + '''
+zone pile: face up
+zone hand: face up
+def f(x: int) = x
+def g(j: card) = f(j.rank * 1) == 13
+setup { move top of deck to pile
+        move top of deck to hand
+        move top of deck to hand }
+move a(c in pile) { }
+move b(c in hand) when g(c) { }
+flow { repeat { 1 chooses a | b } }
+''') == ["a K♣"]
+
+
+def test_a_card_moves_from_wherever_it_is_now(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, HEAD + '''
+zone hand: face up
+zone pile: face up
+zone discard: face up
+setup { move top of deck to hand }
+move play(c in hand) { move c to pile
+                       move c to discard }
+''')
+    st = g.apply_text(g.new_state(0), "play K♣")
+    assert g.zone_cards(st, "discard") == ["K♣"] and g.zone_cards(st, "pile") == []
+
+
+def test_a_guard_still_guards_a_tabulated_def(tmp_path: Path) -> None:
+    assert legal_after_setup(tmp_path, HEAD + '''
+zone f[4]: face up
+setup { move top of deck to f[2] }
+def hi(j: int) = (top of f[j]).rank > 0
+move m(k in 1..4) when f[k] is not empty and hi(k) { }
+''') == ["m 2"]
+
+
+def test_a_condition_that_may_fail_stays_behind_the_earlier_ones(tmp_path: Path) -> None:
+    assert legal_after_setup(tmp_path, HEAD + '''
+zone pile: face up
+move m(k in 1..4) when k > 10 and (top of pile).rank > 0 { }
+move n { }
+''') == ["n"]
+
+
+def test_a_shadowed_parameter_does_not_reuse_a_table(tmp_path: Path) -> None:
+    assert legal_after_setup(tmp_path, HEAD + '''
+def w(j: int) = j
+move m(k in 1..3) when (any k in 2..3: w(k) > 0) and w(k) == 1 { }
+''') == ["m 1"]
+
+
+@pytest.mark.parametrize("body,message", [
+    ("repeat 1000000000 times { x += 1 }", "more than 100000 values"),
+    ("repeat 40 times { x = x * x + 2 }", "beyond 64 bits"),
+])
+def test_runaway_computations_stop_with_a_rule_error(tmp_path: Path, body: str,
+                                                     message: str) -> None:
+    g = compile_text(tmp_path, HEAD + f"var x = 2\nmove m {{ {body} }}\n")
+    with pytest.raises(RuleError, match=message):
+        g.apply_text(g.new_state(0), "m")
+
+
+def test_simultaneous_players_are_checked(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, '''
+game "S"
+players 2
+deck standard
+zone hand[player]: owner
+setup { deal 2 from deck to hand }
+move take(c in hand[me]) { }
+flow { simultaneously [1, 3] choose take }
+''')
+    with pytest.raises(RuleError, match="3 is not a player"):
+        g.new_state(0)
+
+
+def test_end_in_a_procedure_called_by_the_flow(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, HEAD + '''
+var n = 0
+proc stop() { end "stopped" }
+move m { n += 1 }
+flow { repeat { 1 chooses m
+                if n >= 2 { stop() } } }
+''')
+    st = g.apply_text(g.apply_text(g.new_state(0), "m"), "m")
+    assert g.end_reason(st) == "stopped"
+
+
+@pytest.mark.parametrize("text,message", [
+    (HEAD + "proc a() { b() }\nproc b() { a() }\nmove m { a() }\n", "calls itself"),
+    (HEAD + "move m(c in deck, c in deck) { }\n", "two parameters named 'c'"),
+    (HEAD + "var x = 1234567890123456789012\nmove m { }\n", "too large"),
+    ('game "Nice\\x1b[2J"\ndeck standard\nmove m { }\n', "control character"),
+    (HEAD + "proc stop() { end }\nsetup { stop() }\nmove m { }\n", "cannot end during setup"),
+    ('game "Big"\ndeck { card(rank: 1) times 50000000 }\nmove m { }\n', "at most 10000 cards"),
+    (HEAD + "move m(k in 1..1000000000) { }\n", "at most 10000 values"),
+])
+def test_bad_games_are_refused_cleanly(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises((Diagnostic, Diagnostics)) as e:
+        compile_text(tmp_path, text)
+    assert message in str(e.value)
+
+
+def test_extends_reads_game_files_only(tmp_path: Path) -> None:
+    (tmp_path / "secret.txt").write_text("top secret\n", encoding="utf-8")
+    with pytest.raises(Diagnostic) as e:
+        compile_text(tmp_path, 'extends "secret.txt"\n')
+    assert "not a game file" in str(e.value) and "top secret" not in str(e.value)

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from . import ast as A
-from .codegen import ENDED, MOVES
+from .codegen import MOVES
 from .engine import Game, Move, State
 from .errors import CardgameError, IllegalMove, RuleError
 
@@ -248,12 +248,11 @@ class Playthrough:
 
     def legal_leak(self, st: State, other: State, p: int) -> str | None:
         g = self.g
-        s2 = list(other.slots)
-        legal2 = g._settle(s2)
-        if s2[ENDED] is not None:
+        other = g.settle(other)
+        if g.is_terminal(other):
             return None  # the game would end: an end on hidden cards reveals them anyway
         mine_m = g.legal_moves(st, p)
-        theirs_m = [m for m in legal2 if m[0] == p]
+        theirs_m = g.legal_moves(other, p)
         if mine_m == theirs_m:
             return None
         mine = [g.move_text(m) for m in mine_m]

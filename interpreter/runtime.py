@@ -122,6 +122,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _deal(s: list[Any], src: int, dests: tuple[int, ...], n: int | None, sid: int) -> None:
         if not dests:
             err(sid, "dealing to no zones")
+        if src in dests:
+            err(sid, f"dealing from {zone_text.get(src, src)} to itself")
         if n is None:
             i = 0
             while s[src]:
@@ -172,6 +174,11 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if b - a >= MAX_VALUES:
             err(sid, f"the range {a}..{b} has more than {MAX_VALUES} values: a runaway rule")
         return range(a, b + 1)
+
+    def _rep(n: int, sid: int) -> range:
+        if n > MAX_VALUES:
+            err(sid, f"repeat {n} times is more than {MAX_VALUES} rounds: a runaway rule")
+        return range(n)
 
     def _big(v: Any, sid: int) -> Any:
         if type(v) is int and not -BIG <= v <= BIG:
@@ -226,6 +233,6 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         "_pick": _pick, "_shuffle": _shuffle, "_deal": _deal, "_take": _take,
         "_take_many": _take_many, "_take_any": _take_any, "_loop": _loop, "_player": _player,
         "_fmt": _fmt, "_dist": _dist, "_GameOver": GameOver, "_NEVER": _NEVER, "LOG": None,
-        "_pass_effect": _pass_effect, "_flow_loop": _flow_loop, "_rng": _rng, "_big": _big,
+        "_pass_effect": _pass_effect, "_flow_loop": _flow_loop, "_rng": _rng, "_rep": _rep, "_big": _big,
         "_players": _players,
     }

@@ -229,6 +229,7 @@ class Deal(Stmt):
 @attrs.frozen
 class End(Stmt):
     reason: str = ""
+    parts: tuple[str | Expr, ...] = ()
 
 
 @attrs.frozen

@@ -93,7 +93,7 @@ class _Builder:
         nums = [int(x) for x in c]
         low = nums[0]
         high = nums[1] if len(nums) > 1 else low
-        default = nums[2] if len(nums) > 2 else (low if len(nums) == 1 else high)
+        default = nums[2] if len(nums) > 2 else low  # like options: the low end
         if high < low:
             raise Diagnostic(f"player range {low}..{high} is empty", self.span(t))
         if not low <= default <= high:
@@ -353,7 +353,10 @@ class _Builder:
             count = None if c[0].data == "deal_all" else self.expr(c[0].children[0])
             return A.Deal(count, self.expr(c[1]), self.expr(c[2]), span=sp)
         if d == "end_stmt":
-            return A.End(self.unq(c[0]) if c and c[0] is not None else "", span=sp)
+            if c and c[0] is not None:
+                text = self.unq(c[0])
+                return A.End(text, self.interpolate(text, c[0]), span=sp)
+            return A.End("", span=sp)
         if d == "break_stmt":
             return A.Break(span=sp)
         if d == "log_stmt":

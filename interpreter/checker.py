@@ -25,7 +25,7 @@ SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 COLORS = ("red", "black")
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SCALAR_TYPES = ("int", "bool", "card", "player", "suit", "color", "sym", "zone")
-NULLABLE = ("card", "player", "suit", "zone", "sym")
+NULLABLE = ("card", "player", "suit", "color", "zone", "sym")
 PURE_BUILTINS = {
     "size", "count", "min", "max", "abs", "sum", "first", "last", "rest",
     "distance", "cards", "reverse", "sorted",
@@ -179,6 +179,7 @@ class _Checker:
         self.types: dict[int, str] = {}
         self.expecting = ""
         self.bool_attrs: set[str] = set()
+        self.int_attrs: set[str] = set()
 
     # ----------------------------------------------------------- errors
     def err(self, msg: str, span: A.Span, hint: str = "") -> None:
@@ -318,8 +319,12 @@ class _Checker:
             if isinstance(decl, (A.ZoneDecl, A.VarDecl, A.DefDecl, A.ProcDecl, A.MoveDecl,
                                  A.OptionDecl)) and nm in KEYWORDS:
                 what = type(decl).__name__[:-4].lower()
-                self.err(f"'{nm}' is a word of the language and cannot name a {what}",
+                self.err(f"'{nm}' is a word of the language and cannot name "
+                         f"{'an' if what[0] in 'aeiou' else 'a'} {what}",
                          decl.span, f"call it '{nm}_' or 'my_{nm}'")
+            elif isinstance(decl, (A.ZoneDecl, A.VarDecl, A.DefDecl)) and nm in (
+                    "suits", "colors", "player_count"):
+                self.err(f"'{nm}' is a built-in name", decl.span, f"call it 'my_{nm}'")
         for z in zones_d:
             if z.name in self.zones or z.name in self.constants:
                 self.err(f"'{z.name}' is already defined", z.span)
@@ -566,13 +571,19 @@ class _Checker:
                             val = val[1]
                         if isinstance(val, bool):
                             self.bool_attrs.add(key)
+                        else:
+                            self.int_attrs.add(key)
+                        if key in self.bool_attrs and key in self.int_attrs:
+                            self.err(f"card attribute '{key}' is a flag on some cards and a "
+                                     "number on others", ve.span,
+                                     f"give every card a number: {key}: 1")
                         ex[key] = int(val)
                         extra.add(key)
                 for _ in range(times):
                     cards.append(Card(len(cards), rank, suit, joker, dict(ex)))
 
         walk(d.items, {})
-        if not cards:
+        if not cards and not self.errors:
             self.err("the deck has no cards", d.span)
         return cards, names, tuple(sorted(extra))
 
@@ -629,9 +640,15 @@ class _Checker:
         self.def_types[name] = t
         return t
 
+    def local_name(self, name: str, span: A.Span) -> None:
+        if name in KEYWORDS:
+            self.err(f"'{name}' is a word of the language and cannot name a variable", span,
+                     f"call it '{name}_' or 'my_{name}'")
+
     def params_unique(self, params: Any, owner: str) -> None:
         seen: set[str] = set()
         for p in params:
+            self.local_name(p.name, p.span)
             if p.name in seen:
                 self.err(f"'{owner}' has two parameters named '{p.name}'", p.span)
             seen.add(p.name)
@@ -648,7 +665,8 @@ class _Checker:
             for st in calls[n]:
                 if state.get(st.func) == 1:
                     self.err(f"'{st.func}' calls itself (through '{n}'): recursion is not "
-                             "allowed (every rule must end)", st.span)
+                             "allowed (every rule must end)", st.span,
+                             "repeat with a loop ('for', 'repeat N times') instead")
                 elif st.func not in state:
                     visit(st.func)
             state[n] = 2
@@ -732,6 +750,7 @@ class _Checker:
                     self.err(f"unknown move '{m}'", where, did_you_mean(m, self.moves)
                              or "moves: " + ", ".join(self.moves))
         elif isinstance(s, A.LetStmt):
+            self.local_name(s.name, s.span)
             t = self.expr(s.value, scope, ctx)
             if t in ("none", "any"):
                 t = "any"
@@ -745,6 +764,7 @@ class _Checker:
                 self.block(body, scope, ctx)
             self.block(s.else_, scope, ctx)
         elif isinstance(s, A.For):
+            self.local_name(s.var, s.span)
             st = self.expr(s.source, scope, ctx)
             inner = _Scope(scope)
             inner.names[s.var] = self.iter_type(st, s.source.span)
@@ -1204,6 +1224,7 @@ class _Checker:
         return "any"
 
     def quant(self, e: A.Quant, scope: _Scope, ctx: _Ctx) -> str:
+        self.local_name(e.var, e.span)
         st = self.expr(e.source, scope, ctx)
         et = self.iter_type(st, e.source.span)
         inner = _Scope(scope)

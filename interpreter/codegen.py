@@ -108,6 +108,7 @@ class _Hoist:
         self.cur = 0
         self.hoisted: dict[int, list[tuple[str, str]]] = {}
         self.by_code: dict[tuple[int, str], str] = {}
+        self.level_of: dict[str, int] = {}  # hoisted variable -> its loop level
         self.guards: dict[str, int] = {}
         self.guard_used = -1
 
@@ -194,6 +195,16 @@ class Gen:
             obj = self.expr(e.obj, env, rule)
             table = {"rank": "RANK", "suit": "SUIT", "color": "COLOR", "joker": "JOKER"}.get(
                 e.name, f"X_{e.name}")
+            h = self.hoist
+            if h is not None and obj in h.level_of:  # invariant where the card is
+                level = h.level_of[obj]
+                key = (level, f"{table}[{obj}]")
+                if key not in h.by_code:
+                    var = self.tmp("h")
+                    h.by_code[key] = var
+                    h.level_of[var] = level
+                    h.hoisted.setdefault(level, []).append((var, key[1]))
+                return h.by_code[key]
             if self.t(e.obj) == "card" and self.card_may_be_none(e.obj):
                 sid = self.span_id(e.obj.span, rule)
                 return f"{table}[_nn({obj}, {sid})]"
@@ -229,7 +240,7 @@ class Gen:
             inner = dict(env)
             inner[e.name] = Local(var, self.origin(e.value, env, rule))
             body = self.expr(e.body, inner, rule)
-            return f"({body} if (({var} := {v}) is not _NEVER) else None)"
+            return f"({body} if (({var} := {v}) or True) else None)"
         if isinstance(e, A.Quant):
             return self.quant(e, env, rule)
         raise Diagnostic("internal: cannot compile expression", e.span)  # pragma: no cover
@@ -375,9 +386,13 @@ class Gen:
             if _RAISING_CALL.search(body):
                 return None  # evaluated ahead of its guards it could fail: keep it in place
             name = self.tmp("T")
-            tables[key] = (name, f"{name} = tuple([{body} for {it} in range({lo}, {hi + 1})])")
+            pad = f"(None,) * {lo} + " if lo > 0 else ""
+            tables[key] = (name,
+                           f"{name} = {pad}tuple([{body} for {it} in range({lo}, {hi + 1})])")
         name = tables[key][0]
-        return f"{name}[{env[var].code} - {lo}]" if lo else f"{name}[{env[var].code}]"
+        if lo >= 0:
+            return f"{name}[{env[var].code}]"
+        return f"{name}[{env[var].code} - {lo}]"
 
     def inline_def(self, d: A.DefDecl, args: list[str], env: dict[str, Local], rule: str,
                    span: A.Span, arg_exprs: tuple[A.Expr, ...] = (),
@@ -399,6 +414,7 @@ class Gen:
                         if key not in h.by_code:
                             var = self.tmp("h")
                             h.by_code[key] = var
+                            h.level_of[var] = level
                             h.hoisted.setdefault(level, []).append((var, a))
                         inner[p.name] = Local(h.by_code[key], self.origin(ae, env, rule))
                         continue
@@ -423,7 +439,7 @@ class Gen:
         self.inline_depth -= 1
         self.inline_budget -= len(body)  # a def used many times in many defs: call it
         for var, a in reversed(binds):
-            body = f"({body} if (({var} := {a}) is not _NEVER) else None)"
+            body = f"({body} if (({var} := {a}) or True) else None)"
         return body
 
     def call(self, e: A.Call, env: dict[str, Local], rule: str) -> str:
@@ -565,7 +581,7 @@ class Gen:
             var, src = self._pending_source
             self._pending_source = None
             # an assignment expression may not stand in a comprehension's iterable
-            return f"({code} if (({var} := {src}) is not _NEVER) else None)"
+            return f"({code} if (({var} := {src}) or True) else None)"
         return code
 
     _pending_source: tuple[str, str] | None = None
@@ -692,7 +708,7 @@ class Gen:
         if isinstance(st, A.Repeat):
             assert st.count is not None
             sid = self.span_id(st.count.span, rule)
-            return ([f"{ind}for _ in _rng(1, {self.expr(st.count, env, rule)}, {sid}):"]
+            return ([f"{ind}for _ in _rep({self.expr(st.count, env, rule)}, {sid}):"]
                     + self.block(st.body, env, rule, ind + "    "))
         if isinstance(st, A.Phase):
             return self.block(st.body, env, rule, ind)
@@ -710,7 +726,7 @@ class Gen:
             sid = self.span_id(st.span, rule)
             return [f"{ind}_deal(s, {src}, {dests}, {n}, {sid})"]
         if isinstance(st, A.End):
-            return [f"{ind}s[4] = {(st.reason or 'ended')!r}", f"{ind}raise _GameOver"]
+            return [f"{ind}s[4] = {self.end_text(st, env, rule)}", f"{ind}raise _GameOver"]
         if isinstance(st, A.Break):
             return [f"{ind}break"]
         if isinstance(st, A.Log):
@@ -718,6 +734,11 @@ class Gen:
         if isinstance(st, A.Choose):  # pragma: no cover - the checker keeps these in the flow
             raise Diagnostic("a choice cannot be made here", st.span)
         raise Diagnostic(f"internal: cannot compile {type(st).__name__}", st.span)  # pragma: no cover
+
+    def end_text(self, st: A.End, env: dict[str, Local], rule: str) -> str:
+        if not st.reason:
+            return "'ended'"
+        return self.log_text(A.Log(st.reason, st.parts), env, rule)
 
     def log_text(self, st: A.Log, env: dict[str, Local], rule: str) -> str:
         parts = []
@@ -819,11 +840,13 @@ class Gen:
                 ptypes.append("card" if st == "zone" else elem(st))
             self.move_param_types.append(ptypes)
             # the effect
+            body = self.block(md.body, env, rule, "    ")
             self.out.append(f"def eff_{mid}(s, m):")
-            self.out.append("    me = m[0]")
+            if any(re.search(r"\bme\b", ln) for ln in body):
+                self.out.append("    me = m[0]")
             for i, prm in enumerate(params):
                 self.out.append(f"    {prm} = m[{i + 2}]")
-            self.out += self.block(md.body, env, rule, "    ")
+            self.out += body
             self.out.append("")
             # the generator of legal moves, inlined into each decision's legal_N
             self.gen_blocks[mid] = self.gen_loops(md, mid, rule)
@@ -1029,7 +1052,7 @@ class Gen:
             env[st.name] = Local(f"s[{slot}]", None)
             return node
         if isinstance(st, A.End):
-            self.nodes[node] += [f"    s[4] = {(st.reason or 'ended')!r}", "    return -1"]
+            self.nodes[node] += [f"    s[4] = {self.end_text(st, env, rule)}", "    return -1"]
             return self.new_node(st.span)
         if isinstance(st, A.Break) and loops and loops[-1].exit_node is not None:
             self.close(node, loops[-1].exit_node)
@@ -1187,10 +1210,9 @@ class Gen:
             lines.append(f"    _legal = legal_{d}(s)")
         else:
             lines.append("    _legal = LEGAL[s[0]](s)")
-        if g.ends:
-            lines.append("    r = ends(s, _legal)")
-            lines.append("    if r >= 0:")
-            lines.append("        s[4] = END_REASONS[r]")
+        for i, e in enumerate(g.ends):  # inline, not a call to ends(): this runs every step
+            lines.append(f"    if {self.expr(e.cond, {}, 'end')}:")
+            lines.append(f"        s[4] = END_REASONS[{i}]")
             lines.append("        return []")
         lines.append("    return _legal")
         lines.append("")

@@ -529,6 +529,11 @@ class Game:
         randrange = rng.randrange
         m: Move = ()
         try:
+            if not sim:
+                while legal and n < max_moves:
+                    m = legal[randrange(len(legal))]
+                    legal = fast(s, m)
+                    n += 1
             while legal and n < max_moves:
                 m = legal[randrange(len(legal))]
                 if s[PC] in sim:

@@ -150,6 +150,10 @@ def parse(source: str, filename: str, start: str = "start",
                 hint = f"expected '}}' to close the block opened at {opened.line}:{opened.column}"
         else:
             msg = f"unexpected {_describe_token(tok)}"
+            text = source.splitlines()[(tok.line or 1) - 1] if source else ""
+            if str(tok) == "|" and text[(tok.column or 1) - 1:(tok.column or 1) + 1] == "||":
+                msg, hint = "unexpected '||'", "write 'or' instead of '||'"
+                span = Span(filename, line, col, line, col + 2)
         raise Diagnostic(msg, span, hint) from None
     except lark.exceptions.UnexpectedCharacters as e:
         line = e.line + line_offset

@@ -319,7 +319,7 @@ move m(k in 1..3) when (any k in 2..3: w(k) > 0) and w(k) == 1 { }
 
 
 @pytest.mark.parametrize("body,message", [
-    ("repeat 1000000000 times { x += 1 }", "more than 100000 values"),
+    ("repeat 1000000000 times { x += 1 }", "more than 100000 rounds"),
     ("repeat 40 times { x = x * x + 2 }", "beyond 64 bits"),
 ])
 def test_runaway_computations_stop_with_a_rule_error(tmp_path: Path, body: str,
@@ -375,3 +375,13 @@ def test_extends_reads_game_files_only(tmp_path: Path) -> None:
     with pytest.raises(Diagnostic) as e:
         compile_text(tmp_path, 'extends "secret.txt"\n')
     assert "not a game file" in str(e.value) and "top secret" not in str(e.value)
+
+
+def test_dealing_a_zone_to_itself_is_a_rule_error(tmp_path: Path) -> None:
+    with pytest.raises(RuleError, match="to itself"):
+        compile_text(tmp_path, HEAD + '''
+zone stock: face down
+setup { move all of deck to stock
+        deal all from stock to stock }
+move m { }
+''').new_state(0)

@@ -56,6 +56,7 @@ COMMANDS: dict[str, str] = {
     "new": "new [SEED]: a new deal (a random seed if none is given)",
     "restart": "the same deal again, from the start",
     "set": "set auto on|off (auto-play bots and forced moves), set bots random|greedy",
+    "concede": "give up: the game ends and you lose (undo takes it back)",
     "quit": "leave (Ctrl-D too)",
 }
 REPLAY_COMMANDS: dict[str, str] = {
@@ -330,10 +331,11 @@ class Repl:
 
     def cmd_undo(self, arg: str) -> None:
         n = self._count(arg, "undo")
+        conceded = self.sess.conceded is not None
         done = self.sess.undo(n)
         if not done:
             raise CommandError("nothing to undo")
-        self.info(f"undid {done} move{'s' if done > 1 else ''} of yours"
+        self.info(f"undid {_what(done, conceded)}"
                   + (f" (only {done} to undo)" if done < n else ""))
         self.show_table()
 
@@ -342,7 +344,7 @@ class Repl:
         done = self.sess.redo(n)
         if not done:
             raise CommandError("nothing to redo")
-        self.info(f"redid {done} move{'s' if done > 1 else ''} of yours"
+        self.info(f"redid {_what(done, self.sess.conceded is not None)}"
                   + (f" (only {done} to redo)" if done < n else ""))
         self.show_table()
 
@@ -402,6 +404,20 @@ class Repl:
             self.info(f"bots {words[1]}")
             return
         raise CommandError("set auto on|off, or set bots " + "|".join(sorted(BOTS)))
+
+    def cmd_concede(self, arg: str) -> None:
+        s = self.sess
+        if arg:
+            raise CommandError(f"concede takes nothing after it, not '{arg}'")
+        if s.over:
+            raise CommandError("the game is over (new, restart or undo)")
+        if self.interactive and not self.confirm("Concede this game? You lose it. [y/N] "):
+            self.info("not conceded: play on")
+            return
+        seat = s.concede()
+        self.info(f"{s.who(seat)} conceded: the game is over (undo takes it back; "
+                  "save keeps the moves before it)")
+        self.show_table()
 
     def cmd_quit(self, arg: str) -> None:
         if self.may_discard():
@@ -501,6 +517,13 @@ class Repl:
             if not self.handle(line):
                 break
         return 0
+
+
+def _what(done: int, concession: bool) -> str:
+    """What undo or redo went through: `done` decisions, one of them the concession."""
+    moves = done - 1 if concession else done
+    what = [f"{moves} move{'s' if moves > 1 else ''} of yours"] if moves else []
+    return " and ".join((["your concession"] if concession else []) + what)
 
 
 def _n(moves: int) -> str:

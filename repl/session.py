@@ -39,6 +39,16 @@ class Step:
     by: str  # "you" (typed by the person), "auto" (a forced move of the person's), "bot"
 
 
+@attrs.frozen
+class Concession:
+    """The person gave up: `seat` conceded, and the game ended in `after`.
+
+    A concession is not a move: it is never saved, and undo takes it back first."""
+
+    seat: int
+    after: State
+
+
 def _position(state: State) -> tuple[object, ...]:
     """A state without its move counter: equal for a position reached again."""
     return state.slots[:MOVES] + state.slots[MOVES + 1:]
@@ -80,7 +90,8 @@ class Session:
         self.seed = seed
         self.start, self.start_events = self.game.start_with_events(seed)
         self.steps: list[Step] = []
-        self.redo_stack: list[list[Step]] = []
+        self.conceded: Concession | None = None
+        self.redo_stack: list[list[Step] | Concession] = []
         self.dirty = False
         self.bots: dict[int, Bot] = {
             p: make_bot(self.bot_name, bot_seed(seed, p))
@@ -104,6 +115,8 @@ class Session:
     # ------------------------------------------------------------------ queries
     @property
     def state(self) -> State:
+        if self.conceded is not None:
+            return self.conceded.after
         return self.steps[-1].after if self.steps else self.start
 
     @property
@@ -236,10 +249,28 @@ class Session:
     def stuck(self) -> bool:
         return not self.over and not self.game.legal_moves(self.state)
 
+    def concede(self) -> int:
+        """The person gives up: the game ends and their seat loses. Returns the seat.
+
+        The seat is the one that decides now, else the person's first; with several seats
+        of the person's, that one seat concedes. Undo takes the concession back."""
+        if self.over:
+            raise IllegalMove("the game is over (new, restart or undo)")
+        seat = self.viewer
+        self.conceded = Concession(seat, self.game.concede(self.state, seat))
+        self.redo_stack.clear()
+        return seat
+
     # ------------------------------------------------------------------ undo / redo
     def undo(self, n: int = 1) -> int:
-        """Go back n of the person's decisions (through the bot and forced moves after them)."""
+        """Go back n of the person's decisions (through the bot and forced moves after them).
+
+        A concession is the last decision: undoing it gives the game back as it was."""
         done = 0
+        if n > 0 and self.conceded is not None:
+            self.redo_stack.append(self.conceded)  # the moves are unchanged: still as saved
+            self.conceded = None
+            done += 1
         while done < n:
             idx = next((i for i in range(len(self.steps) - 1, -1, -1)
                         if self.steps[i].by == "you"), None)
@@ -248,17 +279,19 @@ class Session:
             self.redo_stack.append(self.steps[idx:])
             del self.steps[idx:]
             done += 1
-        if done:
             self.dirty = True
         return done
 
     def redo(self, n: int = 1) -> int:
         done = 0
         while done < n and self.redo_stack:
-            self.steps.extend(self.redo_stack.pop())
+            item = self.redo_stack.pop()
+            if isinstance(item, Concession):
+                self.conceded = item  # always the last thing undone, so the last redone
+            else:
+                self.steps.extend(item)
+                self.dirty = True
             done += 1
-        if done:
-            self.dirty = True
         return done
 
     # ------------------------------------------------------------------ hint
@@ -319,6 +352,8 @@ class Session:
         lines = [f"  {e}" for e in self.start_events] if first == 0 else []
         for i in range(first, len(self.steps)):
             lines += self.step_lines(i, viewer, reveal_all)
+        if self.conceded is not None:
+            lines.append(f"{self.who(self.conceded.seat)}: conceded")
         return lines
 
     def log_lines(self) -> list[str]:
@@ -329,6 +364,9 @@ class Session:
             lines = self.step_lines(i, viewer)
             out.append(f"{i + 1:>4}. {lines[0]}" + ("  [auto]" if st.by == "auto" else ""))
             out += ["      " + ln.strip() for ln in lines[1:]]
+        if self.conceded is not None:
+            out.append(f"      {self.who(self.conceded.seat)} conceded "
+                       "(not a move: save keeps the moves before it)")
         if len(out) == 1:
             out.append("  no moves yet")
         return out

@@ -400,6 +400,71 @@ def test_commands_help_rules_hint_log_new_restart(tmp_path: Path) -> None:
     assert repl.sess.seed == 12 and len(repl.sess.steps) == 1
 
 
+def script(argv: list[str], lines: list[str]) -> tuple[Repl, str]:
+    """Scriptable mode (stdin not a terminal): the Repl and everything it printed."""
+    stream = io.StringIO()
+    repl, note = make_repl(build_parser().parse_args(["play", *argv]), interactive=False,
+                           stream=stream)
+    assert repl.run_script(lines, note) == 0
+    return repl, stream.getvalue()
+
+
+def test_concede_ends_the_game_as_a_loss_and_undo_takes_it_back(tmp_path: Path) -> None:
+    save = tmp_path / "conceded.json"
+    lines = ["1", "2", "1", "concede", "1", "hint", f"save {save}", "log", "undo", "moves"]
+    repl, out = script(["besieged-castle", "--seed", "2"], lines)
+    sess, game = repl.sess, repl.sess.game
+    # scriptable mode asks nothing: the concession is made at once
+    assert "besieged-castle> concede\nyou conceded: the game is over" in out
+    after = tables(repl)[4]
+    assert after.splitlines()[1] == "Besieged Castle · seed 2 · move 3"
+    assert "  you: conceded\ngame over: p1 conceded — you lost" in after
+    assert after.endswith("new, restart, undo, save FILE or quit")
+    assert "your turn" not in after
+    # while conceded: no move, no hint; the concession is not saved (it is not a move)
+    assert [e.split(": ", 1)[1] for e in errors(repl)] == [
+        "the game is over (new, restart or undo)"]
+    assert "besieged-castle> hint\nthe game is over\n" in out
+    rep = replay_mod.load(save)
+    assert [text for _, text in rep.moves] == [game.move_text(s.move) for s in sess.steps]
+    assert len(rep.moves) == 3 and not game.is_terminal(rep.states(game)[-1])
+    assert "      you conceded (not a move: save keeps the moves before it)" in out
+    # undo takes back only the concession: the same position, to play on
+    assert "besieged-castle> undo\nundid your concession\n" in out
+    assert len(sess.steps) == 3 and sess.conceded is None and not sess.over
+    assert sess.state == sess.steps[-1].after
+    assert sess.my_moves() == game.legal_moves(sess.state, 1) != []
+    assert "your turn" in tables(repl)[-1] and "game over" not in tables(repl)[-1]
+    assert game.results(sess.state) == [""]
+
+
+def test_concede_redo_new_and_several_seats(tmp_path: Path) -> None:
+    repl, out = script(["besieged-castle", "--seed", "2"],
+                       ["1", "concede", "undo 2", "redo 5", "concede", "new 4", "concede x"])
+    assert "undid your concession and 1 move of yours" in out
+    assert "redid your concession and 1 move of yours (only 2 to redo)" in out
+    assert [e.split(": ", 1)[1] for e in errors(repl)] == [
+        "the game is over (new, restart or undo)", "concede takes nothing after it, not 'x'"]
+    assert repl.sess.seed == 4 and repl.sess.conceded is None and not repl.sess.over
+    # with several players, the game ends at once: the person's seat loses
+    repl, out = script(["interaction", "--players", "3", "--seed", "5"], ["concede"])
+    assert repl.sess.game.results(repl.sess.state)[0] == "loss"
+    assert "game over: p1 conceded — p1 (you) loss" in tables(repl)[-1]
+
+
+def test_concede_asks_first_at_a_terminal_and_help_lists_it(tmp_path: Path) -> None:
+    repl = drive(["besieged-castle", "--seed", "2"], [], tmp_path,
+                 keys="1\nconcede\nn\nhelp\nhelp concede\nconcede\ny\n")
+    text = "\n".join(repl.transcript)
+    assert "not conceded: play on" in text
+    assert "  concede  give up: the game ends and you lose (undo takes it back)" in text
+    assert "concede: give up: the game ends and you lose" in text
+    assert repl.sess.over and repl.sess.game.end_reason(repl.sess.state) == "p1 conceded"
+    assert "game over: p1 conceded — you lost" in tables(repl)[-1]
+    assert len(tables(repl)) == 3  # the first, after '1', after the concession
+    assert "concede" in complete(repl.prompt_session.completer, "conc")
+
+
 def test_rules_without_a_doc_page_are_the_about_text_and_the_moves(tmp_path: Path) -> None:
     repl = drive([TWO_HANDS, "--seed", "1"], ["rules"], tmp_path)
     assert repl.transcript[-1].startswith("Two Hands\n\nEach player holds five cards that")

@@ -375,20 +375,36 @@ class Gen:
         key = (e.func, lo, hi,
                tuple(a.name if isinstance(a, A.Name) else a.value for a in e.args))  # type: ignore[attr-defined]
         if key not in tables:
-            it = self.tmp("i")
-            inner = dict(env)
-            inner[var] = Local(it, None, lo, hi)
-            args = [self.as_tuple(a, inner, rule) for a in e.args]
             saved, self.tables = self.tables, None
             saved_h, self.hoist = self.hoist, None
-            body = self.inline_def(self.g.defs[e.func], args, inner, rule, e.span, e.args)
-            self.tables, self.hoist = saved, saved_h
-            if _RAISING_CALL.search(body):
+            try:
+                if 0 <= lo and hi - lo < 8:
+                    # a few values: one expression each, the parameter a literal that Python
+                    # folds (`s[8 + 1]` -> `s[9]`), and no comprehension to call
+                    items = []
+                    for i in range(lo, hi + 1):
+                        inner = dict(env)
+                        inner[var] = Local(str(i), None, i, i)
+                        args = [self.as_tuple(a, inner, rule) for a in e.args]
+                        items.append(self.inline_def(self.g.defs[e.func], args, inner, rule,
+                                                     e.span, e.args))
+                    table = "(" + "None, " * lo + "".join(f"{x}, " for x in items) + ")"
+                else:
+                    it = self.tmp("i")
+                    inner = dict(env)
+                    inner[var] = Local(it, None, lo, hi)
+                    args = [self.as_tuple(a, inner, rule) for a in e.args]
+                    body = self.inline_def(self.g.defs[e.func], args, inner, rule, e.span,
+                                           e.args)
+                    pad = f"(None,) * {lo} + " if lo > 0 else ""
+                    table = f"{pad}tuple([{body} for {it} in range({lo}, {hi + 1})])"
+                    items = [body]
+            finally:
+                self.tables, self.hoist = saved, saved_h
+            if any(_RAISING_CALL.search(x) for x in items):
                 return None  # evaluated ahead of its guards it could fail: keep it in place
             name = self.tmp("T")
-            pad = f"(None,) * {lo} + " if lo > 0 else ""
-            tables[key] = (name,
-                           f"{name} = {pad}tuple([{body} for {it} in range({lo}, {hi + 1})])")
+            tables[key] = (name, f"{name} = {table}")
         name = tables[key][0]
         if lo >= 0:
             return f"{name}[{env[var].code}]"
@@ -944,6 +960,33 @@ class Gen:
         self.tables = None
         self.range_params = set()
         self.hoist = None
+        args = "".join(f", u_{p}" for p in pnames)
+        # Parameters over a few constants are unrolled (the parameter becomes a literal and
+        # Python folds `s[8 + 1]`), while the copies stay few.
+        unroll: set[int] = set()
+        copies = 1
+        for lvl, p in enumerate(md.params, 1):
+            lo, hi = self.const_range(p.source)
+            if lo is not None and hi is not None and 0 < hi - lo + 1 <= 8 and (
+                    copies * (hi - lo + 1) <= 64):
+                unroll.add(lvl)
+                copies *= hi - lo + 1
+
+        def loops(lvl: int, ind: str) -> list[str]:
+            if lvl > len(pnames):
+                return [f"{ind}out.append((me, {mid}{args}))"]
+            p = md.params[lvl - 1]
+            if lvl in unroll:
+                lo, hi = self.const_range(p.source)
+                assert lo is not None and hi is not None
+                body = _level_lines(conds[lvl], h.hoisted.get(lvl, []), ind,
+                                    lambda i: loops(lvl + 1, i))
+                name = re.compile(rf"\bu_{p.name}\b")
+                return [name.sub(str(v), ln) for v in range(lo, hi + 1) for ln in body]
+            body = _level_lines(conds[lvl], h.hoisted.get(lvl, []), ind + "    ",
+                                lambda i: loops(lvl + 1, i))
+            return [ind + fors[lvl - 1]] + body
+
         lines: list[str] = []
         ind = ""
         if conds[0]:
@@ -951,14 +994,7 @@ class Gen:
             ind = "    "
         lines += [ind + t for t in tables]
         lines += [f"{ind}{v} = {c}" for v, c in h.hoisted.get(0, [])]
-        for lvl in range(1, len(pnames) + 1):
-            lines.append(ind + fors[lvl - 1])
-            ind += "    "
-            if conds[lvl]:
-                lines.append(f"{ind}if not ({' and '.join(conds[lvl])}): continue")
-            lines += [f"{ind}{v} = {c}" for v, c in h.hoisted.get(lvl, [])]
-        args = "".join(f", u_{p}" for p in pnames)
-        lines.append(f"{ind}out.append((me, {mid}{args}))")
+        lines += loops(1, ind)
         return lines
 
     # ------------------------------------------------------------ flow
@@ -1382,6 +1418,18 @@ def card_name(g: Checked, cid: int) -> str:
     names = g.rank_names
     rank = names[c.rank - 1] if names and 1 <= c.rank <= len(names) else str(c.rank)
     return rank + (SUIT_SYMBOLS[c.suit - 1] if c.suit else "")
+
+
+def _level_lines(conds: list[str], hoisted: list[tuple[str, str]], ind: str,
+                 inner: Any) -> list[str]:
+    """One parameter's level: its conditions, what is computed there, then the next."""
+    out: list[str] = []
+    if conds:
+        out.append(f"{ind}if {' and '.join(conds)}:")
+        ind += "    "
+    out += [f"{ind}{v} = {c}" for v, c in hoisted]
+    lines: list[str] = inner(ind)
+    return out + lines
 
 
 def _escaping_break(st: A.Stmt) -> bool:

@@ -89,6 +89,11 @@ class Game:
         self.end_reasons = [e.reason or e.name or "end condition" for e in checked.ends]
         self._ncards = len(checked.cards)
         self._zone_slots = [z.slot for z in gen.zone_slots]
+        # who sees each zone slot: True (everyone), a seat (its owner only) or False (nobody)
+        self._sees: dict[int, bool | int] = {}
+        for z in gen.zone_slots:
+            vis = checked.zones[z.decl].visibility
+            self._sees[z.slot] = True if vis == "public" else (z.owner if vis == "owner" else False)
 
     # ------------------------------------------------------------------ fast core
     def _init_slots(self, seed: int) -> list[Any]:
@@ -364,16 +369,23 @@ class Game:
         return f"'{text}' is not legal now"
 
     # ------------------------------------------------------------------ views
+    def sees(self, slot: int, seat: int | None) -> bool:
+        """May this seat (None: a spectator) see the cards of this zone slot?"""
+        return self._sees[slot] is True or (seat is not None and self._sees[slot] == seat)
+
+    def visible_slots(self, seat: int | None) -> list[int]:
+        return [z for z in self._zone_slots if self.sees(z, seat)]
+
+    def hidden_slots(self, seat: int | None) -> list[int]:
+        return [z for z in self._zone_slots if not self.sees(z, seat)]
+
     def view(self, state: State, player: int | None) -> dict[str, Any]:
         """What one seat may see (player None: a spectator who sees public cards only)."""
         s = state.slots
         zones: dict[str, Any] = {}
         for z in self.gen.zone_slots:
-            info = self.checked.zones[z.decl]
             cards = s[z.slot]
-            visible = info.visibility == "public" or (
-                info.visibility == "owner" and player is not None and z.owner == player)
-            zones[z.text] = ([self.card_text[c] for c in cards] if visible
+            zones[z.text] = ([self.card_text[c] for c in cards] if self.sees(z.slot, player)
                              else {"hidden": len(cards)})
         variables: dict[str, Any] = {}
         for v in self.checked.vars.values():

@@ -102,12 +102,8 @@ class Playthrough:
         self.zone_slots = [z.slot for z in g.gen.zone_slots]
         self.all_cards = list(range(len(g.card_text)))
         # slots holding cards a seat cannot see: for each seat 1..n
-        self.hidden: dict[int, list[int]] = {}
-        for p in range(1, g.players + 1):
-            self.hidden[p] = [
-                z.slot for z in g.gen.zone_slots
-                if g.checked.zones[z.decl].visibility == "hidden"
-                or (g.checked.zones[z.decl].visibility == "owner" and z.owner != p)]
+        self.hidden: dict[int, list[int]] = {
+            p: g.hidden_slots(p) for p in range(1, g.players + 1)}
         # a repeated state means a possible endless game unless a limit ends it; the
         # slot of moves played is left out of the comparison, unless a rule reads it
         self.detect_loops = not g.limit and "moves_played" not in names_used(g)

@@ -1,7 +1,7 @@
-"""Helpers the REPL needs that the engine does not offer (yet).
+"""Helpers the REPL builds on the engine's API.
 
-- `visible_slots` / `visible_cards`: which zones and cards a seat may see (the rule of
-  `Game.view`, as sets, for masking moves in the log).
+- `visible_slots` / `visible_cards`: which zones and cards a seat may see (the engine's
+  `Game.sees` rule, as sets, for masking moves in the log).
 - `describe`: a move's text and description with the cards a seat may not see masked.
 """
 
@@ -14,13 +14,8 @@ from cardgame.interpreter.engine import Game, Move, State
 BACK = "▒▒"
 
 
-def zone_visible(game: Game, decl: str, owner: int, seat: int | None) -> bool:
-    vis = game.checked.zones[decl].visibility
-    return vis == "public" or (vis == "owner" and seat is not None and owner == seat)
-
-
 def visible_slots(game: Game, seat: int | None) -> set[int]:
-    return {z.slot for z in game.gen.zone_slots if zone_visible(game, z.decl, z.owner, seat)}
+    return set(game.visible_slots(seat))
 
 
 def visible_cards(game: Game, state: State, seat: int | None) -> set[int]:

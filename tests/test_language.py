@@ -385,3 +385,13 @@ setup { move all of deck to stock
         deal all from stock to stock }
 move m { }
 ''').new_state(0)
+
+
+def test_one_visibility_rule_for_every_seat() -> None:
+    g = compile_game("interaction", 3)
+    text = {z.slot: z.text for z in g.gen.zone_slots}
+    seen = {text[z] for z in g.visible_slots(2)}
+    assert {"hand-p2", "center", "field-p1", "field-p2", "field-p3"} <= seen
+    assert not {"hand-p1", "hand-p3", "stock", "deck"} & seen
+    assert {text[z] for z in g.hidden_slots(None)} >= {"hand-p1", "hand-p2", "hand-p3"}
+    assert sorted(g.visible_slots(2) + g.hidden_slots(2)) == sorted(text)

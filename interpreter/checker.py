@@ -740,6 +740,11 @@ class _Checker:
                 self.err("only the flow decides who chooses (a choice cannot be made here)",
                          s.span)
             wt = self.expr(s.who, scope, ctx)
+            named = s.who.items if isinstance(s.who, A.ListLit) else (s.who,)
+            for w in named:
+                if isinstance(w, A.Int) and not 1 <= w.value <= self.n:
+                    self.err(f"there is no player {w.value} in a game of {self.n}", w.span,
+                             f"players are numbered 1 to {self.n}")
             want = "list:player" if s.simultaneous else "player"
             if not compatible(want, wt):
                 self.err(f"expected a {'list of players' if s.simultaneous else 'player'}, "

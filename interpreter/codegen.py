@@ -536,6 +536,9 @@ class Gen:
             x = self.expr(e.operand, env, rule)
             return f"_cat(s, {x})" if ot == "list:zone" else f"s[{x}]"
         p = self.expr(e.operand, env, rule)
+        if isinstance(e.operand, A.Name) and e.operand.name in self.g.vars:
+            # a player variable may be none: say where, not a Python TypeError
+            p = f"_player({p}, {self.span_id(e.operand.span, rule)})"
         if op == "left":
             return f"({p} % {self.n} + 1)"
         if op == "right":

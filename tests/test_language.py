@@ -337,10 +337,11 @@ deck standard
 zone hand[player]: owner
 setup { deal 2 from deck to hand }
 move take(c in hand[me]) { }
-flow { simultaneously [1, 3] choose take }
+var extra = 3
+flow { simultaneously [1, extra] choose take }
 ''')
     with pytest.raises(RuleError, match="3 is not a player"):
-        g.new_state(0)
+        g.new_state(0)  # a computed list is checked when the flow reaches the choice
 
 
 def test_end_in_a_procedure_called_by_the_flow(tmp_path: Path) -> None:
@@ -395,3 +396,23 @@ def test_one_visibility_rule_for_every_seat() -> None:
     assert not {"hand-p1", "hand-p3", "stock", "deck"} & seen
     assert {text[z] for z in g.hidden_slots(None)} >= {"hand-p1", "hand-p2", "hand-p3"}
     assert sorted(g.visible_slots(2) + g.hidden_slots(2)) == sorted(text)
+
+
+def test_a_constant_player_out_of_range_is_a_compile_error(tmp_path: Path) -> None:
+    with pytest.raises(Diagnostic, match="no player 3 in a game of 2"):
+        compile_text(tmp_path, 'game "T"\nplayers 2\ndeck standard\nmove m { }\n'
+                     "flow { 3 chooses m }\n")
+
+
+def test_left_of_none_is_a_rule_error_with_a_line(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, '''
+game "T"
+players 2
+deck standard
+var who: player = none
+var next: player = 1
+move m { next = left of who }
+flow { 1 chooses m }
+''')
+    with pytest.raises(RuleError, match=r"t.cardgame:7:.*not a player"):
+        g.apply_text(g.new_state(0), "m")

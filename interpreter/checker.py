@@ -10,7 +10,7 @@ Types are strings: int bool card player suit color sym zone none any, and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -107,6 +107,8 @@ class Checked:
     constants: dict[str, tuple[str, Any]]
     uses_no_moves: bool = False
     bool_attrs: frozenset[str] = frozenset()
+    # the checker's constant folder (numbers, options, constant defs, arithmetic)
+    const_int: Callable[[A.Expr], int | None] = attrs.field(default=lambda e: None, repr=False)
 
 
 def elem(t: str) -> str:
@@ -434,6 +436,7 @@ class _Checker:
             ends=ends, score=score, result=result, invariants=invariants, limit=limit,
             types=self.types, blocking_procs=self.blocking, constants=self.constants,
             uses_no_moves=self.uses_no_moves, bool_attrs=frozenset(self.bool_attrs),
+            const_int=self.const_int,
         )
 
     # ----------------------------------------------------------- helpers

@@ -908,12 +908,7 @@ class Gen:
         return None, None
 
     def const_of(self, e: A.Expr) -> int | None:
-        if isinstance(e, A.Int):
-            return e.value
-        if isinstance(e, A.Name) and e.name in self.g.constants:
-            v = self.g.constants[e.name][1]
-            return v if isinstance(v, int) and not isinstance(v, bool) else None
-        return None
+        return self.g.const_int(e)  # one constant folder: the checker's
 
     def gen_loops(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
         """The legal-move generator of one move, as a block of lines (indented from 0)

@@ -180,6 +180,8 @@ class _Checker:
         self.errors: list[Diagnostic] = []
         self.types: dict[int, str] = {}
         self.expecting = ""
+        self.const_defs: dict[str, A.DefDecl] = {}
+        self.const_stack: list[str] = []
         self.bool_attrs: set[str] = set()
         self.int_attrs: set[str] = set()
 
@@ -312,7 +314,6 @@ class _Checker:
                 self.constants.setdefault(rn, ("int", i + 1))
         has_suitless = any(c.suit == 0 for c in self.cards)
         self.const_defs = {k: d for k, d in defs.items() if d.is_const}
-        self.const_stack: list[str] = []
         # zones and vars ------------------------------------------------------------
         self.zones: dict[str, ZoneInfo] = {
             "deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
@@ -460,7 +461,7 @@ class _Checker:
             t, v = self.constants[e.name]
             if t == "int":
                 return int(v)
-        if isinstance(e, A.Name) and e.name in getattr(self, "const_defs", {}):
+        if isinstance(e, A.Name) and e.name in self.const_defs:
             d = self.const_defs[e.name]
             if e.name in self.const_stack:
                 return None
@@ -694,7 +695,7 @@ class _Checker:
         if name in seen:
             return False
         seen.add(name)
-        return any(self._stmt_blocks(s, seen) for s in _walk_stmts(self.procs[name].body))
+        return any(self._stmt_blocks(s, seen) for s in walk_stmts(self.procs[name].body))
 
     def _stmt_blocks(self, s: A.Stmt, seen: set[str]) -> bool:
         if isinstance(s, A.Choose):
@@ -1083,7 +1084,7 @@ class _Checker:
             return "bool"
         candidates = (list(scope.all_names()) + list(self.zones) + list(self.vars)
                       + list(self.constants) + list(self.defs) + ["suits", "colors", "players", "ended"])
-        if getattr(self, "expecting", "") == "zone":
+        if self.expecting == "zone":
             self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, self.zones)
                      or "zones: " + ", ".join(self.zones))
         else:
@@ -1274,19 +1275,17 @@ def _literal_player(want: str, e: A.Expr) -> bool:
     return want == "player" and isinstance(e, A.Int)
 
 
-def _walk_stmts(stmts: tuple[A.Stmt, ...]) -> Iterator[A.Stmt]:
+def walk_stmts(stmts: tuple[A.Stmt, ...]) -> Iterator[A.Stmt]:
     for s in stmts:
         yield s
         if isinstance(s, A.If):
             for _, body in s.branches:
-                yield from _walk_stmts(body)
-            yield from _walk_stmts(s.else_)
+                yield from walk_stmts(body)
+            yield from walk_stmts(s.else_)
         elif isinstance(s, (A.For, A.While, A.Repeat, A.Phase)):
-            yield from _walk_stmts(s.body)
+            yield from walk_stmts(s.body)
 
 
-def walk_stmts(stmts: tuple[A.Stmt, ...]) -> Iterator[A.Stmt]:
-    return _walk_stmts(stmts)
 
 
 def parse_option_value(od: A.OptionDecl, raw: str) -> Any:

@@ -216,7 +216,7 @@ class Gen:
         if isinstance(e, A.Unary):
             return self.unary(e, env, rule)
         if isinstance(e, A.TopN):
-            z = self.zone_code(e.zone, env, rule)
+            z = self.expr(e.zone, env, rule)
             n = self.expr(e.count, env, rule)
             sid = self.span_id(e.span, rule)
             return f"_topn(s[{z}], {n}, {sid})"
@@ -224,7 +224,7 @@ class Gen:
             return self.binary(e, env, rule)
         if isinstance(e, A.IsEmpty):
             ot = self.t(e.operand)
-            code = (f"s[{self.zone_code(e.operand, env, rule)}]" if ot == "zone"
+            code = (f"s[{self.expr(e.operand, env, rule)}]" if ot == "zone"
                     else self.expr(e.operand, env, rule))
             if ot == "list:zone":
                 code = f"_cat(s, {code})"
@@ -288,9 +288,6 @@ class Gen:
             return "(s[4] is not None)"
         raise Diagnostic(f"internal: unresolved name {n}", e.span)  # pragma: no cover
 
-    def zone_code(self, e: A.Expr, env: dict[str, Local], rule: str) -> str:
-        """Code for the slot index of a zone expression."""
-        return self.expr(e, env, rule)
 
     def index_code(self, idx: A.Expr, dim: tuple[str, int], env: dict[str, Local],
                    rule: str) -> str:
@@ -734,10 +731,10 @@ class Gen:
         if isinstance(st, A.MoveCards):
             return self.move_cards(st, env, rule, ind)
         if isinstance(st, A.Shuffle):
-            z = self.zone_code(st.zone, env, rule)
+            z = self.expr(st.zone, env, rule)
             return [f"{ind}s[{z}] = _shuffle(s, s[{z}])"]
         if isinstance(st, A.Deal):
-            src = self.zone_code(st.source, env, rule)
+            src = self.expr(st.source, env, rule)
             dests = self.expr(st.dests, env, rule)
             if self.t(st.dests) == "zone":
                 dests = f"({dests},)"
@@ -779,7 +776,7 @@ class Gen:
     def move_cards(self, st: A.MoveCards, env: dict[str, Local], rule: str,
                    ind: str) -> list[str]:
         ct = self.t(st.cards)
-        dest = self.zone_code(st.dest, env, rule)
+        dest = self.expr(st.dest, env, rule)
         d = self.tmp("d")
         lines = [f"{ind}{d} = {dest}"]
         put = (f"{ind}s[{d}] = ({{c}},) + s[{d}]" if st.bottom else f"{ind}s[{d}] = s[{d}] + ({{c}},)")
@@ -789,7 +786,7 @@ class Gen:
         if isinstance(c, A.Unary) and c.op in ("top", "bottom") and self.t(c.operand) == "zone":
             z = self.tmp("z")
             t = self.tmp("t")
-            lines += [f"{ind}{z} = {self.zone_code(c.operand, env, rule)}",
+            lines += [f"{ind}{z} = {self.expr(c.operand, env, rule)}",
                       f"{ind}{t} = s[{z}]",
                       f"{ind}if not {t}: _E({sid})"]
             if c.op == "top":
@@ -800,7 +797,7 @@ class Gen:
         if ct == "zone" or (isinstance(c, A.Unary) and c.op == "all" and self.t(c.operand) == "zone"):
             src_e = c.operand if isinstance(c, A.Unary) else c
             z = self.tmp("z")
-            lines += [f"{ind}{z} = {self.zone_code(src_e, env, rule)}",
+            lines += [f"{ind}{z} = {self.expr(src_e, env, rule)}",
                       f"{ind}if {z} != {d}:",
                       putmany.format(cs=f"s[{z}]").replace(ind, ind + "    ", 1),
                       f"{ind}    s[{z}] = ()"]
@@ -809,7 +806,7 @@ class Gen:
             z = self.tmp("z")
             n = self.tmp("n")
             t = self.tmp("t")
-            lines += [f"{ind}{z} = {self.zone_code(c.zone, env, rule)}",
+            lines += [f"{ind}{z} = {self.expr(c.zone, env, rule)}",
                       f"{ind}{n} = {self.expr(c.count, env, rule)}",
                       f"{ind}{t} = _topn(s[{z}], {n}, {sid})",
                       f"{ind}s[{z}] = s[{z}][:len(s[{z}]) - len({t})]",

@@ -71,12 +71,9 @@ class Game:
         linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
         exec(code, ns)  # our generated code only: see codegen's module docstring
         self.ns = ns
-        self._nodes = ns["NODES"]
-        self._legal = ns["LEGAL"]
         self._succ = ns["SUCC"]
         self._sim = ns["SIMULTANEOUS"]
         self._eff = ns["EFF"]
-        self._ends = ns["ends"]
         self._score = ns["score"]
         self._won = ns["won"]
         self._setup = ns["setup"]
@@ -84,9 +81,10 @@ class Game:
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
         self.invariants: list[tuple[str, Any]] = list(ns["INVARIANTS"])
-        self.limit = checked.limit.count if checked.limit else 0
-        self.limit_reason = (checked.limit.reason if checked.limit else "") or "move limit reached"
-        self.end_reasons = [e.reason or e.name or "end condition" for e in checked.ends]
+        self.limit = checked.limit.count if checked.limit else 0  # declared move limit, 0: none
+        # why a game ends, as end_reason() reports it: each end condition's, and the limit's
+        self.limit_reason: str = ns["LIMIT_REASON"]
+        self.end_reasons: list[str] = list(ns["END_REASONS"])
         self._ncards = len(checked.cards)
         self._zone_slots = [z.slot for z in gen.zone_slots]
         # who sees each zone slot: True (everyone), a seat (its owner only) or False (nobody)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import handwritten_besieged_castle  # noqa: E402
 import handwritten_calculation  # noqa: E402
-from cardgame.interpreter.compiler import compile_game  # noqa: E402
+from cardgame.interpreter.engine.pipeline import compile_game  # noqa: E402
 
 CASES: list[tuple[str, str, Callable[[int], Any]]] = [
     ("Calculation", "calculation", lambda seed: handwritten_calculation.Game(seed)),

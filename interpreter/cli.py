@@ -11,12 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import CardgameError, Diagnostic, Diagnostics
-from .loader import bundled_dir, bundled_names, load
-
-
-class UsageError(CardgameError):
-    pass
+from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
+from .lang.loader import bundled_dir, bundled_names, load
+from .options import parse_settings
 
 
 def version() -> str:
@@ -28,16 +25,6 @@ def version() -> str:
         return "0+unknown"
 
 
-def _settings(values: Sequence[str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in values or ():
-        if "=" not in item:
-            raise UsageError(f"--set takes NAME=VALUE, not '{item}'")
-        k, v = item.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
 def add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=None, metavar="N", help="number of players")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -47,14 +34,14 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def game_from_args(args: argparse.Namespace) -> Any:
-    from .compiler import compile_game
+    from .engine.pipeline import compile_game
 
-    return compile_game(args.game, args.players, _settings(args.set))
+    return compile_game(args.game, args.players, parse_settings(args.set))
 
 
 # ---------------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
-    from .checker import check
+    from .lang.checker import check
 
     rows: list[dict[str, Any]] = []
     for name in bundled_names():
@@ -94,12 +81,12 @@ def _option_doc(od: Any) -> str:
 
 # ---------------------------------------------------------------------- check
 def cmd_check(args: argparse.Namespace) -> int:
-    from .compiler import compile_game
+    from .engine.pipeline import compile_game
 
     failed = 0
     for f in args.files:
         try:
-            game = compile_game(f, args.players, _settings(args.set))
+            game = compile_game(f, args.players, parse_settings(args.set))
         except (Diagnostic, Diagnostics) as e:
             print(_format_error(e), file=sys.stderr)
             failed += 1
@@ -264,7 +251,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from .fuzz import run_fuzz
+    from .fuzz.search import run_fuzz
 
     result: int = run_fuzz(args)
     return result
@@ -295,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--seat", type=int, action="append", default=None, metavar="K",
                     help="a seat you play (repeatable; default seat 1)")
-    from .bots import BOTS
+    from .bots.simple import BOTS
 
     sp.add_argument("--bots", choices=sorted(BOTS), default="greedy",
                     help="the bot for the other seats")

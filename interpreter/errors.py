@@ -13,7 +13,24 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from .ast import NOSPAN, Span
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A source position: file, 1-based line and column, and end position."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOSPAN = Span("<builtin>", 0, 0, 0, 0)
 
 MAX_SHOWN = 120  # characters of a source line shown under a message
 
@@ -96,3 +113,7 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     if len(close) == 1:
         return f"did you mean '{close[0]}'?"
     return "did you mean " + ", ".join(f"'{c}'" for c in close[:-1]) + f" or '{close[-1]}'?"
+
+
+class UsageError(CardgameError):
+    """A bad command line: printed as one line, exit code 2."""

@@ -24,10 +24,17 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from cardgame.interpreter import replay as replay_mod
-from cardgame.interpreter.bots import BOTS
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.errors import CardgameError, Diagnostic, Diagnostics, IllegalMove
+from cardgame.interpreter.bots.simple import BOTS
+from cardgame.interpreter.engine import replay as replay_mod
+from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.errors import (
+    CardgameError,
+    Diagnostic,
+    Diagnostics,
+    IllegalMove,
+    UsageError,
+)
+from cardgame.interpreter.options import parse_settings
 from prompt_toolkit import PromptSession, print_formatted_text
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
@@ -560,9 +567,8 @@ def make_repl(args: argparse.Namespace, *, input: Input | None = None,
               output: Output | None = None, interactive: bool | None = None,
               stream: TextIO | None = None) -> tuple[Repl, str]:
     """The REPL for `cardgame play` arguments, and the line that says how the seed came."""
-    from cardgame.interpreter.cli import UsageError, _settings
 
-    settings = _settings(getattr(args, "set", None))
+    settings = parse_settings(getattr(args, "set", None))
     seats = getattr(args, "seat", None)
     bots = getattr(args, "bots", None) or "greedy"
     if interactive is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgame.interpreter.engine import Game, Move, State
+from cardgame.interpreter.engine.game import Game, Move, State
 
 BACK = "▒▒"
 

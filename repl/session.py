@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
-from cardgame.interpreter import replay as replay_mod
-from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
-from cardgame.interpreter.codegen import MOVES
-from cardgame.interpreter.engine import Game, Move, State
+from cardgame.interpreter.bots.simple import BOTS, Bot, GreedyBot, make_bot
+from cardgame.interpreter.codegen.gen import MOVES
+from cardgame.interpreter.engine import replay as replay_mod
+from cardgame.interpreter.engine.game import Game, Move, State
 from cardgame.interpreter.errors import CardgameError, IllegalMove
 
 from . import compat
@@ -481,7 +481,7 @@ class ReplayView:
 
 def rules_text(game: Game, game_ref: str) -> str:
     """docs/games/<name>.md when there is one, else the game's own about text and moves."""
-    from cardgame.interpreter.loader import resolve_game
+    from cardgame.interpreter.lang.loader import resolve_game
 
     try:
         path = resolve_game(game_ref).resolve()

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.engine import Game
+from cardgame.interpreter.engine.game import Game
+from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
 from conftest import (
     ALL_CARDS,

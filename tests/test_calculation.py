@@ -7,7 +7,7 @@ the 2-pile [2] wants a 4, the 3-pile [3] wants a 6 and the 4-pile [4] wants an 8
 from __future__ import annotations
 
 import pytest
-from cardgame.interpreter.engine import Game
+from cardgame.interpreter.engine.game import Game
 from cardgame.interpreter.errors import IllegalMove
 from conftest import (
     CALCULATION_SEQUENCES,

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import pytest
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.engine import Game, State
+from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs

@@ -23,10 +23,10 @@ import re
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.builder import build_module
-from cardgame.interpreter.compiler import compile_loaded
+from cardgame.interpreter.engine.pipeline import compile_loaded
 from cardgame.interpreter.errors import Diagnostic, Diagnostics
-from cardgame.interpreter.loader import load
+from cardgame.interpreter.lang.builder import build_module
+from cardgame.interpreter.lang.loader import load
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -173,7 +173,7 @@ def test_the_tutorial_example_keeps_its_invariants() -> None:
     it declares hold in every position (what `cardgame fuzz` checks at length)."""
     import random
 
-    from cardgame.interpreter.compiler import compile_game
+    from cardgame.interpreter.engine.pipeline import compile_game
 
     for columns in ("8", "12"):
         game = compile_game(EXAMPLES / "castle-courtyard.cardgame", None, {"columns": columns})

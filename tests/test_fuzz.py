@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardgame.interpreter import fuzz as F
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.engine import Game, State
+from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine.replay import load as load_replay
 from cardgame.interpreter.errors import IllegalMove
-from cardgame.interpreter.fuzz_play import Playthrough, PropertyFailure
-from cardgame.interpreter.replay import load as load_replay
+from cardgame.interpreter.fuzz import search as F
+from cardgame.interpreter.fuzz.playthrough import Playthrough, PropertyFailure
 
 MUTANTS = Path(__file__).resolve().parent / "mutants"
 SLOW = os.environ.get("CARDGAME_SLOW_TESTS") == "1"
@@ -317,7 +317,7 @@ def test_leak_check_catches_a_view_that_shows_hidden_cards() -> None:
 
 
 def test_bundled_multiplayer_games_are_fuzzable() -> None:
-    from cardgame.interpreter.loader import bundled_names
+    from cardgame.interpreter.lang.loader import bundled_names
 
     for name in bundled_names():
         if name in ("calculation",) or name.startswith("besieged"):

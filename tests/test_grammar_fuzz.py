@@ -24,10 +24,10 @@ from typing import Any
 
 import lark
 import pytest
-from cardgame.interpreter.compiler import compile_loaded
+from cardgame.interpreter.engine.pipeline import compile_loaded
 from cardgame.interpreter.errors import CardgameError
-from cardgame.interpreter.loader import bundled_dir, load
-from cardgame.interpreter.parser import lark_parser
+from cardgame.interpreter.lang.loader import bundled_dir, load
+from cardgame.interpreter.lang.parser import lark_parser
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark.grammar import NonTerminal, Terminal

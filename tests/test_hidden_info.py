@@ -12,8 +12,8 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.engine import Game, State
+from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine.pipeline import compile_game
 
 CONFIGS: list[tuple[str, int, dict[str, str]]] = [
     ("interaction", 3, {}),

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from cardgame.interpreter.codegen import WHO
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.engine import Game, State
+from cardgame.interpreter.codegen.gen import WHO
+from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

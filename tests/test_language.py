@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.compiler import compile_game
+from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, IllegalMove, RuleError
 
 

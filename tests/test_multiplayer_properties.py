@@ -10,8 +10,8 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.engine import Game, State
+from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine.pipeline import compile_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 

@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable
 
 import pytest
-from cardgame.interpreter.compiler import compile_game
-from cardgame.interpreter.engine import Game, State
+from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
 from conftest import (
     ALL_CARDS,

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from .engine import Game, Move, State
+from ..engine.game import Game, Move, State
 
 
 @runtime_checkable

@@ -8,8 +8,8 @@ import importlib.resources
 import lark
 from lark.lexer import PatternStr
 
+from ..errors import Diagnostic
 from .ast import Span
-from .errors import Diagnostic
 
 # Words for terminals whose Lark names mean little to a user.
 _TERMINAL_WORDS = {

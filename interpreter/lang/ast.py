@@ -8,23 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-
-@attrs.frozen
-class Span:
-    """A source position: file, 1-based line and column, and end position."""
-
-    file: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}"
-
-
-NOSPAN = Span("<builtin>", 0, 0, 0, 0)
-
+from ..errors import NOSPAN, Span  # noqa: F401  (re-exported: nodes carry spans)
 
 # ---------------------------------------------------------------- expressions
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import lark
 
+from ..errors import Diagnostic
 from . import ast as A
-from .errors import Diagnostic
 from .parser import parse
 
 

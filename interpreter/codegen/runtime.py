@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Any, NoReturn
 
-from .ast import Span
-from .checker import SUITS, Checked
-from .errors import RuleError
+from ..errors import RuleError
+from ..lang.ast import Span
+from ..lang.checker import SUITS, Checked
 
 
 class GameOver(Exception):

@@ -26,10 +26,10 @@ from typing import Any, TextIO
 
 import attrs
 
-from .cli import UsageError, _settings
-from .engine import Game, Move
-from .errors import CardgameError
-from .fuzz_play import (
+from ..engine.game import Game, Move
+from ..errors import CardgameError, UsageError
+from ..options import parse_settings
+from .playthrough import (
     PROPERTIES,
     Counterexample,
     Coverage,
@@ -300,7 +300,7 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     `.cardgame/counterexample-<game>.json`)."""
     from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
-    from .compiler import compile_game
+    from ..engine.pipeline import compile_game
 
     if isinstance(game, Game):
         g = game
@@ -409,7 +409,7 @@ def _mpair(g: Game, m: Move) -> tuple[int, str]:
 
 
 def _write_replay(g: Game, report: FuzzReport, cx: Counterexample, path: Path) -> None:
-    from . import replay as R
+    from ..engine import replay as R
 
     note = f"cardgame fuzz: {cx.property}: {cx.message}"
     if report.failing_move_text:
@@ -532,7 +532,7 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the command
 def run_fuzz(args: argparse.Namespace) -> int:
-    settings = _settings(getattr(args, "set", None))
+    settings = parse_settings(getattr(args, "set", None))
     seconds = getattr(args, "seconds", None)
     examples = getattr(args, "examples", None)
     if examples is not None and examples < 1:
@@ -542,7 +542,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
     max_moves = getattr(args, "max_moves", 2000)
     if max_moves < 1:
         raise UsageError("--max-moves must be at least 1")
-    from .compiler import compile_game
+    from ..engine.pipeline import compile_game
 
     g = compile_game(args.game, args.players, settings)
     stream = sys.stderr if sys.stderr.isatty() else None

@@ -22,8 +22,8 @@ from typing import Any
 
 import attrs
 
-from .engine import Game, Move, State
-from .errors import CardgameError, IllegalMove
+from ..errors import CardgameError, IllegalMove
+from .game import Game, Move, State
 
 FORMAT = "cardgame-replay"
 
@@ -58,7 +58,7 @@ class Replay:
             raise ReplayError(f"cannot write {path}: {e.strerror or e}") from None
 
     def compile(self) -> Game:
-        from .compiler import compile_game
+        from .pipeline import compile_game
 
         return compile_game(self.game, self.players, {k: str(v) for k, v in self.options.items()})
 

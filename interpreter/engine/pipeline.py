@@ -6,12 +6,12 @@ import hashlib
 import sys
 from pathlib import Path
 
-from .ast import Span
-from .checker import check
-from .codegen import generate
-from .engine import Game
-from .errors import Diagnostic
-from .loader import Loaded, load, resolve_game
+from ..codegen.gen import generate
+from ..errors import Diagnostic
+from ..lang.ast import Span
+from ..lang.checker import check
+from ..lang.loader import Loaded, load, resolve_game
+from .game import Game
 
 _cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...]], Game] = {}
 

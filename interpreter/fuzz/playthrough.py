@@ -17,10 +17,10 @@ from typing import Any
 
 import attrs
 
-from . import ast as A
-from .codegen import MOVES
-from .engine import Game, Move, State
-from .errors import CardgameError, IllegalMove, RuleError
+from ..codegen.gen import MOVES
+from ..engine.game import Game, Move, State
+from ..errors import CardgameError, IllegalMove, RuleError
+from ..lang import ast as A
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {

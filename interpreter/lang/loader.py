@@ -14,9 +14,9 @@ from pathlib import Path
 
 import attrs
 
+from ..errors import Diagnostic, did_you_mean
 from . import ast as A
 from .builder import build_module
-from .errors import Diagnostic, did_you_mean
 
 MAX_EXTENDS_DEPTH = 16
 

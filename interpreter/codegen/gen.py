@@ -25,9 +25,9 @@ from typing import Any
 
 import attrs
 
-from . import ast as A
-from .checker import SUIT_SYMBOLS, SUITS, Checked, elem, walk_stmts
-from .errors import Diagnostic
+from ..errors import Diagnostic
+from ..lang import ast as A
+from ..lang.checker import SUIT_SYMBOLS, SUITS, Checked, elem, walk_stmts
 
 PC, RNG, MOVES, PENDING, ENDED, WHO = range(6)
 FIRST_SLOT = 6

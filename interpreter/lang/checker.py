@@ -15,8 +15,8 @@ from typing import Any
 
 import attrs
 
+from ..errors import Diagnostic, Diagnostics, did_you_mean
 from . import ast as A
-from .errors import Diagnostic, Diagnostics, did_you_mean
 from .loader import Loaded
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")

@@ -17,11 +17,11 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from . import codegen
-from .checker import SUITS, Checked
-from .codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, Generated
-from .errors import CardgameError, IllegalMove, RuleError
-from .runtime import GameOver, namespace
+from ..codegen import gen as codegen
+from ..codegen.gen import ENDED, MOVES, PC, PENDING, RNG, WHO, Generated
+from ..codegen.runtime import GameOver, namespace
+from ..errors import CardgameError, IllegalMove, RuleError
+from ..lang.checker import SUITS, Checked
 
 Move = tuple[Any, ...]
 CONCEDED = "conceded by p"

@@ -1,0 +1,1 @@
+"""Bots that choose moves."""

@@ -1,0 +1,1 @@
+"""Back end: checked program -> Python module text."""

@@ -1,0 +1,1 @@
+"""The game API: executes the generated code."""

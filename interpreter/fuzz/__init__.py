@@ -1,0 +1,1 @@
+"""Rule holes: properties checked over searched playthroughs."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
-from .lang.loader import bundled_dir, bundled_names, load
+from .lang import bundled_dir, bundled_names, load
 from .options import parse_settings
 
 
@@ -41,7 +41,7 @@ def game_from_args(args: argparse.Namespace) -> Any:
 
 # ---------------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
-    from .lang.checker import check
+    from .lang import check
 
     rows: list[dict[str, Any]] = []
     for name in bundled_names():

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-from cardgame.interpreter.codegen.gen import MOVES
+from cardgame.interpreter.cards import SUIT_SYMBOLS
+from cardgame.interpreter.codegen import MOVES
 from cardgame.interpreter.engine.game import Game, State
-from cardgame.interpreter.lang.checker import SUIT_SYMBOLS
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import attrs
 from cardgame.interpreter.bots.simple import BOTS, Bot, GreedyBot, make_bot
-from cardgame.interpreter.codegen.gen import MOVES
+from cardgame.interpreter.codegen import MOVES
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.engine.game import Game, Move, State
 from cardgame.interpreter.errors import CardgameError, IllegalMove

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from cardgame.interpreter.codegen.gen import WHO
+from cardgame.interpreter.codegen import WHO
 from cardgame.interpreter.engine.game import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove

@@ -44,3 +44,18 @@ def test_no_bare_top_level_modules_are_installed() -> None:
     out = subprocess.run([sys.executable, "-c", "import interpreter"], capture_output=True,
                          cwd="/")
     assert out.returncode != 0
+
+
+def test_pyproject_lists_every_package() -> None:
+    """A subpackage missing from pyproject's list is silently absent from a real install."""
+    import tomllib
+
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(conf["tool"]["setuptools"]["packages"])
+    dirs = conf["tool"]["setuptools"]["package-dir"]
+    on_disk = set()
+    for pkg, folder in dirs.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder).parts
+            on_disk.add(".".join((pkg, *rel)))
+    assert on_disk - listed == set(), f"add to pyproject.toml packages: {sorted(on_disk - listed)}"

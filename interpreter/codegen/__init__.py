@@ -1,1 +1,11 @@
-"""Back end: checked program -> Python module text."""
+"""The back end: a checked program -> Python module text and its metadata (no exec here).
+
+Only codegen and engine know slot indices and generated names. Other layers import from
+`cardgame.interpreter.codegen`, not from its modules.
+"""
+
+from .gen import ENDED, MOVES, PC, PENDING, RNG, WHO, Generated, generate
+from .runtime import GameOver, namespace
+
+__all__ = ["ENDED", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",
+           "generate", "namespace"]

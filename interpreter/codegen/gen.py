@@ -25,9 +25,10 @@ from typing import Any
 
 import attrs
 
+from ..cards import SUIT_SYMBOLS, SUITS
 from ..errors import Diagnostic
+from ..lang import Checked, elem, walk_stmts
 from ..lang import ast as A
-from ..lang.checker import SUIT_SYMBOLS, SUITS, Checked, elem, walk_stmts
 
 PC, RNG, MOVES, PENDING, ENDED, WHO = range(6)
 FIRST_SLOT = 6

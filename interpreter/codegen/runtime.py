@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Any, NoReturn
 
-from ..errors import RuleError
-from ..lang.ast import Span
-from ..lang.checker import SUITS, Checked
+from ..cards import SUITS
+from ..errors import RuleError, Span
+from ..lang import Checked
 
 
 class GameOver(Exception):

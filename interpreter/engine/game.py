@@ -17,11 +17,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..codegen import gen as codegen
-from ..codegen.gen import ENDED, MOVES, PC, PENDING, RNG, WHO, Generated
-from ..codegen.runtime import GameOver, namespace
-from ..errors import CardgameError, IllegalMove, RuleError
-from ..lang.checker import SUITS, Checked
+from ..cards import SUITS
+from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, GameOver, Generated, namespace
+from ..errors import NOSPAN, CardgameError, IllegalMove, RuleError
+from ..lang import Checked
 
 Move = tuple[Any, ...]
 CONCEDED = "conceded by p"
@@ -120,7 +119,7 @@ class Game:
             raise
         except Exception as e:  # a slip in a rule that the checks could not see
             raise RuleError(f"{type(e).__name__}: {e}",
-                            self.gen.node_span.get(s[PC], codegen.A.NOSPAN), "flow") from None
+                            self.gen.node_span.get(s[PC], NOSPAN), "flow") from None
 
     def _settle(self, s: list[Any]) -> list[Move]:
         """After the flow stopped: apply the limit and end conditions; return the legal moves.

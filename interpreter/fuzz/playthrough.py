@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from ..codegen.gen import MOVES
+from ..codegen import MOVES
 from ..engine.game import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A

@@ -15,15 +15,12 @@ from typing import Any
 
 import attrs
 
+from ..cards import COLORS, STANDARD_RANKS, SUIT_SYMBOLS, SUITS  # noqa: F401
 from ..errors import Diagnostic, Diagnostics, did_you_mean
 from . import ast as A
 from .loader import Loaded
 
-SUITS = ("spades", "hearts", "diamonds", "clubs")
 MAX_DECK = 10_000
-SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
-COLORS = ("red", "black")
-STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SCALAR_TYPES = ("int", "bool", "card", "player", "suit", "color", "sym", "zone")
 NULLABLE = ("card", "player", "suit", "color", "zone", "sym")
 PURE_BUILTINS = {

@@ -1,4 +1,8 @@
-"""The `cardgame` command: list, check, play, simulate, fuzz."""
+"""The `cardgame` command: list, check, play, simulate, fuzz.
+
+Argparse and dispatch only: each command calls its package (lang, engine, analysis,
+fuzz, repl) and prints the report it returns. Nothing imports this module.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +10,17 @@ import argparse
 import json
 import random
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+# the package's __version__ (tests/test_layers.py would read `from . import __version__`
+# as a module)
+import cardgame.interpreter
+
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
 from .lang import bundled_dir, bundled_names, load
-from .options import parse_settings
-
-
-def version() -> str:
-    try:
-        from importlib.metadata import version as v
-
-        return v("cardgame")
-    except Exception:  # pragma: no cover - running from a source tree
-        return "0+unknown"
+from .options import option_text, parse_settings
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
@@ -75,8 +73,7 @@ def _option_doc(od: Any) -> str:
         dom = "true|false"
     else:
         dom = "|".join(str(c) for c in od.choices)
-    default = str(od.default).lower() if isinstance(od.default, bool) else str(od.default)
-    return f"{dom} (default {default})" + (f"  {od.doc}" if od.doc else "")
+    return f"{dom} (default {option_text(od.default)})" + (f"  {od.doc}" if od.doc else "")
 
 
 # ---------------------------------------------------------------------- check
@@ -152,91 +149,15 @@ def _dot_escape(s: str) -> str:
 
 
 # ---------------------------------------------------------------------- simulate
-def simulate(game: Any, games: int, seed: int, max_moves: int = 100_000) -> dict[str, Any]:
-    from .errors import RuleError
-
-    rng = random.Random(seed)
-    total_moves = 0
-    wins = [0] * game.players
-    draws = [0] * game.players
-    score_sum = [0] * game.players
-    longest = 0
-    errors: list[str] = []
-    dead_ends = 0
-    unfinished = 0
-    t0 = time.perf_counter()
-    for _ in range(games):
-        game_seed = rng.getrandbits(32)
-        try:
-            s, n = game.random_playout(game_seed, rng, max_moves)
-        except RuleError as e:
-            errors.append(f"seed {game_seed}: {e}")
-            continue
-        total_moves += n
-        longest = max(longest, n)
-        st = game.final_state(s)
-        if not game.is_terminal(st):
-            if n >= max_moves:
-                unfinished += 1
-            else:
-                dead_ends += 1
-            continue
-        for p, (r, sc) in enumerate(zip(game.results(st), game.scores(st), strict=True)):
-            wins[p] += r == "win"
-            draws[p] += r == "draw"
-            score_sum[p] += sc
-    dt = time.perf_counter() - t0
-    done = max(games - len(errors) - dead_ends - unfinished, 1)
-    return {
-        "game": game.name,
-        "players": game.players,
-        "options": game.options,
-        "games": games,
-        "seed": seed,
-        "seconds": round(dt, 4),
-        "games_per_second": round(games / dt, 2) if dt else None,
-        "moves_per_second": round(total_moves / dt, 1) if dt else None,
-        "average_moves": round(total_moves / max(games - len(errors), 1), 2),
-        "longest_game": longest,
-        "win_rate": [round(w / done, 4) for w in wins],
-        "draw_rate": [round(d / done, 4) for d in draws],
-        "average_score": [round(x / done, 3) for x in score_sum],
-        "rule_errors": len(errors),
-        "dead_ends": dead_ends,
-        "unfinished": unfinished,
-        "first_errors": errors[:3],
-    }
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from .analysis import simulate, simulation_text
+
     game = game_from_args(args)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     r = simulate(game, args.games, seed, args.max_moves)
-    if args.json:
-        print(json.dumps(r, indent=2))
-    else:
-        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
-        print(f"{r['game']}: {r['games']} random games, seed {seed}"
-              + (f", {r['players']} players" if r["players"] > 1 else "") + (f" ({opts})" if opts else ""))
-        print(f"  games/s        {r['games_per_second']:,.1f}")
-        print(f"  moves/s        {r['moves_per_second']:,.0f}")
-        print(f"  average moves  {r['average_moves']:.1f} (longest {r['longest_game']})")
-        if game.players == 1:
-            print(f"  win rate       {100 * r['win_rate'][0]:.2f}%")
-            print(f"  average score  {r['average_score'][0]:.2f}")
-        else:
-            for p in range(game.players):
-                print(f"  P{p + 1}: win rate {100 * r['win_rate'][p]:.1f}%"
-                      f" (shared {100 * r['draw_rate'][p]:.1f}%), average score "
-                      f"{r['average_score'][p]:.2f}")
-        for key, label in (("rule_errors", "rule errors"), ("dead_ends", "dead ends"),
-                           ("unfinished", "unfinished (hit --max-moves)")):
-            if r[key]:
-                print(f"  {label}: {r[key]}")
-        for e in r["first_errors"]:
-            print(f"  {e}")
+    print(json.dumps(r, indent=2) if args.json else simulation_text(r))
     return 1 if r["rule_errors"] or r["dead_ends"] else 0
 
 
@@ -261,7 +182,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardgame",
                                 description="Design, check, play, simulate and fuzz card games.")
-    p.add_argument("--version", action="version", version=f"cardgame {version()}")
+    p.add_argument("--version", action="version", version=f"cardgame {cardgame.interpreter.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sp = sub.add_parser("list", help="bundled games, variants and their options")
@@ -344,10 +265,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
-
-
-def entry() -> None:  # pragma: no cover
-    sys.exit(main())
 
 
 if __name__ == "__main__":  # pragma: no cover

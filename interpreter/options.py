@@ -1,4 +1,5 @@
-"""Command-line values shared by every command and the REPL (no argparse here).
+"""Command-line values shared by every command and the REPL (no argparse here), and
+the text of a game option's value.
 
 `cli` and `repl` both read `--set NAME=VALUE`; the parsing lives below both so that
 neither imports the other.
@@ -20,3 +21,9 @@ def parse_settings(values: Sequence[str] | None) -> dict[str, str]:
         k, v = item.split("=", 1)
         out[k.strip()] = v.strip()
     return out
+
+
+def option_text(value: object) -> str:
+    """A game option's value as it is written on the command line and in files:
+    `true`/`false` for a bool (as `--set` takes it), `str(value)` otherwise."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -172,7 +172,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from .fuzz.search import run_fuzz
+    from .fuzz import run_fuzz
 
     result: int = run_fuzz(args)
     return result

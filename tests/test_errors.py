@@ -163,6 +163,34 @@ def test_set_without_a_value_is_a_usage_error():
     assert out.stderr == "cardgame check: error: --set takes NAME=VALUE, not 'rounds'\n"
 
 
+@pytest.mark.parametrize("args, message", [
+    (["calculation", "--examples", "0"], "--examples must be at least 1"),
+    (["calculation", "--seconds", "0"], "--seconds must be more than 0"),
+    (["calculation", "--max-moves", "0"], "--max-moves must be at least 1"),
+    # the limits are checked before the game is looked for
+    (["no-such-game", "--examples", "0"], "--examples must be at least 1"),
+    (["calculation", "--examples", "3", "--set", "rounds"],
+     "--set takes NAME=VALUE, not 'rounds'"),
+])
+def test_bad_fuzz_limits_are_usage_errors(args, message, capsys):
+    assert main(["fuzz", *args]) == 2
+    assert capsys.readouterr().err == f"cardgame fuzz: error: {message}\n"
+
+
+def test_a_fuzzed_game_that_does_not_compile_exits_with_2(capsys):
+    assert main(["fuzz", "no-such-game", "--examples", "3"]) == 2
+    assert capsys.readouterr().err == ("error: unknown game 'no-such-game'\nhint: run "
+                                       "'cardgame list' for the bundled games, or give a path\n")
+
+
+def test_bad_simulate_and_play_arguments_are_usage_errors(capsys):
+    assert main(["simulate", "calculation", "--games", "0"]) == 2
+    assert capsys.readouterr().err == "cardgame simulate: error: --games must be at least 1\n"
+    assert main(["play", "calculation", "--seat", "3"]) == 2
+    assert capsys.readouterr().err == ("cardgame play: error: --seat 3: this is a one-player "
+                                       "game (seat 1)\n")
+
+
 # ---------------------------------------------------------------------- robustness
 def test_bundled_games_check_clean():
     out = cli("check", "calculation", "besieged-castle", "besieged-castle-spice-1",

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardgame.interpreter import fuzz as F
 from cardgame.interpreter.cli import main
 from cardgame.interpreter.engine.game import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.engine.replay import load as load_replay
 from cardgame.interpreter.errors import IllegalMove
-from cardgame.interpreter.fuzz import search as F
-from cardgame.interpreter.fuzz.playthrough import Playthrough, PropertyFailure
+from cardgame.interpreter.fuzz import Playthrough, PropertyFailure
 
 MUTANTS = Path(__file__).resolve().parent / "mutants"
 SLOW = os.environ.get("CARDGAME_SLOW_TESTS") == "1"

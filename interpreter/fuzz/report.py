@@ -1,0 +1,229 @@
+"""What `cardgame fuzz` found: the `FuzzReport`, its text and JSON forms, the warnings
+about dead rules, and the counterexample written as a replay file that
+`cardgame play --replay FILE` steps through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..engine.game import Game, Move
+from ..errors import CardgameError
+from ..options import option_text
+from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
+from .search import SHRINK_LIMIT
+
+LIST_MOVES = 60  # a text report lists at most this many moves (the first and last half)
+
+
+@attrs.define
+class FuzzReport:
+    game_ref: str
+    title: str
+    players: int
+    options: dict[str, str]
+    seed: int | None
+    max_moves: int
+    seconds: float
+    coverage: Coverage
+    failure: Counterexample | None = None
+    replay_path: str | None = None
+    replay_ok: bool | None = None  # did the written replay reproduce the failing state?
+    shrunk: bool = False  # was the counterexample shrunk (not when its playthrough is long)
+    warnings: list[str] = attrs.field(factory=list)
+    move_texts: list[str] = attrs.field(factory=list)  # of failure.moves: "p1 draw"
+    failing_move_text: str | None = None  # "p1 discard 4"
+    move_pairs: list[tuple[int, str]] = attrs.field(factory=list)  # (1, "draw")
+    failing_pair: tuple[int, str] | None = None
+    state_zones: list[tuple[str, list[str]]] = attrs.field(factory=list)
+    state_vars: dict[str, Any] = attrs.field(factory=dict)
+    state_info: dict[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.coverage.moves / self.seconds if self.seconds > 0 else 0.0
+
+
+def default_replay_path(game_ref: str) -> Path:
+    stem = Path(str(game_ref)).name
+    if stem.endswith(".cardgame"):
+        stem = stem[: -len(".cardgame")]
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in stem) or "game"
+    return Path(".cardgame") / f"counterexample-{safe}.json"
+
+
+def coverage_warnings(g: Game, cov: Coverage, complete: bool) -> list[str]:
+    """Dead rules (moves never legal, choices never reached), after a run that found
+    nothing (a run stopped by a failure has not seen enough to call a rule dead)."""
+    out: list[str] = []
+    for _text, why in sorted(cov.ambiguous.items()):
+        out.append(f"ambiguous move text: {why}; a replay takes the first")
+    if cov.games == 0 or not complete:
+        return out
+    opts = ", ".join(f"{k}={option_text(v)}" for k, v in g.options.items())
+    games = (f"{cov.games:,} game{'s' if cov.games != 1 else ''} ({g.players} player"
+             f"{'s' if g.players != 1 else ''}" + (f", {opts}" if opts else "") + ")")
+    for mid, name in enumerate(g.move_names[:-1]):
+        if mid not in cov.legal and mid not in cov.fired:
+            decl = g.checked.moves.get(name)
+            where = f" ({decl.span})" if decl is not None and decl.span.line else ""
+            out.append(f"move `{name}`{where} was never legal in {games}: a dead rule?")
+    for node, d in sorted(g.gen.decisions.items()):
+        if node not in cov.decisions:
+            alts = " | ".join(g.move_names[a] for a in d.alts)
+            where = f" at {d.span}" if d.span.line else ""
+            out.append(f"the choice of `{alts}`{where} was never reached in {games}")
+    if cov.cut:
+        out.append(f"{cov.cut:,} playthrough{'s' if cov.cut != 1 else ''} reached --max-moves "
+                   f"before the game's declared limit of {g.limit} moves (not checked further)")
+    return out
+
+
+def describe(g: Game, report: FuzzReport, cx: Counterexample) -> None:
+    report.move_pairs = [_mpair(g, m) for m in cx.moves]
+    report.move_texts = [f"p{p} {t}" for p, t in report.move_pairs]
+    if cx.failing_move is not None:
+        report.failing_pair = _mpair(g, cx.failing_move)
+        report.failing_move_text = f"p{report.failing_pair[0]} {report.failing_pair[1]}"
+    st = cx.state
+    if st is not None:
+        report.state_zones = zones_text(g, st)
+        report.state_vars = vars_of(g, st)
+        report.state_info = {
+            "to_move": list(g.to_move(st)), "phase": g.phase(st),
+            "ended": g.end_reason(st), "moves_played": len(cx.moves)}
+
+
+def _mpair(g: Game, m: Move) -> tuple[int, str]:
+    try:
+        return m[0], g.move_text(m)
+    except Exception:  # a malformed probe (an unknown move number)
+        return m[0], repr(m)
+
+
+def save_replay(g: Game, report: FuzzReport, cx: Counterexample, path: Path) -> None:
+    from ..engine import replay as R
+
+    note = f"cardgame fuzz: {cx.property}: {cx.message}"
+    if report.failing_move_text:
+        note += f" (then: {report.failing_move_text})"
+    rp = R.from_game(g, report.game_ref, cx.seed, cx.moves, settings=report.options, note=note)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rp.save(path)
+    except (OSError, CardgameError) as e:
+        report.warnings.append(f"the counterexample could not be written to {path}: {e}")
+        return
+    report.replay_path = str(path)
+    # the replay must reach the state where the property failed
+    try:
+        back = R.load(path)
+        states = back.states(g)
+        report.replay_ok = cx.state is None or states[-1] == cx.state
+    except CardgameError:
+        report.replay_ok = False
+
+
+# ---------------------------------------------------------------------- reports
+def format_report(r: FuzzReport) -> str:
+    c = r.coverage
+    lines = []
+    opts = ", ".join(f"{k}={v}" for k, v in r.options.items())
+    head = (f"cardgame fuzz: {r.game_ref} ({r.title}), {r.players} player"
+            f"{'s' if r.players != 1 else ''}" + (f", {opts}" if opts else "")
+            + (f", seed {r.seed}" if r.seed is not None else ""))
+    lines.append(head)
+    rate = f"{r.moves_per_second:,.0f} moves/s"
+    lines.append(f"  {c.games:,} games, {c.moves:,} moves ({rate}), {c.checks:,} properties "
+                 f"checked in {r.seconds:.1f} s; longest game {c.longest} moves")
+    if c.endings:
+        ends = ", ".join(f"{n:,} {why!r}" for why, n in sorted(c.endings.items(),
+                                                                key=lambda kv: -kv[1]))
+        lines.append(f"  endings: {ends}")
+    cx = r.failure
+    if cx is None:
+        lines.append("no rule hole found")
+    else:
+        lines.append("")
+        lines.append(f"FAILED: {cx.property}: {PROPERTIES.get(cx.property, '')}")
+        lines.append(f"  {cx.message}")
+        if c.found_after:
+            lines.append(f"  found in game {c.found_after:,}"
+                         + (f", then shrunk over {c.games - c.found_after:,} more games"
+                            if r.shrunk else ""))
+        lines.append(f"  game {r.game_ref}, {r.players} player{'s' if r.players != 1 else ''}"
+                     + (f", options {opts}" if opts else "") + f", deal seed {cx.seed}")
+        n = len(r.move_texts)
+        extra = 1 if r.failing_move_text else 0
+        what = ("shortest playthrough found" if r.shrunk else
+                "playthrough (not shrunk: Hypothesis shrinks up to "
+                f"{SHRINK_LIMIT} choices)")
+        lines.append(f"  {what}: {n + extra} move{'s' if n + extra != 1 else ''}")
+        for i, t in enumerate(r.move_texts, 1):
+            if n > LIST_MOVES and LIST_MOVES // 2 < i <= n - LIST_MOVES // 2:
+                if i == LIST_MOVES // 2 + 1:
+                    lines.append(f"          ... {n - LIST_MOVES} more moves (all of them are "
+                                 "in the replay file) ...")
+                continue
+            mark = ""
+            if cx.cycle is not None and cx.cycle[0] < i <= cx.cycle[1]:
+                mark = "   <- cycle"
+            lines.append(f"    {i:>4}. {t}{mark}")
+        if r.failing_move_text:
+            verb = ("is accepted" if cx.property == "illegal-move-accepted"
+                    else "fails")
+            lines.append(f"    {n + 1:>4}. {r.failing_move_text}   <- {verb}")
+        if cx.state is None:
+            lines.append("  (the deal itself failed: no state)")
+        else:
+            info = r.state_info
+            lines.append(f"  state {'after move ' + str(n) if n else 'after the deal'}"
+                         + (f", phase '{info['phase']}'" if info.get("phase") else "")
+                         + (f", ended: {info['ended']}" if info.get("ended") else
+                            f", to decide: {', '.join('p' + str(p) for p in info['to_move'])}"))
+            width = max((len(z) for z, _ in r.state_zones), default=4)
+            for z, cards in r.state_zones:
+                lines.append(f"    {z:<{width}}  " + (" ".join(cards) if cards else "-"))
+            for k, v in r.state_vars.items():
+                lines.append(f"    {k:<{width}}  {v}")
+        if r.replay_path:
+            ok = "" if r.replay_ok in (None, True) else "  (WARNING: it does not replay exactly)"
+            lines.append(f"  replay: {r.replay_path}{ok}")
+            lines.append(f"    cardgame play --replay {r.replay_path}")
+    for w in r.warnings:
+        lines.append(f"warning: {w}")
+    return "\n".join(lines)
+
+
+def report_json(r: FuzzReport) -> dict[str, Any]:
+    c = r.coverage
+    out: dict[str, Any] = {
+        "format": "cardgame-fuzz-report", "version": 1,
+        "game": r.game_ref, "title": r.title, "players": r.players, "options": r.options,
+        "seed": r.seed, "max_moves": r.max_moves, "ok": r.ok,
+        "games": c.games, "moves": c.moves, "properties_checked": c.checks,
+        "seconds": round(r.seconds, 3), "moves_per_second": round(r.moves_per_second, 1),
+        "longest_game": c.longest, "endings": c.endings, "warnings": r.warnings,
+        "found_in_game": c.found_after or None, "shrunk": r.shrunk,
+        "failure": None,
+    }
+    cx = r.failure
+    if cx is not None:
+        out["failure"] = {
+            "property": cx.property, "promise": PROPERTIES.get(cx.property, ""),
+            "message": cx.message, "seed": cx.seed,
+            "moves": [{"player": p, "move": t} for p, t in r.move_pairs],
+            "failing_move": None if r.failing_pair is None else {
+                "player": r.failing_pair[0], "move": r.failing_pair[1]}, "cycle": list(cx.cycle) if cx.cycle else None,
+            "player": cx.player,
+            "state": None if cx.state is None else {
+                "zones": dict(r.state_zones), "vars": r.state_vars, **r.state_info},
+            "replay": r.replay_path, "replay_ok": r.replay_ok,
+        }
+    return out

@@ -24,6 +24,7 @@ from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import CardgameError, UsageError
 from cardgame.repl.app import COMMANDS, Repl, make_repl
+from cardgame.repl.commands import HANDLERS, REPLAY_COMMANDS, REPLAY_HANDLERS
 from cardgame.repl.completion import InputLexer, MoveCompleter
 from cardgame.repl.render import plain, render_table
 from cardgame.repl.session import Session, rules_text
@@ -366,6 +367,11 @@ def test_an_illegal_move_is_explained_in_one_line(tmp_path: Path) -> None:
     ]
     assert len(repl.sess.steps) == 3  # the forced draw, then '1', then the forced draw
     assert not any("Traceback" in t for t in repl.transcript)
+
+
+def test_every_command_has_one_handler() -> None:
+    assert list(HANDLERS) == list(COMMANDS)
+    assert set(REPLAY_HANDLERS) == set(REPLAY_COMMANDS)
 
 
 def test_bad_commands_are_one_line_errors(tmp_path: Path) -> None:

@@ -82,8 +82,9 @@ class Repl:
             self.prompt_session = PromptSession(
                 input=input, output=self.output, history=history or InMemoryHistory(),
                 completer=MoveCompleter(self._completable_moves, self._commands,
-                                        arg_choices=arg_choices(self)),
-                lexer=InputLexer(self._move_names, list(COMMANDS) + list(REPLAY_COMMANDS)),
+                                        arg_choices=arg_choices(self), cards=self._cards),
+                lexer=InputLexer(self._move_names, list(COMMANDS) + list(REPLAY_COMMANDS),
+                                 cards=self._cards),
                 complete_while_typing=True, auto_suggest=AutoSuggestFromHistory(),
                 bottom_toolbar=self.toolbar, style=STYLE, include_default_pygments_style=False)
 
@@ -125,6 +126,9 @@ class Repl:
 
     def _move_names(self) -> list[str]:
         return [t.split()[0] for t, _ in self._completable_moves()]
+
+    def _cards(self) -> list[str]:
+        return self.sess.game.card_text  # read each time: load and play change the session
 
     def message(self) -> str:
         if self.replay is not None:

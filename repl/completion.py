@@ -7,7 +7,9 @@ moves: a move is completable exactly when it is in the person's list. Suits may 
 as letters (`play qs<Tab>` -> `Q♠`). `save`/`load` complete file names.
 
 `InputLexer` colours the line: commands, move names, numbers, cards in red and black, and
-a first word that starts no command or move in red.
+a first word that starts no command or move in red. A word is a card when it names one
+of the game's cards (given as `cards`; the standard deck and a joker when not given), so
+custom decks are coloured too: Chains' `1`, a named rank like `page♥` typed `pageh`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from cardgame.interpreter.cards import STANDARD_RANKS, SUIT_SYMBOLS
+from cardgame.interpreter.cards import normalize as norm
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -22,17 +26,14 @@ from prompt_toolkit.lexers import Lexer
 
 from .render import card_style
 
-_SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
-_CARD = re.compile(r"^(?:10|[2-9AJQK])[♠♥♦♣shdcSHDC]$|^JK$", re.I)
-
 MovesFn = Callable[[], Sequence[tuple[str, str]]]  # (move text, description)
+CardsFn = Callable[[], Iterable[str]]  # the texts of the game's cards
+STANDARD_CARDS = tuple(r + s for s in SUIT_SYMBOLS for r in STANDARD_RANKS) + ("JK",)
 
 
-def norm(text: str) -> str:
-    t = text.strip().lower()
-    for sym, letter in _SUIT_LETTERS.items():
-        t = t.replace(sym, letter)
-    return t
+def card_names(cards: CardsFn | None) -> dict[str, str]:
+    """Each card's typed spelling (`qs`, `10h`, `1`) -> the card's own text (`Q♠`)."""
+    return {norm(c): c for c in (cards() if cards is not None else STANDARD_CARDS)}
 
 
 def _split(text: str) -> tuple[list[str], str]:
@@ -49,8 +50,10 @@ class MoveCompleter(Completer):
     def __init__(self, moves: MovesFn,
                  commands: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
                  arg_choices: Mapping[str, Callable[[list[str]], Sequence[str]]] | None = None,
-                 path_commands: Iterable[str] = ("save", "load")) -> None:
+                 path_commands: Iterable[str] = ("save", "load"),
+                 cards: CardsFn | None = None) -> None:
         self.moves = moves
+        self.cards = cards
         self._commands = commands or {}
         self.arg_choices = dict(arg_choices or {})
         self.path_commands = set(path_commands)
@@ -84,6 +87,7 @@ class MoveCompleter(Completer):
         want = [norm(w) for w in done]
         npart = norm(part)
         options: dict[str, list[tuple[str, str]]] = {}
+        cards = card_names(self.cards)
         for text, desc in self.moves():
             toks = text.split()
             if len(toks) <= len(done) or [norm(t) for t in toks[:len(done)]] != want:
@@ -98,7 +102,7 @@ class MoveCompleter(Completer):
             else:
                 meta = f"{len(ms)} moves" if len(ms) > 1 else ms[0][1]
             yield Completion(tok, -len(part), display_meta=meta, style=card_style(tok)
-                             if _CARD.match(tok) else "class:move" if not done else "")
+                             if norm(tok) in cards else "class:move" if not done else "")
 
     def _command_args(self, document: Document, done: list[str], part: str
                       ) -> Iterable[Completion]:
@@ -118,13 +122,16 @@ class MoveCompleter(Completer):
 class InputLexer(Lexer):
     """Colours commands, move names, numbers and cards on the input line."""
 
-    def __init__(self, move_names: Callable[[], Iterable[str]], commands: Iterable[str]) -> None:
+    def __init__(self, move_names: Callable[[], Iterable[str]], commands: Iterable[str],
+                 cards: CardsFn | None = None) -> None:
         self.move_names = move_names
         self.commands = set(commands)
+        self.cards = cards
 
     def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
         lines = document.lines
         moves = {norm(m) for m in self.move_names()}
+        cards = card_names(self.cards)
 
         def get_line(lineno: int) -> StyleAndTextTuples:
             line = lines[lineno] if lineno < len(lines) else ""
@@ -148,16 +155,11 @@ class InputLexer(Lexer):
                     else:
                         style = "class:unknown"
                     out.append((style, tok))
-                elif _CARD.match(tok):
-                    out.append((card_style(_suit_symbol(tok)), tok))
+                elif norm(tok) in cards:
+                    out.append((card_style(cards[norm(tok)]), tok))
                 else:
                     out.append(("class:arg", tok))
             return out
 
         return get_line
 
-
-def _suit_symbol(tok: str) -> str:
-    letters = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-    last = tok[-1].lower()
-    return tok[:-1] + letters[last] if last in letters else tok

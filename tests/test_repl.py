@@ -166,6 +166,37 @@ def test_lexer_colours_commands_moves_numbers_and_cards() -> None:
     assert styles("xyzzy") == [("class:unknown", "xyzzy")]
 
 
+def test_cards_of_a_custom_deck_are_coloured_as_cards() -> None:
+    """A card is a word naming one of the game's cards, not only a standard one."""
+    deck = ["1", "10", "page♥", "crown♠", "crown", "JK"]  # Chains' ranks, named ranks
+    lexer = InputLexer(lambda: ["take"], COMMANDS, cards=lambda: deck)
+
+    def styles(text: str) -> list[tuple[str, str]]:
+        return [f for f in lexer.lex_document(Document(text))(0) if f[1].strip()]
+
+    assert styles("take 1 pageh Crown♠ crown jk 7 Q♠") == [
+        ("class:move", "take"), ("class:card", "1"), ("class:card.red", "pageh"),
+        ("class:card.black", "Crown♠"), ("class:card", "crown"), ("class:card.joker", "jk"),
+        ("class:arg", "7"), ("class:arg", "Q♠")]  # not cards of this deck
+    moves = [("take 1", ""), ("take page♥", ""), ("take 7", "")]
+    c = MoveCompleter(lambda: moves, {}, cards=lambda: deck)
+    got = {x.text: x.style for x in c.get_completions(Document("take "), CompleteEvent())}
+    assert got == {"1": "class:card", "page♥": "class:card.red", "7": ""}
+
+
+def test_the_repl_colours_the_cards_of_the_game_it_plays(tmp_path: Path) -> None:
+    repl = drive(["chains", "--seed", "1"], [], tmp_path)
+    assert repl.prompt_session is not None
+    lexer = repl.prompt_session.lexer
+    assert lexer is not None
+    frags = [f for f in lexer.lex_document(Document("x 1 10 K♠"))(0) if f[1].strip()]
+    assert frags[1:] == [("class:card", "1"), ("class:card", "10"), ("class:arg", "K♠")]
+    c = repl.prompt_session.completer
+    assert c is not None
+    got = [(x.text, x.style) for x in c.get_completions(Document("close "), CompleteEvent())]
+    assert got == [("10", "class:card")]  # Chains at the deal: `close 10` is legal
+
+
 # ---------------------------------------------------------------------- the application
 def calculation_script(seed: int) -> tuple[list[str], Session]:
     """A whole game of Calculation played by the greedy bot's choices, typed alternately

@@ -1,7 +1,9 @@
 """cardgame's compiler and engine: grammar -> parse tree -> AST -> checks -> code -> Game.
 
-Stages, one module each: parser (syntax), builder (AST), loader (extends), checker
-(names, types, arity), codegen (Python code over a flat state), engine (the game API).
+One subpackage per layer, each importing only the layers below it (tests/test_layers.py):
+`lang` (text to checked program), `codegen` (program to Python), `engine` (the game API),
+then the tools on top: `bots`, `fuzz`, `analysis`, and the thin `cli`. `errors`, `cards`
+and `options` are shared by all. This package root holds only `__version__`.
 """
 
 from __future__ import annotations

@@ -14,10 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-# the package's __version__ (tests/test_layers.py would read `from . import __version__`
-# as a module)
-import cardgame.interpreter
-
+from . import __version__
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
 from .lang import bundled_dir, bundled_names, load
 from .options import option_text, parse_settings
@@ -182,7 +179,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardgame",
                                 description="Design, check, play, simulate and fuzz card games.")
-    p.add_argument("--version", action="version", version=f"cardgame {cardgame.interpreter.__version__}")
+    p.add_argument("--version", action="version", version=f"cardgame {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sp = sub.add_parser("list", help="bundled games, variants and their options")

@@ -75,7 +75,11 @@ def part(dotted: str) -> str | None:
     if dotted == PKG:
         return "__init__"
     if dotted.startswith(PKG + "."):
-        return dotted[len(PKG) + 1:].split(".")[0]
+        first = dotted[len(PKG) + 1:].split(".")[0]
+        here = ROOT / "interpreter"
+        if not (here / f"{first}.py").exists() and not (here / first).is_dir():
+            return "__init__"  # an attribute of the package root, such as __version__
+        return first
     return None
 
 

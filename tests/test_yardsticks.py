@@ -312,3 +312,18 @@ def test_arsene_contest_from_the_start() -> None:
         hand.store_has_emptied = hand.contest = True
         play_arsene(game, deals, hand, random.Random(seed), seen)
     assert "exchange at 0 tricks" in seen
+
+
+# ---------------------------------------------------------------------- the benchmark
+def test_bench_covers_the_twelve_rule_sets(capsys: pytest.CaptureFixture[str]) -> None:
+    import bench
+
+    games_dir = Path(__file__).resolve().parent.parent / "games"
+    assert {c.game for c in bench.CASES} == {p.stem for p in games_dir.glob("*.cardgame")}
+    assert len({c.title for c in bench.CASES}) == len(bench.CASES) == 12
+    for case in bench.CASES:
+        row = bench.measure(case, 1, 7, 1)
+        assert row["api_avg_moves"] > 0 and row["engine_avg_moves"] > 0
+        assert row["hand_avg_moves"] > 0
+    assert bench.main(["--only", "calculation", "--games", "2", "--repeat", "1", "--json"]) == 0
+    assert '"api_ratio_games_per_s"' in capsys.readouterr().out

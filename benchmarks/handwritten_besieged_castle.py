@@ -16,7 +16,8 @@ then the foundation):
     ("col", src, dst)   move the top of column src onto column dst
     ("found", src)      move the top of column src onto its suit's foundation
 
-A game is also over after MOVE_LIMIT moves, since cards can go back and forth.
+The game is over when no move is legal: when won, when stuck, or after MOVE_LIMIT
+moves (cards can go back and forth for ever).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Game:
             raise ValueError("spice must be 0, 1 or 2")
         rng = random.Random(seed)
         self.spice = spice
+        self.wrap = spice == 2
         if spice == 0:
             self.foundations: list[list[Card]] = [[(1, suit)] for suit in range(4)]
             deck = [(rank, suit) for suit in range(4) for rank in range(2, 14)]
@@ -48,40 +50,35 @@ class Game:
             self.columns[i % 8].append(card)
         self.moves_made = 0
 
-    def fits_foundation(self, card: Card) -> bool:
-        rank, suit = card
+    def fits_foundation(self, rank: int, suit: int) -> bool:
         pile = self.foundations[suit]
         if not pile:
-            return self.spice == 2 or rank == 1
+            return self.wrap or rank == 1
         if len(pile) == 13:
             return False
         top = pile[-1][0]
-        if self.spice == 2:
+        if self.wrap:
             return rank == top % 13 + 1
         return rank == top + 1
-
-    def fits_column(self, card: Card, dst: list[Card]) -> bool:
-        if not dst:
-            return True
-        below = dst[-1][0]
-        rank = card[0]
-        if below == rank + 1:
-            return True
-        return self.spice == 2 and below == 1 and rank == 13
 
     def legal_moves(self) -> list[Move]:
         moves: list[Move] = []
         if self.moves_made >= MOVE_LIMIT:
             return moves
         columns = self.columns
+        wrap = self.wrap
         for src in range(8):
             if not columns[src]:
                 continue
-            card = columns[src][-1]
+            rank, suit = columns[src][-1]
             for dst in range(8):
-                if dst != src and self.fits_column(card, columns[dst]):
+                if dst == src:
+                    continue
+                dest = columns[dst]
+                # onto an empty column, or onto a card one rank higher (Spice 2: K onto A)
+                if not dest or dest[-1][0] == rank + 1 or (wrap and rank == 13 and dest[-1][0] == 1):
                     moves.append(("col", src, dst))
-            if self.fits_foundation(card):
+            if self.fits_foundation(rank, suit):
                 moves.append(("found", src))
         return moves
 
@@ -95,30 +92,24 @@ class Game:
             raise ValueError(f"unknown move {move!r}")
         self.moves_made += 1
 
-    def has_move(self) -> bool:
-        """Whether any legal move exists (stops at the first one found)."""
-        if self.moves_made >= MOVE_LIMIT:
-            return False
-        columns = self.columns
-        for src in range(8):
-            if not columns[src]:
-                continue
-            card = columns[src][-1]
-            if self.fits_foundation(card):
-                return True
-            for dst in range(8):
-                if dst != src and self.fits_column(card, columns[dst]):
-                    return True
-        return False
-
     def is_over(self) -> bool:
-        return self.won() or not self.has_move()
+        return not self.legal_moves()
 
     def score(self) -> int:
         return sum(len(pile) for pile in self.foundations)
 
     def won(self) -> bool:
         return self.score() == 52
+
+    def play_random(self, rng: random.Random) -> int:
+        """Play uniformly random legal moves to the end; return the number of moves."""
+        n = 0
+        moves = self.legal_moves()
+        while moves:
+            self.apply(moves[rng.randrange(len(moves))])
+            n += 1
+            moves = self.legal_moves()
+        return n
 
 
 def _self_check(games: int = 200) -> None:
@@ -130,10 +121,7 @@ def _self_check(games: int = 200) -> None:
         start = time.perf_counter()
         for seed in range(games):
             game = Game(seed, spice=spice)
-            while not game.is_over():
-                moves = game.legal_moves()
-                game.apply(chooser.choice(moves))
-                total_moves += 1
+            total_moves += game.play_random(chooser)
             cards = sum(len(c) for c in game.columns) + game.score()
             assert cards == 52, cards
             wins += game.won()

@@ -96,6 +96,17 @@ class Game:
     def won(self) -> bool:
         return self.score() == 52
 
+    def play_random(self, rng: random.Random) -> int:
+        """Play uniformly random legal moves to the end; return the number of moves.
+        (No legal move is left exactly when the game is over.)"""
+        n = 0
+        moves = self.legal_moves()
+        while moves:
+            self.apply(moves[rng.randrange(len(moves))])
+            n += 1
+            moves = self.legal_moves()
+        return n
+
 
 def _self_check(games: int = 200) -> None:
     chooser = random.Random(12345)
@@ -105,10 +116,8 @@ def _self_check(games: int = 200) -> None:
     start = time.perf_counter()
     for seed in range(games):
         game = Game(seed)
-        while not game.is_over():
-            moves = game.legal_moves()
-            game.apply(chooser.choice(moves))
-            total_moves += 1
+        total_moves += game.play_random(chooser)
+        assert game.is_over()
         cards = (
             len(game.stock)
             + (game.turned is not None)

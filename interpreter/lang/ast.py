@@ -6,6 +6,8 @@ out of equality and repr so that two parses of the same text compare equal.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import attrs
 
 from ..errors import NOSPAN, Span  # noqa: F401  (re-exported: nodes carry spans)
@@ -422,3 +424,15 @@ class Module:
     file: str
     decls: tuple[Decl, ...]
     source: str = attrs.field(eq=False, repr=False, default="")
+
+
+def walk_stmts(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
+    """Every statement of stmts and, depth first, of the blocks nested in them."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            for _, body in s.branches:
+                yield from walk_stmts(body)
+            yield from walk_stmts(s.else_)
+        elif isinstance(s, (For, While, Repeat, Phase)):
+            yield from walk_stmts(s.body)

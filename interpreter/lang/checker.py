@@ -10,7 +10,7 @@ Types are strings: int bool card player suit color sym zone none any, and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -18,15 +18,13 @@ import attrs
 from ..cards import COLORS, STANDARD_RANKS, SUIT_SYMBOLS, SUITS  # noqa: F401
 from ..errors import Diagnostic, Diagnostics, did_you_mean
 from . import ast as A
+from .ast import walk_stmts
+from .builtins import PURE_BUILTINS
 from .loader import Loaded
+from .program import Card, Checked, VarInfo, ZoneInfo
+from .types import SCALAR_TYPES, compatible, elem, unify
 
 MAX_DECK = 10_000
-SCALAR_TYPES = ("int", "bool", "card", "player", "suit", "color", "sym", "zone")
-NULLABLE = ("card", "player", "suit", "color", "zone", "sym")
-PURE_BUILTINS = {
-    "size", "count", "min", "max", "abs", "sum", "first", "last", "rest",
-    "distance", "cards", "reverse", "sorted",
-}
 # Words of the grammar: a declared name may not be one of them.
 KEYWORDS = {
     "game", "about", "extends", "players", "option", "default", "bool", "true", "false",
@@ -43,97 +41,6 @@ ZONE_PROPS = {
     "hidden": "hidden", "public": "public",
     "fanned": "fanned", "squared": "squared", "row": "row",
 }
-
-
-@attrs.define
-class Card:
-    id: int
-    rank: int
-    suit: int  # 0: none
-    joker: bool
-    extra: dict[str, int]
-
-
-@attrs.define
-class ZoneInfo:
-    name: str
-    label: str
-    dim: tuple[str, int] | None  # ("int", n) / ("suit", 4) / ("player", n)
-    visibility: str  # hidden, public, owner
-    layout: str  # fanned, squared, row
-    span: A.Span
-
-
-@attrs.define
-class VarInfo:
-    name: str
-    type: str
-    dim: tuple[str, int] | None
-    init: A.Expr
-    span: A.Span
-
-
-@attrs.define
-class Checked:
-    name: str
-    about: str
-    path: str
-    sources: dict[str, str]
-    players: int
-    player_range: tuple[int, int]
-    options: dict[str, Any]
-    option_decls: dict[str, A.OptionDecl]
-    cards: list[Card]
-    rank_names: tuple[str, ...]
-    card_attrs: tuple[str, ...]
-    has_suitless: bool
-    zones: dict[str, ZoneInfo]
-    vars: dict[str, VarInfo]
-    defs: dict[str, A.DefDecl]
-    procs: dict[str, A.ProcDecl]
-    moves: dict[str, A.MoveDecl]
-    setup: tuple[A.Stmt, ...]
-    flow: tuple[A.Stmt, ...] | None
-    ends: list[A.EndDecl]
-    score: A.Expr | None
-    result: A.ResultDecl | None
-    invariants: list[A.InvariantDecl]
-    limit: A.LimitDecl | None
-    types: dict[int, str]
-    blocking_procs: set[str]
-    constants: dict[str, tuple[str, Any]]
-    uses_no_moves: bool = False
-    bool_attrs: frozenset[str] = frozenset()
-    # the checker's constant folder (numbers, options, constant defs, arithmetic)
-    const_int: Callable[[A.Expr], int | None] = attrs.field(default=lambda e: None, repr=False)
-
-
-def elem(t: str) -> str:
-    return t[5:] if t.startswith("list:") else "any"
-
-
-def compatible(want: str, got: str) -> bool:
-    if want == got or "any" in (want, got):
-        return True
-    if want == "player" and got == "int":
-        return True  # seats are numbered: `1 chooses`, `players from 3` (checked when run)
-    if got == "none" and want in NULLABLE:
-        return True
-    if want == "none" and got in NULLABLE:
-        return True
-    if want.startswith("list:") and got.startswith("list:"):
-        return compatible(elem(want), elem(got))
-    return False
-
-
-def unify(a: str, b: str) -> str:
-    if a == "any" or a == "none":
-        return b
-    if b == "any" or b == "none":
-        return a
-    if a.startswith("list:") and b.startswith("list:"):
-        return "list:" + unify(elem(a), elem(b))
-    return a
 
 
 class _Scope:
@@ -1270,19 +1177,6 @@ class _Checker:
 def _literal_player(want: str, e: A.Expr) -> bool:
     """A number literal may name a player (`var dealer: player = 1`)."""
     return want == "player" and isinstance(e, A.Int)
-
-
-def walk_stmts(stmts: tuple[A.Stmt, ...]) -> Iterator[A.Stmt]:
-    for s in stmts:
-        yield s
-        if isinstance(s, A.If):
-            for _, body in s.branches:
-                yield from walk_stmts(body)
-            yield from walk_stmts(s.else_)
-        elif isinstance(s, (A.For, A.While, A.Repeat, A.Phase)):
-            yield from walk_stmts(s.body)
-
-
 
 
 def parse_option_value(od: A.OptionDecl, raw: str) -> Any:

@@ -1,13 +1,14 @@
-"""The checked program: everything code generation needs, as data."""
+"""The checked program: everything code generation needs, as data (no checker inside)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from . import ast as A
+from .consts import Constants
+from .consts import const_int as fold_int
 
 
 @attrs.define
@@ -39,7 +40,9 @@ class VarInfo:
 
 
 @attrs.define
-class Checked:
+class Program:
+    """A checked game: its declarations resolved for one player count and option values."""
+
     name: str
     about: str
     path: str
@@ -67,7 +70,14 @@ class Checked:
     types: dict[int, str]
     blocking_procs: set[str]
     constants: dict[str, tuple[str, Any]]
-    uses_no_moves: bool = False
     bool_attrs: frozenset[str] = frozenset()
-    # the checker's constant folder (numbers, options, constant defs, arithmetic)
-    const_int: Callable[[A.Expr], int | None] = attrs.field(default=lambda e: None, repr=False)
+    # what the constant folder knows: the constants and the constant defs
+    consts: Constants = attrs.field(factory=lambda: Constants({}), repr=False)
+
+    def const_int(self, e: A.Expr) -> int | None:
+        """The value of a constant integer expression (numbers, options, constant defs,
+        arithmetic), or None: the checker's own folder."""
+        return fold_int(e, self.consts)
+
+
+Checked = Program

@@ -37,3 +37,43 @@ def unify(a: str, b: str) -> str:
     if a.startswith("list:") and b.startswith("list:"):
         return "list:" + unify(elem(a), elem(b))
     return a
+
+
+def is_list(t: str) -> bool:
+    return t.startswith("list:")
+
+
+def list_of(t: str) -> str:
+    return "list:" + t
+
+
+def parse_type(text: str) -> str | None:
+    """A type as written in a declaration (`card`, `list`, `list:card`), or None."""
+    if text in SCALAR_TYPES:
+        return text
+    if text == "list":
+        return "list:int"
+    if text.startswith("list:") and text[5:] in SCALAR_TYPES:
+        return text
+    return None
+
+
+def shown(text: str) -> str:
+    """A type as the player writes it: `list of card`."""
+    return text.replace(":", " of ")
+
+
+def iterated(t: str) -> str | None:
+    """The type of the items a loop over t goes through, None if t cannot be gone through."""
+    if t == "zone":
+        return "card"
+    if is_list(t):
+        return elem(t)
+    if t == "any":
+        return "any"
+    return None
+
+
+def comparable(a: str, b: str) -> bool:
+    """May `a == b` be asked? (A seat number may be compared with a player.)"""
+    return compatible(a, b) or {a, b} <= {"int", "player"}

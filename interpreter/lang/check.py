@@ -1,0 +1,151 @@
+"""Stage 4: checks. Run the passes in order, collect every diagnostic, build the Program.
+
+1. declarations (declare.py): players, options, constants, the deck (deck.py), names,
+   zones, variables;
+2. bodies: defs, procs, moves, setup, flow, end conditions, score, result, invariants,
+   by the statement checker (check_stmt.py) and the expression checker (check_expr.py).
+
+Every error found is reported together; the Program is built only when there is none.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .check_expr import ExprChecker
+from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
+from .consts import Constants, const_int
+from .deck import build_deck, rank_names
+from .declare import (
+    Decls,
+    add_rank_names,
+    base_constants,
+    check_declared_names,
+    collect,
+    declare_vars,
+    declare_zones,
+    option_values,
+    player_count,
+)
+from .loader import Loaded
+from .program import Program, ZoneInfo
+from .symbols import Ctx, Reporter, Scope, Symbols
+
+_FILE_START = 1, 1, 1, 2  # where a diagnostic about the whole file points
+
+
+def check(loaded: Loaded, players: int | None = None,
+          settings: dict[str, str] | None = None) -> Program:
+    report = Reporter(loaded.sources)
+    start = A.Span(loaded.path, *_FILE_START)
+    d = collect(loaded.decls)
+    if not d.name:
+        report.err("the game has no name", start, 'start the file with: game "Name"')
+    # players, options, constants
+    n = player_count(d.players, players, report)
+    options = option_values(d.options, settings or {}, report)
+    constants = base_constants(n, d.options, options)
+    # the deck
+    deck_decl = d.deck
+    if deck_decl is None:
+        report.err("the game has no deck", start,
+                   "add 'deck standard' or a custom 'deck { ... }'")
+        deck_decl = A.DeckDecl(standard=True)
+    add_rank_names(constants, rank_names(deck_decl))
+    deck = build_deck(deck_decl, constants, report)
+    consts = Constants(constants, {k: dd for k, dd in d.defs.items() if dd.is_const})
+    # names, zones, variables
+    zones = {"deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
+    check_declared_names(loaded.decls, report)
+    declare_zones(d.zones, zones, n, consts, report)
+    syms = Symbols(players=n, constants=constants, consts=consts, card_attrs=deck.card_attrs,
+                   bool_attrs=deck.bool_attrs, zones=zones, vars={}, defs=d.defs,
+                   procs=d.procs, moves=d.moves)
+    exprs = ExprChecker(syms, report)
+    declare_vars(d.vars, syms, exprs)
+    for dname, dd in d.defs.items():
+        if dname in zones or dname in syms.vars or dname in constants:
+            report.err(f"'{dname}' is already defined", dd.span)
+    _check_bodies(d, syms, exprs, report, start)
+    report.fail()
+    return Program(
+        name=d.name, about=d.about, path=loaded.path, sources=loaded.sources, players=n,
+        player_range=(d.players.low, d.players.high), options=options,
+        option_decls=d.options, cards=deck.cards, rank_names=deck.rank_names,
+        card_attrs=deck.card_attrs, has_suitless=any(c.suit == 0 for c in deck.cards),
+        zones=zones, vars=syms.vars, defs=d.defs, procs=d.procs, moves=d.moves,
+        setup=d.setup, flow=d.flow, ends=d.ends, score=d.score, result=d.result,
+        invariants=d.invariants, limit=d.limit, types=syms.types,
+        blocking_procs=syms.blocking, constants=constants, bool_attrs=deck.bool_attrs,
+        consts=consts,
+    )
+
+
+def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
+                  start: A.Span) -> None:
+    stmts = StmtChecker(exprs)
+    for dname in d.defs:
+        exprs.def_type(dname)
+    syms.blocking = {p for p in d.procs if proc_blocks(d.procs, p, set())}
+    check_recursion(d.procs, report)
+    for pname, pd in d.procs.items():
+        scope = Scope()
+        _params_unique(exprs, pd.params, pname)
+        for prm in pd.params:
+            scope.names[prm.name] = exprs.type_name(prm.type, prm.span)
+        stmts.block(pd.body, scope, Ctx("proc", rule=f"proc {pname}"))
+    for dname, dd in d.defs.items():
+        _params_unique(exprs, dd.params, dname)
+    for mname, md in d.moves.items():
+        _check_move(mname, md, stmts, exprs)
+    stmts.block(d.setup, Scope(), Ctx("setup", rule="setup"))
+    for call in A.walk_stmts(d.setup):
+        if isinstance(call, A.CallStmt) and call.func in d.procs and proc_ends(
+                d.procs, call.func, set()):
+            report.err(f"'{call.func}' can end the game, and the game cannot end during "
+                       "setup", call.span)
+    if d.flow is not None:
+        stmts.block(d.flow, Scope(), Ctx("flow", rule="flow"))
+    elif syms.players > 1:
+        report.err("a game for several players needs a 'flow' that says who chooses when",
+                   start)
+    elif not d.moves:
+        report.err("the game has no moves", start)
+    for e in d.ends:
+        exprs.want("bool", e.cond, Scope(), Ctx("pure", rule="end"))
+    if d.score is not None:
+        exprs.want("int", d.score, Scope(), Ctx("pure", me=True, rule="score"))
+    if d.result is not None and d.result.cond is not None:
+        exprs.want("bool", d.result.cond, Scope(), Ctx("pure", me=True, rule="result"))
+    if d.result is not None and d.result.kind in ("highest", "lowest") and d.score is None:
+        report.err(f"'result {d.result.kind} score' needs a 'score = ...'", d.result.span)
+    for inv in d.invariants:
+        exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
+
+
+def _check_move(mname: str, md: A.MoveDecl, stmts: StmtChecker, exprs: ExprChecker) -> None:
+    scope = Scope()
+    _params_unique(exprs, md.params, mname)
+    for mp in md.params:
+        if isinstance(mp.source, A.Binary) and mp.source.op == "..":
+            consts = exprs.syms.consts
+            lo, hi = const_int(mp.source.left, consts), const_int(mp.source.right, consts)
+            if lo is not None and hi is not None and hi - lo >= 10_000:
+                exprs.err(f"a move parameter ranges over at most 10000 values, not "
+                          f"{hi - lo + 1}", mp.source.span)
+        st = exprs.expr(mp.source, scope, Ctx("pure", me=True))
+        et = exprs.iter_type(st, mp.source.span)
+        scope = Scope(scope)
+        scope.names[mp.name] = et
+    if md.when is not None:
+        exprs.want("bool", md.when, scope, Ctx("pure", me=True, rule=f"move {mname}"))
+    stmts.block(md.body, Scope(scope), Ctx("move", me=True, rule=f"move {mname}"))
+
+
+def _params_unique(exprs: ExprChecker, params: tuple[A.Param, ...] | tuple[A.MoveParam, ...],
+                   owner: str) -> None:
+    seen: set[str] = set()
+    for p in params:
+        exprs.local_name(p.name, p.span)
+        if p.name in seen:
+            exprs.err(f"'{owner}' has two parameters named '{p.name}'", p.span)
+        seen.add(p.name)

@@ -436,3 +436,28 @@ def walk_stmts(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
             yield from walk_stmts(s.else_)
         elif isinstance(s, (For, While, Repeat, Phase)):
             yield from walk_stmts(s.body)
+
+
+def children(node: Expr | Stmt) -> Iterator[Expr | Stmt]:
+    """The expressions and statements directly inside a node, in field order."""
+    for f in attrs.fields(type(node)):
+        if f.name != "span":
+            yield from _nodes_in(getattr(node, f.name))
+
+
+def _nodes_in(v: object) -> Iterator[Expr | Stmt]:
+    if isinstance(v, (Expr, Stmt)):
+        yield v
+    elif isinstance(v, tuple):  # bodies, arguments, items, (cond, body) branches, parts
+        for x in v:
+            yield from _nodes_in(x)
+
+
+def walk(root: object) -> Iterator[Expr | Stmt]:
+    """Every expression and statement in root (a node, a tuple of them, or None),
+    parents before children."""
+    stack = list(_nodes_in(root))[::-1]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(list(children(node))[::-1])

@@ -59,14 +59,16 @@ def check(loaded: Loaded, players: int | None = None,
     declare_zones(d.zones, zones, n, consts, report)
     syms = Symbols(players=n, constants=constants, consts=consts, card_attrs=deck.card_attrs,
                    bool_attrs=deck.bool_attrs, zones=zones, vars={}, defs=d.defs,
-                   procs=d.procs, moves=d.moves)
+                   procs=d.procs, moves=d.moves, option_decls=d.options)
     exprs = ExprChecker(syms, report)
     declare_vars(d.vars, syms, exprs)
     for dname, dd in d.defs.items():
         if dname in zones or dname in syms.vars or dname in constants:
             report.err(f"'{dname}' is already defined", dd.span)
-    _check_bodies(d, syms, exprs, report, start)
+    game_flow = _check_bodies(d, syms, exprs, report, start)
     report.fail()
+    syms.types.freeze()
+    syms.refs.freeze()
     return Program(
         name=d.name, about=d.about, path=loaded.path, sources=loaded.sources, players=n,
         player_range=(d.players.low, d.players.high), options=options,
@@ -74,14 +76,15 @@ def check(loaded: Loaded, players: int | None = None,
         card_attrs=deck.card_attrs, has_suitless=any(c.suit == 0 for c in deck.cards),
         zones=zones, vars=syms.vars, defs=d.defs, procs=d.procs, moves=d.moves,
         setup=d.setup, flow=d.flow, ends=d.ends, score=d.score, result=d.result,
-        invariants=d.invariants, limit=d.limit, types=syms.types,
-        blocking_procs=syms.blocking, constants=constants, bool_attrs=deck.bool_attrs,
-        consts=consts,
+        invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
+        constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
+        expr_types=syms.types, refs=syms.refs, game_flow=game_flow,
     )
 
 
 def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
-                  start: A.Span) -> None:
+                  start: A.Span) -> tuple[A.Stmt, ...]:
+    """Check every rule; return the flow the game runs."""
     stmts = StmtChecker(exprs)
     for dname in d.defs:
         exprs.def_type(dname)
@@ -91,7 +94,7 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         scope = Scope()
         _params_unique(exprs, pd.params, pname)
         for prm in pd.params:
-            scope.names[prm.name] = exprs.type_name(prm.type, prm.span)
+            scope.bind("proc_param", prm.name, exprs.type_name(prm.type, prm.span), prm)
         stmts.block(pd.body, scope, Ctx("proc", rule=f"proc {pname}"))
     for dname, dd in d.defs.items():
         _params_unique(exprs, dd.params, dname)
@@ -103,13 +106,17 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
                 d.procs, call.func, set()):
             report.err(f"'{call.func}' can end the game, and the game cannot end during "
                        "setup", call.span)
-    if d.flow is not None:
-        stmts.block(d.flow, Scope(), Ctx("flow", rule="flow"))
-    elif syms.players > 1:
+    flow = d.flow
+    if flow is None and syms.players > 1:
         report.err("a game for several players needs a 'flow' that says who chooses when",
                    start)
-    elif not d.moves:
+    elif flow is None and not d.moves:
         report.err("the game has no moves", start)
+    elif flow is None:
+        # one player and no flow: the player chooses any move, for ever
+        flow = (A.Repeat(None, (A.Choose(A.Int(1), tuple(d.moves)),)),)
+    if flow is not None:
+        stmts.block(flow, Scope(), Ctx("flow", rule="flow"))
     for e in d.ends:
         exprs.want("bool", e.cond, Scope(), Ctx("pure", rule="end"))
     if d.score is not None:
@@ -120,6 +127,7 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         report.err(f"'result {d.result.kind} score' needs a 'score = ...'", d.result.span)
     for inv in d.invariants:
         exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
+    return flow or ()
 
 
 def _check_move(mname: str, md: A.MoveDecl, stmts: StmtChecker, exprs: ExprChecker) -> None:
@@ -135,7 +143,7 @@ def _check_move(mname: str, md: A.MoveDecl, stmts: StmtChecker, exprs: ExprCheck
         st = exprs.expr(mp.source, scope, Ctx("pure", me=True))
         et = exprs.iter_type(st, mp.source.span)
         scope = Scope(scope)
-        scope.names[mp.name] = et
+        scope.bind("move_param", mp.name, et, mp)
     if md.when is not None:
         exprs.want("bool", md.when, scope, Ctx("pure", me=True, rule=f"move {mname}"))
     stmts.block(md.body, Scope(scope), Ctx("move", me=True, rule=f"move {mname}"))

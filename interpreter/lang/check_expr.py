@@ -14,6 +14,7 @@ from ..errors import did_you_mean
 from . import ast as A
 from .builtins import FUNCTIONS, NAMES, CallSite
 from .consts import const_int
+from .program import Ref
 from .symbols import Ctx, Reporter, Scope, Symbols
 from .types import (
     SCALAR_TYPES,
@@ -51,6 +52,8 @@ class ExprChecker:
         self.report = report
         self.err = report.err
         self.types = syms.types
+        self.refs = syms.refs
+        self._globals: dict[str, Ref] = {}  # the Ref of each declared name, made once
         self.def_types: dict[str, str] = {}  # the type of each def, once inferred
         self.def_stack: list[str] = []  # the defs being inferred (recursion)
         self._visit: dict[type, _Visit] = {
@@ -88,7 +91,7 @@ class ExprChecker:
                 t = "any"
             else:
                 t = visit(e, scope, ctx)
-        self.types[id(e)] = t
+        self.types.record(e, t)
         return t
 
     def want(self, t: str, e: A.Expr, scope: Scope, ctx: Ctx) -> None:
@@ -127,7 +130,7 @@ class ExprChecker:
         self.def_stack.append(name)
         scope = Scope()
         for p in d.params:
-            scope.names[p.name] = self.type_name(p.type, p.span)
+            scope.bind("def_param", p.name, self.type_name(p.type, p.span), p)
         t = self.expr(d.body, scope, Ctx("pure", rule=f"def {name}"))
         self.def_stack.pop()
         self.def_types[name] = t
@@ -148,6 +151,18 @@ class ExprChecker:
         for a in args[len(params):]:
             self.expr(a, scope, ctx)
 
+    def known_global(self, obj: A.Name, scope: Scope, ctx: Ctx) -> Ref:
+        """Record the Ref of a name known to be a declared zone or variable."""
+        ref = self.global_ref(obj, scope, ctx)
+        assert ref is not None
+        self.refs.record(obj, ref)
+        return ref
+
+    def var_array(self, obj: A.Name, scope: Scope, ctx: Ctx) -> None:
+        """Record an indexed array variable: its Ref, and its type as a list."""
+        ref = self.known_global(obj, scope, ctx)
+        self.types.record(obj, list_of(ref.type))
+
     def index_check(self, dim: tuple[str, int], idx: A.Expr, scope: Scope, ctx: Ctx) -> None:
         t = self.expr(idx, scope, ctx)
         if not compatible(dim[0], t):
@@ -161,37 +176,56 @@ class ExprChecker:
 
     # ----------------------------------------------------------- names
     def name(self, e: A.Name, scope: Scope, ctx: Ctx, zone: bool = False) -> str:
-        local = scope.lookup(e.name)
-        if local is not None:
-            return local
+        """The type of a name used as a value; its Ref recorded."""
+        ref = scope.lookup(e.name)
+        if ref is None:
+            ref = self.global_ref(e, scope, ctx, zone)
+            if ref is None:
+                return "any"
+            if ref.kind == "var_array":
+                self.err(f"'{e.name}' is an array: use {e.name}[...]", e.span)
+                return "any"
+        self.refs.record(e, ref)
+        return ref.type
+
+    def global_ref(self, e: A.Name, scope: Scope, ctx: Ctx, zone: bool = False) -> Ref | None:
+        """What a name that is not local refers to, or None (reported). The order is the
+        language's: zones, variables, constants, constant defs, built-in names."""
         n = e.name
+        ref = self._globals.get(n)
+        if ref is not None:
+            return ref
         syms = self.syms
         if n in syms.zones:
-            return "list:zone" if syms.zones[n].dim is not None else "zone"
-        if n in syms.vars:
+            z = syms.zones[n]
+            ref = (Ref("zone", n, "zone", z) if z.dim is None
+                   else Ref("zone_array", n, "list:zone", z))
+        elif n in syms.vars:
             v = syms.vars[n]
-            if v.dim is not None:
-                self.err(f"'{n}' is an array: use {n}[...]", e.span)
-                return "any"
-            return v.type
-        if n in syms.constants:
-            return syms.constants[n][0]
+            ref = Ref("var" if v.dim is None else "var_array", n, v.type, v)
+        elif n in syms.constants:
+            t, value = syms.constants[n]
+            # an option (its declaration), or a suit, colour, symbol, rank, player_count
+            ref = Ref("constant", n, t, syms.option_decls.get(n), value)
+        if ref is not None:
+            self._globals[n] = ref  # declared before any use: it cannot change
+            return ref
         defs = syms.defs
         if n in defs and defs[n].is_const:
             if n in self.def_stack:
                 self.err(f"'{n}' refers to itself (recursion is not allowed)", e.span)
-                return "any"
-            return self.def_type(n)
+                return None
+            return Ref("def", n, self.def_type(n), defs[n])
         b = NAMES.get(n)
         if b is not None and not (b.def_shadows and n in defs):
+            # not kept: a variable declared later may take the name
             if b.end_only and (ctx.kind != "pure" or not (
                     ctx.rule == "end" or ctx.rule.startswith("invariant"))):
                 self.err(f"'{n}' is known only in 'end when' and 'invariant'", e.span)
-            return b.type
+            return Ref("builtin", n, b.type, b)
         if n in defs:
             self.err(f"'{n}' is a function: call it, {n}(...)", e.span)
-            return "any"
-        if zone:
+        elif zone:
             self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, syms.zones)
                      or "zones: " + ", ".join(syms.zones))
         else:
@@ -199,7 +233,7 @@ class ExprChecker:
                           + list(syms.constants) + list(defs)
                           + ["suits", "colors", "players", "ended"])
             self.err(f"unknown name '{n}'", e.span, did_you_mean(n, candidates))
-        return "any"
+        return None
 
     # ----------------------------------------------------------- one method per node
     def _me(self, e: A.Me, scope: Scope, ctx: Ctx) -> str:
@@ -237,16 +271,18 @@ class ExprChecker:
         return "any"
 
     def _index(self, e: A.Index, scope: Scope, ctx: Ctx, zone: bool = False) -> str:
-        if isinstance(e.obj, A.Name) and scope.lookup(e.obj.name) is None:
-            nm = e.obj.name
+        obj = e.obj
+        if isinstance(obj, A.Name) and scope.lookup(obj.name) is None:
+            nm = obj.name
             if nm in self.syms.zones:
                 z = self.syms.zones[nm]
+                self.known_global(obj, scope, ctx)
                 if z.dim is None:
                     # a single zone indexed: the card at a position
-                    self.types[id(e.obj)] = "zone"
+                    self.types.record(obj, "zone")
                     self.want("int", e.index, scope, ctx)
                     return "card"
-                self.types[id(e.obj)] = "list:zone"
+                self.types.record(obj, "list:zone")
                 it = self.expr(e.index, scope, ctx)
                 if is_list(it) and compatible(z.dim[0], elem(it)):
                     return "list:zone"  # hand[players from p]: several zones
@@ -257,6 +293,7 @@ class ExprChecker:
             if nm in self.syms.vars:
                 v = self.syms.vars[nm]
                 if v.dim is not None:
+                    self.var_array(obj, scope, ctx)
                     self.index_check(v.dim, e.index, scope, ctx)
                     return v.type
         ot = self.expr(e.obj, scope, ctx, zone=zone)
@@ -286,7 +323,9 @@ class ExprChecker:
                 self.err(f"'{f}' is a constant, not a function", e.span)
                 return self.def_type(f)
             self.args(f, d.params, e.args, e.span, scope, ctx)
-            return self.def_type(f)
+            t = self.def_type(f)
+            self.refs.record(e, Ref("def", f, t, d))
+            return t
         if f in self.syms.procs:
             self.err(f"'{f}' is a procedure: call it as a statement", e.span)
             return "any"
@@ -299,6 +338,7 @@ class ExprChecker:
         if b.chance and ctx.kind == "pure":
             self.err(_PURE_CHANCE, e.span)
         assert b.rule is not None and b.arity is not None
+        self.refs.record(e, Ref("builtin", f, "", b))
         return b.rule(CallSite(e, ts, b.arity, self.err))
 
     def _unary(self, e: A.Unary, scope: Scope, ctx: Ctx) -> str:
@@ -352,7 +392,7 @@ class ExprChecker:
     def _let(self, e: A.Let, scope: Scope, ctx: Ctx) -> str:
         vt = self.expr(e.value, scope, ctx)
         inner = Scope(scope)
-        inner.names[e.name] = vt
+        inner.bind("let", e.name, vt, e)
         return self.expr(e.body, inner, ctx)
 
     def _binary(self, e: A.Binary, scope: Scope, ctx: Ctx) -> str:
@@ -412,7 +452,7 @@ class ExprChecker:
         st = self.expr(e.source, scope, ctx)
         et = self.iter_type(st, e.source.span)
         inner = Scope(scope)
-        inner.names[e.var] = et
+        inner.bind("quant", e.var, et, e)
         if e.where is not None:
             self.want("bool", e.where, inner, ctx)
         bt = self.expr(e.body, inner, ctx) if e.body is not None else None

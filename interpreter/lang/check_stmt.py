@@ -11,6 +11,7 @@ from ..errors import did_you_mean
 from . import ast as A
 from .builtins import FUNCTIONS
 from .check_expr import ExprChecker, literal_player
+from .program import Ref
 from .symbols import Ctx, Reporter, Scope
 from .types import compatible, is_list
 
@@ -75,6 +76,7 @@ class StmtChecker:
                 self.expr(a, scope, ctx)
             return
         p = procs[s.func]
+        self.exprs.refs.record(s, Ref("proc", s.func, "", p))
         if s.func in self.syms.blocking and ctx.kind != "flow":
             self.err(f"'{s.func}' asks a player to choose, so only the flow may call it", s.span)
         self.exprs.args(s.func, p.params, s.args, s.span, scope, ctx)
@@ -105,7 +107,7 @@ class StmtChecker:
         t = self.expr(s.value, scope, ctx)
         if t in ("none", "any"):
             t = "any"
-        scope.names[s.name] = t
+        scope.bind("let", s.name, t, s)
 
     def _if(self, s: A.If, scope: Scope, ctx: Ctx) -> None:
         for cond, body in s.branches:
@@ -120,7 +122,7 @@ class StmtChecker:
         self.exprs.local_name(s.var, s.span)
         st = self.expr(s.source, scope, ctx)
         inner = Scope(scope)
-        inner.names[s.var] = self.exprs.iter_type(st, s.source.span)
+        inner.bind("loop", s.var, self.exprs.iter_type(st, s.source.span), s)
         self.block(s.body, inner, _in_loop(ctx))
 
     def _while(self, s: A.While, scope: Scope, ctx: Ctx) -> None:
@@ -161,12 +163,13 @@ class StmtChecker:
     def _end(self, s: A.End, scope: Scope, ctx: Ctx) -> None:
         if ctx.kind == "setup":
             self.err("the game cannot end during setup", s.span)
+        self._log(s, scope, ctx)  # the values in its text
 
     def _break(self, s: A.Break, scope: Scope, ctx: Ctx) -> None:
         if ctx.loop == 0:
             self.err("'break' outside a loop", s.span)
 
-    def _log(self, s: A.Log, scope: Scope, ctx: Ctx) -> None:
+    def _log(self, s: A.Log | A.End, scope: Scope, ctx: Ctx) -> None:
         for part in s.parts:
             if isinstance(part, A.Expr):
                 self.expr(part, scope, ctx)
@@ -178,14 +181,16 @@ class StmtChecker:
         if isinstance(e, A.Name):
             local = scope.lookup(e.name)
             if local is not None:
-                types[id(e)] = local
-                return local
+                self.exprs.refs.record(e, local)
+                types.record(e, local.type)
+                return local.type
             if e.name in syms.vars:
                 v = syms.vars[e.name]
                 if v.dim is not None:
                     self.err(f"'{e.name}' is an array: assign to one element, {e.name}[...]",
                              e.span)
-                types[id(e)] = v.type
+                self.exprs.known_global(e, scope, ctx)
+                types.record(e, v.type)
                 return v.type
             if ctx.kind == "pure":
                 self.err("assignment is not allowed here", e.span)
@@ -206,8 +211,9 @@ class StmtChecker:
             if v.dim is None:
                 self.err(f"'{e.obj.name}' is not an array", e.obj.span)
                 return "any"
+            self.exprs.var_array(e.obj, scope, ctx)
             self.exprs.index_check(v.dim, e.index, scope, ctx)
-            types[id(e)] = v.type
+            types.record(e, v.type)
             return v.type
         self.err("only a variable, an element of a variable array, or a 'let' can be assigned",
                  e.span)

@@ -15,7 +15,7 @@ import attrs
 from ..errors import Diagnostic, Diagnostics
 from . import ast as A
 from .consts import Constants
-from .program import VarInfo, ZoneInfo
+from .program import NodeTable, Ref, VarInfo, ZoneInfo
 
 
 class Reporter:
@@ -56,20 +56,26 @@ class Symbols:
     defs: dict[str, A.DefDecl]
     procs: dict[str, A.ProcDecl]
     moves: dict[str, A.MoveDecl]
-    types: dict[int, str] = attrs.field(factory=dict)
+    option_decls: dict[str, A.OptionDecl] = attrs.field(factory=dict)
     blocking: set[str] = attrs.field(factory=set)
+    # what the checker records, once per node
+    types: NodeTable[str] = attrs.field(factory=lambda: NodeTable("type"))
+    refs: NodeTable[Ref] = attrs.field(factory=lambda: NodeTable("ref"))
 
 
 class Scope:
-    """Local names: params, lets, loop and quantifier variables."""
+    """Local names: params, lets, loop and quantifier variables, each with its Ref."""
 
     __slots__ = ("names", "parent")
 
     def __init__(self, parent: Scope | None = None) -> None:
         self.parent = parent
-        self.names: dict[str, str] = {}
+        self.names: dict[str, Ref] = {}
 
-    def lookup(self, name: str) -> str | None:
+    def bind(self, kind: str, name: str, t: str, decl: Any) -> None:
+        self.names[name] = Ref(kind, name, t, decl)
+
+    def lookup(self, name: str) -> Ref | None:
         s: Scope | None = self
         while s is not None:
             if name in s.names:

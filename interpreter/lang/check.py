@@ -13,7 +13,7 @@ from __future__ import annotations
 from . import ast as A
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
-from .consts import Constants, const_int
+from .consts import Constants
 from .deck import build_deck, rank_names
 from .declare import (
     Decls,
@@ -90,16 +90,12 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         exprs.def_type(dname)
     syms.blocking = {p for p in d.procs if proc_blocks(d.procs, p, set())}
     check_recursion(d.procs, report)
-    for pname, pd in d.procs.items():
-        scope = Scope()
-        _params_unique(exprs, pd.params, pname)
-        for prm in pd.params:
-            scope.bind("proc_param", prm.name, exprs.type_name(prm.type, prm.span), prm)
-        stmts.block(pd.body, scope, Ctx("proc", rule=f"proc {pname}"))
-    for dname, dd in d.defs.items():
-        _params_unique(exprs, dd.params, dname)
-    for mname, md in d.moves.items():
-        _check_move(mname, md, stmts, exprs)
+    for pd in d.procs.values():
+        stmts.proc(pd)
+    for dd in d.defs.values():
+        stmts.params_unique(dd.params, dd.name)
+    for md in d.moves.values():
+        stmts.move(md)
     stmts.block(d.setup, Scope(), Ctx("setup", rule="setup"))
     for call in A.walk_stmts(d.setup):
         if isinstance(call, A.CallStmt) and call.func in d.procs and proc_ends(
@@ -129,31 +125,3 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
     return flow or ()
 
-
-def _check_move(mname: str, md: A.MoveDecl, stmts: StmtChecker, exprs: ExprChecker) -> None:
-    scope = Scope()
-    _params_unique(exprs, md.params, mname)
-    for mp in md.params:
-        if isinstance(mp.source, A.Binary) and mp.source.op == "..":
-            consts = exprs.syms.consts
-            lo, hi = const_int(mp.source.left, consts), const_int(mp.source.right, consts)
-            if lo is not None and hi is not None and hi - lo >= 10_000:
-                exprs.err(f"a move parameter ranges over at most 10000 values, not "
-                          f"{hi - lo + 1}", mp.source.span)
-        st = exprs.expr(mp.source, scope, Ctx("pure", me=True))
-        et = exprs.iter_type(st, mp.source.span)
-        scope = Scope(scope)
-        scope.bind("move_param", mp.name, et, mp)
-    if md.when is not None:
-        exprs.want("bool", md.when, scope, Ctx("pure", me=True, rule=f"move {mname}"))
-    stmts.block(md.body, Scope(scope), Ctx("move", me=True, rule=f"move {mname}"))
-
-
-def _params_unique(exprs: ExprChecker, params: tuple[A.Param, ...] | tuple[A.MoveParam, ...],
-                   owner: str) -> None:
-    seen: set[str] = set()
-    for p in params:
-        exprs.local_name(p.name, p.span)
-        if p.name in seen:
-            exprs.err(f"'{owner}' has two parameters named '{p.name}'", p.span)
-        seen.add(p.name)

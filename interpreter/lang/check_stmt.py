@@ -11,6 +11,7 @@ from ..errors import did_you_mean
 from . import ast as A
 from .builtins import FUNCTIONS
 from .check_expr import ExprChecker, literal_player
+from .consts import const_int
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope
 from .types import compatible, is_list
@@ -42,6 +43,44 @@ class StmtChecker:
             A.Break: self._break,
             A.Log: self._log,
         }
+
+    # ----------------------------------------------------------- rules
+    def proc(self, pd: A.ProcDecl) -> None:
+        scope = Scope()
+        self.params_unique(pd.params, pd.name)
+        for prm in pd.params:
+            scope.bind("proc_param", prm.name, self.exprs.type_name(prm.type, prm.span), prm)
+        self.block(pd.body, scope, Ctx("proc", rule=f"proc {pd.name}"))
+
+    def move(self, md: A.MoveDecl) -> None:
+        """A move: its parameters (each ranges over what the ones before allow), its
+        condition, its effect."""
+        scope = Scope()
+        self.params_unique(md.params, md.name)
+        for mp in md.params:
+            if isinstance(mp.source, A.Binary) and mp.source.op == "..":
+                consts = self.syms.consts
+                lo, hi = const_int(mp.source.left, consts), const_int(mp.source.right, consts)
+                if lo is not None and hi is not None and hi - lo >= 10_000:
+                    self.err(f"a move parameter ranges over at most 10000 values, not "
+                             f"{hi - lo + 1}", mp.source.span)
+            st = self.expr(mp.source, scope, Ctx("pure", me=True))
+            et = self.exprs.iter_type(st, mp.source.span)
+            scope = Scope(scope)
+            scope.bind("move_param", mp.name, et, mp)
+        rule = f"move {md.name}"
+        if md.when is not None:
+            self.want("bool", md.when, scope, Ctx("pure", me=True, rule=rule))
+        self.block(md.body, Scope(scope), Ctx("move", me=True, rule=rule))
+
+    def params_unique(self, params: tuple[A.Param, ...] | tuple[A.MoveParam, ...],
+                      owner: str) -> None:
+        seen: set[str] = set()
+        for p in params:
+            self.exprs.local_name(p.name, p.span)
+            if p.name in seen:
+                self.err(f"'{owner}' has two parameters named '{p.name}'", p.span)
+            seen.add(p.name)
 
     def block(self, stmts: tuple[A.Stmt, ...], scope: Scope, ctx: Ctx) -> None:
         scope = Scope(scope)

@@ -157,6 +157,8 @@ def test_the_tables_are_safe(tmp_path: Path) -> None:
         p.ref_of(stranger)
     with pytest.raises(TypeError, match="read-only"):
         p.expr_types.record(stranger, "zone")
+    with pytest.raises(TypeError, match="read-only"):
+        p.refs.writer()
     # the old id-keyed view still answers code generation
     name = next(n for n in p.nodes() if isinstance(n, A.Name))
     assert p.types[id(name)] == p.type_of(name) == "zone"

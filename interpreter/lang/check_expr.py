@@ -53,6 +53,9 @@ class ExprChecker:
         self.err = report.err
         self.types = syms.types
         self.refs = syms.refs
+        # the hot paths write the tables directly: table.record(e, v), without the call
+        self._typed = syms.types.writer()
+        self._named = syms.refs.writer()
         self._globals: dict[str, Ref] = {}  # the Ref of each declared name, made once
         self.def_types: dict[str, str] = {}  # the type of each def, once inferred
         self.def_stack: list[str] = []  # the defs being inferred (recursion)
@@ -91,7 +94,7 @@ class ExprChecker:
                 t = "any"
             else:
                 t = visit(e, scope, ctx)
-        self.types.record(e, t)
+        self._typed[id(e)] = (e, t)
         return t
 
     def want(self, t: str, e: A.Expr, scope: Scope, ctx: Ctx) -> None:
@@ -185,7 +188,7 @@ class ExprChecker:
             if ref.kind == "var_array":
                 self.err(f"'{e.name}' is an array: use {e.name}[...]", e.span)
                 return "any"
-        self.refs.record(e, ref)
+        self._named[id(e)] = (e, ref)
         return ref.type
 
     def global_ref(self, e: A.Name, scope: Scope, ctx: Ctx, zone: bool = False) -> Ref | None:

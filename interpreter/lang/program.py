@@ -112,6 +112,13 @@ class NodeTable(Generic[V]):
             raise TypeError(f"the {self.what} table is read-only once the program is checked")
         self._entries[id(node)] = (node, value)
 
+    def writer(self) -> dict[int, tuple[Any, V]]:
+        """The entries themselves, for the checker's hot path: `w[id(node)] = (node, v)`.
+        Only while checking: afterwards the table is frozen and a writer is refused."""
+        if self._frozen:
+            raise TypeError(f"the {self.what} table is read-only once the program is checked")
+        return self._entries
+
     def freeze(self) -> None:
         self._frozen = True
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from ..codegen.gen import generate
 from ..errors import Diagnostic
+from ..lang import check
 from ..lang.ast import Span
-from ..lang.checker import check
 from ..lang.loader import Loaded, load, resolve_game
 from .game import Game
 

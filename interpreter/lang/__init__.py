@@ -2,12 +2,23 @@
 
 Never imports codegen or engine. Its public face is below; other layers import these
 names from `cardgame.interpreter.lang`, not from its modules.
+
+    program = check(load(path), players, settings)
+    program.type_of(expr)     # the type of every expression (see types.py)
+    program.ref_of(name)      # what a Name, Call or CallStmt refers to: a Ref
+    BUILTINS["size"]          # the built-in functions and names: arity, typing, may_fail
 """
 
-from . import ast
-from .checker import Checked, check, elem, walk_stmts
+from . import ast, types
+from .ast import walk_stmts
+from .builtins import BUILTINS, Builtin
+from .check import check
+from .consts import const_int
 from .loader import Loaded, bundled_dir, bundled_names, load, resolve_game
 from .parser import lark_parser, parse
+from .program import Checked, MissingEntry, NodeTable, Program, Ref
+from .types import elem
 
-__all__ = ["Checked", "Loaded", "ast", "bundled_dir", "bundled_names", "check", "elem",
-           "lark_parser", "load", "parse", "resolve_game", "walk_stmts"]
+__all__ = ["BUILTINS", "Builtin", "Checked", "Loaded", "MissingEntry", "NodeTable", "Program",
+           "Ref", "ast", "bundled_dir", "bundled_names", "check", "const_int", "elem",
+           "lark_parser", "load", "parse", "resolve_game", "types", "walk_stmts"]

@@ -6,6 +6,8 @@ out of equality and repr so that two parses of the same text compare equal.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import attrs
 
 from ..errors import NOSPAN, Span  # noqa: F401  (re-exported: nodes carry spans)
@@ -422,3 +424,40 @@ class Module:
     file: str
     decls: tuple[Decl, ...]
     source: str = attrs.field(eq=False, repr=False, default="")
+
+
+def walk_stmts(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
+    """Every statement of stmts and, depth first, of the blocks nested in them."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            for _, body in s.branches:
+                yield from walk_stmts(body)
+            yield from walk_stmts(s.else_)
+        elif isinstance(s, (For, While, Repeat, Phase)):
+            yield from walk_stmts(s.body)
+
+
+def children(node: Expr | Stmt) -> Iterator[Expr | Stmt]:
+    """The expressions and statements directly inside a node, in field order."""
+    for f in attrs.fields(type(node)):
+        if f.name != "span":
+            yield from _nodes_in(getattr(node, f.name))
+
+
+def _nodes_in(v: object) -> Iterator[Expr | Stmt]:
+    if isinstance(v, (Expr, Stmt)):
+        yield v
+    elif isinstance(v, tuple):  # bodies, arguments, items, (cond, body) branches, parts
+        for x in v:
+            yield from _nodes_in(x)
+
+
+def walk(root: object) -> Iterator[Expr | Stmt]:
+    """Every expression and statement in root (a node, a tuple of them, or None),
+    parents before children."""
+    stack = list(_nodes_in(root))[::-1]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(list(children(node))[::-1])

@@ -1,0 +1,127 @@
+"""Stage 4: checks. Run the passes in order, collect every diagnostic, build the Program.
+
+1. declarations (declare.py): players, options, constants, the deck (deck.py), names,
+   zones, variables;
+2. bodies: defs, procs, moves, setup, flow, end conditions, score, result, invariants,
+   by the statement checker (check_stmt.py) and the expression checker (check_expr.py).
+
+Every error found is reported together; the Program is built only when there is none.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .check_expr import ExprChecker
+from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
+from .consts import Constants
+from .deck import build_deck, rank_names
+from .declare import (
+    Decls,
+    add_rank_names,
+    base_constants,
+    check_declared_names,
+    collect,
+    declare_vars,
+    declare_zones,
+    option_values,
+    player_count,
+)
+from .loader import Loaded
+from .program import Program, ZoneInfo
+from .symbols import Ctx, Reporter, Scope, Symbols
+
+_FILE_START = 1, 1, 1, 2  # where a diagnostic about the whole file points
+
+
+def check(loaded: Loaded, players: int | None = None,
+          settings: dict[str, str] | None = None) -> Program:
+    report = Reporter(loaded.sources)
+    start = A.Span(loaded.path, *_FILE_START)
+    d = collect(loaded.decls)
+    if not d.name:
+        report.err("the game has no name", start, 'start the file with: game "Name"')
+    # players, options, constants
+    n = player_count(d.players, players, report)
+    options = option_values(d.options, settings or {}, report)
+    constants = base_constants(n, d.options, options)
+    # the deck
+    deck_decl = d.deck
+    if deck_decl is None:
+        report.err("the game has no deck", start,
+                   "add 'deck standard' or a custom 'deck { ... }'")
+        deck_decl = A.DeckDecl(standard=True)
+    add_rank_names(constants, rank_names(deck_decl))
+    deck = build_deck(deck_decl, constants, report)
+    consts = Constants(constants, {k: dd for k, dd in d.defs.items() if dd.is_const})
+    # names, zones, variables
+    zones = {"deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
+    check_declared_names(loaded.decls, report)
+    declare_zones(d.zones, zones, n, consts, report)
+    syms = Symbols(players=n, constants=constants, consts=consts, card_attrs=deck.card_attrs,
+                   bool_attrs=deck.bool_attrs, zones=zones, vars={}, defs=d.defs,
+                   procs=d.procs, moves=d.moves, option_decls=d.options)
+    exprs = ExprChecker(syms, report)
+    declare_vars(d.vars, syms, exprs)
+    for dname, dd in d.defs.items():
+        if dname in zones or dname in syms.vars or dname in constants:
+            report.err(f"'{dname}' is already defined", dd.span)
+    game_flow = _check_bodies(d, syms, exprs, report, start)
+    report.fail()
+    syms.types.freeze()
+    syms.refs.freeze()
+    return Program(
+        name=d.name, about=d.about, path=loaded.path, sources=loaded.sources, players=n,
+        player_range=(d.players.low, d.players.high), options=options,
+        option_decls=d.options, cards=deck.cards, rank_names=deck.rank_names,
+        card_attrs=deck.card_attrs, has_suitless=any(c.suit == 0 for c in deck.cards),
+        zones=zones, vars=syms.vars, defs=d.defs, procs=d.procs, moves=d.moves,
+        setup=d.setup, flow=d.flow, ends=d.ends, score=d.score, result=d.result,
+        invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
+        constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
+        expr_types=syms.types, refs=syms.refs, game_flow=game_flow,
+    )
+
+
+def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
+                  start: A.Span) -> tuple[A.Stmt, ...]:
+    """Check every rule; return the flow the game runs."""
+    stmts = StmtChecker(exprs)
+    for dname in d.defs:
+        exprs.def_type(dname)
+    syms.blocking = {p for p in d.procs if proc_blocks(d.procs, p, set())}
+    check_recursion(d.procs, report)
+    for pd in d.procs.values():
+        stmts.proc(pd)
+    for dd in d.defs.values():
+        stmts.params_unique(dd.params, dd.name)
+    for md in d.moves.values():
+        stmts.move(md)
+    stmts.block(d.setup, Scope(), Ctx("setup", rule="setup"))
+    for call in A.walk_stmts(d.setup):
+        if isinstance(call, A.CallStmt) and call.func in d.procs and proc_ends(
+                d.procs, call.func, set()):
+            report.err(f"'{call.func}' can end the game, and the game cannot end during "
+                       "setup", call.span)
+    flow = d.flow
+    if flow is None and syms.players > 1:
+        report.err("a game for several players needs a 'flow' that says who chooses when",
+                   start)
+    elif flow is None and not d.moves:
+        report.err("the game has no moves", start)
+    elif flow is None:
+        # one player and no flow: the player chooses any move, for ever
+        flow = (A.Repeat(None, (A.Choose(A.Int(1), tuple(d.moves)),)),)
+    if flow is not None:
+        stmts.block(flow, Scope(), Ctx("flow", rule="flow"))
+    for e in d.ends:
+        exprs.want("bool", e.cond, Scope(), Ctx("pure", rule="end"))
+    if d.score is not None:
+        exprs.want("int", d.score, Scope(), Ctx("pure", me=True, rule="score"))
+    if d.result is not None and d.result.cond is not None:
+        exprs.want("bool", d.result.cond, Scope(), Ctx("pure", me=True, rule="result"))
+    if d.result is not None and d.result.kind in ("highest", "lowest") and d.score is None:
+        report.err(f"'result {d.result.kind} score' needs a 'score = ...'", d.result.span)
+    for inv in d.invariants:
+        exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
+    return flow or ()
+

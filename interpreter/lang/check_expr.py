@@ -1,0 +1,493 @@
+"""Expressions: resolve every name and infer every type.
+
+One method per node type. The statement checker and the declarations pass call
+`expr`/`want` as a service (as mypy's TypeChecker calls its ExpressionChecker); the
+three share the `Symbols` table and the `Reporter` and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import did_you_mean
+from . import ast as A
+from .builtins import FUNCTIONS, NAMES, CallSite
+from .consts import const_int
+from .program import Ref
+from .symbols import Ctx, Reporter, Scope, Symbols
+from .types import (
+    SCALAR_TYPES,
+    comparable,
+    compatible,
+    elem,
+    is_list,
+    iterated,
+    list_of,
+    parse_type,
+    shown,
+    unify,
+)
+
+# Words of the grammar: a declared name may not be one of them.
+KEYWORDS = {
+    "game", "about", "extends", "players", "option", "default", "bool", "true", "false",
+    "deck", "standard", "with", "ranks", "for", "in", "card", "times", "zone", "var", "def",
+    "proc", "move", "when", "setup", "flow", "end", "score", "result", "won", "invariant",
+    "limit", "remove", "chooses", "may", "choose", "simultaneously", "let", "if", "else",
+    "while", "repeat", "phase", "to", "shuffle", "deal", "from", "all", "break", "log",
+    "then", "where", "any", "count", "sum", "min", "max", "first", "each", "random", "or",
+    "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
+    "highest", "lowest",
+}
+_CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool"}
+_PURE_CHANCE = "'random' is a chance event: not allowed in a condition or function"
+
+_Visit = Callable[[Any, Scope, Ctx], str]
+
+
+class ExprChecker:
+    def __init__(self, syms: Symbols, report: Reporter) -> None:
+        self.syms = syms
+        self.report = report
+        self.err = report.err
+        self.types = syms.types
+        self.refs = syms.refs
+        # the hot paths write the tables directly: table.record(e, v), without the call
+        self._typed = syms.types.writer()
+        self._named = syms.refs.writer()
+        self._globals: dict[str, Ref] = {}  # the Ref of each declared name, made once
+        self.def_types: dict[str, str] = {}  # the type of each def, once inferred
+        self.def_stack: list[str] = []  # the defs being inferred (recursion)
+        self._visit: dict[type, _Visit] = {
+            A.Int: lambda e, s, c: "int",
+            A.Bool: lambda e, s, c: "bool",
+            A.NoneLit: lambda e, s, c: "none",
+            A.Me: self._me,
+            A.Players: lambda e, s, c: "list:player",
+            A.Name: self.name,
+            A.ListLit: self._list,
+            A.Attr: self._attr,
+            A.Index: self._index,
+            A.Call: self._call,
+            A.Unary: self._unary,
+            A.TopN: self._top_n,
+            A.Binary: self._binary,
+            A.IsEmpty: self._is_empty,
+            A.IfExpr: self._if,
+            A.Let: self._let,
+            A.Quant: self._quant,
+        }
+
+    # ----------------------------------------------------------- entry points
+    def expr(self, e: A.Expr, scope: Scope, ctx: Ctx, zone: bool = False) -> str:
+        """The type of e, recorded. `zone`: e stands where a zone is expected, so an
+        unknown name in it is reported as an unknown zone."""
+        if zone and isinstance(e, A.Name):
+            t = self.name(e, scope, ctx, zone=True)
+        elif zone and isinstance(e, A.Index):
+            t = self._index(e, scope, ctx, zone=True)
+        else:
+            visit = self._visit.get(type(e))
+            if visit is None:  # pragma: no cover - every node type has a method
+                self.err("unsupported expression", e.span)
+                t = "any"
+            else:
+                t = visit(e, scope, ctx)
+        self._typed[id(e)] = (e, t)
+        return t
+
+    def want(self, t: str, e: A.Expr, scope: Scope, ctx: Ctx) -> None:
+        got = self.expr(e, scope, ctx, zone=t == "zone")
+        if not compatible(t, got):
+            self.err(f"expected {t}, found {got}", e.span)
+
+    def iter_type(self, t: str, span: A.Span) -> str:
+        it = iterated(t)
+        if it is None:
+            self.err(f"cannot go through {t}: expected a list, range or zone", span)
+            return "any"
+        return it
+
+    def type_name(self, t: str, span: A.Span) -> str:
+        parsed = parse_type(t)
+        if parsed is not None:
+            return parsed
+        self.err(f"unknown type '{shown(t)}'", span, did_you_mean(t, SCALAR_TYPES + ("list",))
+                 or "types: " + ", ".join(SCALAR_TYPES) + ", list of T")
+        return "any"
+
+    def local_name(self, name: str, span: A.Span) -> None:
+        if name in KEYWORDS:
+            self.err(f"'{name}' is a word of the language and cannot name a variable", span,
+                     f"call it '{name}_' or 'my_{name}'")
+
+    def def_type(self, name: str) -> str:
+        """The type of a def's value, inferred on first use (any while it is inferred:
+        a recursive call is reported where it is made)."""
+        if name in self.def_types:
+            return self.def_types[name]
+        d = self.syms.defs[name]
+        if name in self.def_stack:
+            return "any"
+        self.def_stack.append(name)
+        scope = Scope()
+        for p in d.params:
+            scope.bind("def_param", p.name, self.type_name(p.type, p.span), p)
+        t = self.expr(d.body, scope, Ctx("pure", rule=f"def {name}"))
+        self.def_stack.pop()
+        self.def_types[name] = t
+        return t
+
+    def args(self, fname: str, params: tuple[A.Param, ...], args: tuple[A.Expr, ...],
+             span: A.Span, scope: Scope, ctx: Ctx) -> None:
+        """The arguments of a call of a def or a proc, against its parameters."""
+        if len(args) != len(params):
+            self.err(f"'{fname}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
+                     f"given {len(args)}", span,
+                     f"{fname}({', '.join(p.name + ': ' + p.type for p in params)})")
+        for p, a in zip(params, args, strict=False):
+            t = self.expr(a, scope, ctx)
+            want = self.type_name(p.type, p.span)
+            if not compatible(want, t):
+                self.err(f"argument '{p.name}' of '{fname}' must be {want}, not {t}", a.span)
+        for a in args[len(params):]:
+            self.expr(a, scope, ctx)
+
+    def known_global(self, obj: A.Name, scope: Scope, ctx: Ctx) -> Ref:
+        """Record the Ref of a name known to be a declared zone or variable."""
+        ref = self.global_ref(obj, scope, ctx)
+        assert ref is not None
+        self.refs.record(obj, ref)
+        return ref
+
+    def var_array(self, obj: A.Name, scope: Scope, ctx: Ctx) -> None:
+        """Record an indexed array variable: its Ref, and its type as a list."""
+        ref = self.known_global(obj, scope, ctx)
+        self.types.record(obj, list_of(ref.type))
+
+    def index_check(self, dim: tuple[str, int], idx: A.Expr, scope: Scope, ctx: Ctx) -> None:
+        t = self.expr(idx, scope, ctx)
+        if not compatible(dim[0], t):
+            self.err(f"index must be {dim[0]}, found {t}", idx.span)
+        self.const_index_check(dim, idx)
+
+    def const_index_check(self, dim: tuple[str, int], idx: A.Expr) -> None:
+        v = const_int(idx, self.syms.consts)
+        if v is not None and dim[0] in ("int", "player") and not 1 <= v <= dim[1]:
+            self.err(f"index {v} is out of range 1..{dim[1]}", idx.span)
+
+    # ----------------------------------------------------------- names
+    def name(self, e: A.Name, scope: Scope, ctx: Ctx, zone: bool = False) -> str:
+        """The type of a name used as a value; its Ref recorded."""
+        ref = scope.lookup(e.name)
+        if ref is None:
+            ref = self.global_ref(e, scope, ctx, zone)
+            if ref is None:
+                return "any"
+            if ref.kind == "var_array":
+                self.err(f"'{e.name}' is an array: use {e.name}[...]", e.span)
+                return "any"
+        self._named[id(e)] = (e, ref)
+        return ref.type
+
+    def global_ref(self, e: A.Name, scope: Scope, ctx: Ctx, zone: bool = False) -> Ref | None:
+        """What a name that is not local refers to, or None (reported). The order is the
+        language's: zones, variables, constants, constant defs, built-in names."""
+        n = e.name
+        ref = self._globals.get(n)
+        if ref is not None:
+            return ref
+        syms = self.syms
+        if n in syms.zones:
+            z = syms.zones[n]
+            ref = (Ref("zone", n, "zone", z) if z.dim is None
+                   else Ref("zone_array", n, "list:zone", z))
+        elif n in syms.vars:
+            v = syms.vars[n]
+            ref = Ref("var" if v.dim is None else "var_array", n, v.type, v)
+        elif n in syms.constants:
+            t, value = syms.constants[n]
+            # an option (its declaration), or a suit, colour, symbol, rank, player_count
+            ref = Ref("constant", n, t, syms.option_decls.get(n), value)
+        if ref is not None:
+            self._globals[n] = ref  # declared before any use: it cannot change
+            return ref
+        defs = syms.defs
+        if n in defs and defs[n].is_const:
+            if n in self.def_stack:
+                self.err(f"'{n}' refers to itself (recursion is not allowed)", e.span)
+                return None
+            return Ref("def", n, self.def_type(n), defs[n])
+        b = NAMES.get(n)
+        if b is not None and not (b.def_shadows and n in defs):
+            # not kept: a variable declared later may take the name
+            if b.end_only and (ctx.kind != "pure" or not (
+                    ctx.rule == "end" or ctx.rule.startswith("invariant"))):
+                self.err(f"'{n}' is known only in 'end when' and 'invariant'", e.span)
+            return Ref("builtin", n, b.type, b)
+        if n in defs:
+            self.err(f"'{n}' is a function: call it, {n}(...)", e.span)
+        elif zone:
+            self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, syms.zones)
+                     or "zones: " + ", ".join(syms.zones))
+        else:
+            candidates = (list(scope.all_names()) + list(syms.zones) + list(syms.vars)
+                          + list(syms.constants) + list(defs)
+                          + ["suits", "colors", "players", "ended"])
+            self.err(f"unknown name '{n}'", e.span, did_you_mean(n, candidates))
+        return None
+
+    # ----------------------------------------------------------- one method per node
+    def _me(self, e: A.Me, scope: Scope, ctx: Ctx) -> str:
+        if not ctx.me:
+            self.err("'me' (the player making the move) is not known here", e.span,
+                     "pass the player as a parameter")
+        return "player"
+
+    def _list(self, e: A.ListLit, scope: Scope, ctx: Ctx) -> str:
+        t = "any"
+        for x in e.items:
+            xt = self.expr(x, scope, ctx)
+            if not compatible(t, xt):
+                self.err(f"a list mixes {t} and {xt}", x.span)
+            t = unify(t, xt)
+        return list_of(t)
+
+    def _attr(self, e: A.Attr, scope: Scope, ctx: Ctx) -> str:
+        ot = self.expr(e.obj, scope, ctx)
+        where = e.name_span if e.name_span.line else e.span
+        if ot in ("card", "any"):
+            known = ("rank", "suit", "color", "joker") + self.syms.card_attrs
+            if e.name not in known:
+                self.err(f"cards have no attribute '{e.name}'", where,
+                         did_you_mean(e.name, known) or "attributes: " + ", ".join(known))
+                return "any"
+            if e.name in self.syms.bool_attrs:
+                return "bool"
+            return _CARD_TYPES.get(e.name, "int")
+        hint = ""
+        if ot == "zone":
+            hint = (f"'top of Z.{e.name}' reads as 'top of (Z.{e.name})': "
+                    f"write '(top of Z).{e.name}'")
+        self.err(f"{ot} has no attribute '{e.name}'", where, hint)
+        return "any"
+
+    def _index(self, e: A.Index, scope: Scope, ctx: Ctx, zone: bool = False) -> str:
+        obj = e.obj
+        if isinstance(obj, A.Name) and scope.lookup(obj.name) is None:
+            nm = obj.name
+            if nm in self.syms.zones:
+                z = self.syms.zones[nm]
+                self.known_global(obj, scope, ctx)
+                if z.dim is None:
+                    # a single zone indexed: the card at a position
+                    self.types.record(obj, "zone")
+                    self.want("int", e.index, scope, ctx)
+                    return "card"
+                self.types.record(obj, "list:zone")
+                it = self.expr(e.index, scope, ctx)
+                if is_list(it) and compatible(z.dim[0], elem(it)):
+                    return "list:zone"  # hand[players from p]: several zones
+                if not compatible(z.dim[0], it):
+                    self.err(f"index must be {z.dim[0]}, found {it}", e.index.span)
+                self.const_index_check(z.dim, e.index)
+                return "zone"
+            if nm in self.syms.vars:
+                v = self.syms.vars[nm]
+                if v.dim is not None:
+                    self.var_array(obj, scope, ctx)
+                    self.index_check(v.dim, e.index, scope, ctx)
+                    return v.type
+        ot = self.expr(e.obj, scope, ctx, zone=zone)
+        it = self.expr(e.index, scope, ctx)
+        if not compatible("int", it) and it != "player":
+            self.err(f"position must be int, found {it}", e.index.span)
+        if ot == "zone":
+            return "card"
+        if is_list(ot):
+            return elem(ot)
+        if ot != "any":
+            self.err(f"cannot index {ot}", e.span)
+        return "any"
+
+    def _call(self, e: A.Call, scope: Scope, ctx: Ctx) -> str:
+        f = e.func
+        defs = self.syms.defs
+        if f in defs:
+            d = defs[f]
+            if f in self.def_stack:
+                self.err(f"'{f}' calls itself: recursion is not allowed (every rule must end)",
+                         e.span, "use a quantifier (sum, count, each ...) or a loop in a proc")
+                for a in e.args:
+                    self.expr(a, scope, ctx)
+                return "any"
+            if d.is_const:
+                self.err(f"'{f}' is a constant, not a function", e.span)
+                return self.def_type(f)
+            self.args(f, d.params, e.args, e.span, scope, ctx)
+            t = self.def_type(f)
+            self.refs.record(e, Ref("def", f, t, d))
+            return t
+        if f in self.syms.procs:
+            self.err(f"'{f}' is a procedure: call it as a statement", e.span)
+            return "any"
+        ts = [self.expr(a, scope, ctx) for a in e.args]
+        b = FUNCTIONS.get(f)
+        if b is None:
+            known = list(defs) + sorted(FUNCTIONS)
+            self.err(f"unknown function '{f}'", e.span, did_you_mean(f, known))
+            return "any"
+        if b.chance and ctx.kind == "pure":
+            self.err(_PURE_CHANCE, e.span)
+        assert b.rule is not None and b.arity is not None
+        self.refs.record(e, Ref("builtin", f, "", b))
+        return b.rule(CallSite(e, ts, b.arity, self.err))
+
+    def _unary(self, e: A.Unary, scope: Scope, ctx: Ctx) -> str:
+        op = e.op
+        zone = op in ("top", "bottom", "all") and isinstance(e.operand, A.Name)
+        ot = self.expr(e.operand, scope, ctx, zone=zone)
+        if op == "-":
+            if not compatible("int", ot):
+                self.err(f"cannot negate {ot}", e.span)
+            return "int"
+        if op == "not":
+            if not compatible("bool", ot):
+                self.err(f"'not' needs a condition, found {ot}", e.operand.span)
+            return "bool"
+        if op in ("top", "bottom"):
+            if ot == "list:card":
+                return "card"
+            if not compatible("zone", ot):
+                self.err(f"'{op} of' needs a zone, found {ot}", e.operand.span)
+            return "card"
+        if op == "all":
+            if ot == "list:zone":
+                return "list:card"
+            if not compatible("zone", ot):
+                self.err(f"'all of' needs a zone, found {ot}", e.operand.span)
+            return "list:card"
+        # left, right, players_from
+        if not compatible("player", ot):
+            self.err(f"expected a player, found {ot}", e.operand.span)
+        return "list:player" if op == "players_from" else "player"
+
+    def _top_n(self, e: A.TopN, scope: Scope, ctx: Ctx) -> str:
+        self.want("int", e.count, scope, ctx)
+        self.want("zone", e.zone, scope, ctx)
+        return "list:card"
+
+    def _is_empty(self, e: A.IsEmpty, scope: Scope, ctx: Ctx) -> str:
+        ot = self.expr(e.operand, scope, ctx)
+        if ot != "zone" and not is_list(ot) and ot != "any":
+            self.err(f"'is empty' needs a zone or a list, found {ot}", e.operand.span)
+        return "bool"
+
+    def _if(self, e: A.IfExpr, scope: Scope, ctx: Ctx) -> str:
+        self.want("bool", e.cond, scope, ctx)
+        a = self.expr(e.then, scope, ctx)
+        b = self.expr(e.else_, scope, ctx)
+        if not compatible(a, b):
+            self.err(f"the two branches differ: {a} and {b}", e.span)
+        return unify(a, b)
+
+    def _let(self, e: A.Let, scope: Scope, ctx: Ctx) -> str:
+        vt = self.expr(e.value, scope, ctx)
+        inner = Scope(scope)
+        inner.bind("let", e.name, vt, e)
+        return self.expr(e.body, inner, ctx)
+
+    def _binary(self, e: A.Binary, scope: Scope, ctx: Ctx) -> str:
+        a = self.expr(e.left, scope, ctx)
+        b = self.expr(e.right, scope, ctx)
+        op = e.op
+        if op == "+" and is_list(a):
+            if not compatible(a, b):
+                self.err(f"cannot join {a} and {b}", e.span)
+            return unify(a, b)
+        if op in ("+", "-", "*", "/", "%"):
+            for x, sub in ((a, e.left), (b, e.right)):
+                if not compatible("int", x):
+                    hint = ""
+                    if x == "card":
+                        hint = "a card is not a number: use its rank, e.g. c.rank"
+                    elif x == "zone" or x == "list:zone":
+                        hint = "count its cards with size(...)"
+                    elif x == "bool":
+                        hint = "write 'if ... then 1 else 0' to count a condition"
+                    self.err(f"'{op}' needs numbers, found {x}", sub.span, hint)
+            return "int"
+        if op in ("and", "or"):
+            for x, sub in ((a, e.left), (b, e.right)):
+                if not compatible("bool", x):
+                    self.err(f"'{op}' needs conditions, found {x}", sub.span)
+            return "bool"
+        if op in ("==", "!="):
+            if not comparable(a, b):
+                self.err(f"cannot compare {a} with {b}", e.span)
+            return "bool"
+        if op in ("<", "<=", ">", ">="):
+            for x, sub in ((a, e.left), (b, e.right)):
+                if not compatible("int", x):
+                    self.err(f"'{op}' compares numbers, found {x}", sub.span)
+            return "bool"
+        if op in ("in", "notin"):
+            if b == "zone":
+                if not compatible("card", a):
+                    self.err(f"only cards can be in a zone, found {a}", e.left.span)
+            elif is_list(b):
+                if not compatible(elem(b), a):
+                    self.err(f"{a} cannot be in {b}", e.span)
+            elif b != "any":
+                self.err(f"'in' needs a list or a zone on the right, found {b}", e.right.span)
+            return "bool"
+        if op == "..":
+            for x, sub in ((a, e.left), (b, e.right)):
+                if not compatible("int", x):
+                    self.err(f"a range needs numbers, found {x}", sub.span)
+            return "list:int"
+        self.err(f"unknown operator {op}", e.span)  # pragma: no cover
+        return "any"
+
+    def _quant(self, e: A.Quant, scope: Scope, ctx: Ctx) -> str:
+        self.local_name(e.var, e.span)
+        st = self.expr(e.source, scope, ctx)
+        et = self.iter_type(st, e.source.span)
+        inner = Scope(scope)
+        inner.bind("quant", e.var, et, e)
+        if e.where is not None:
+            self.want("bool", e.where, inner, ctx)
+        bt = self.expr(e.body, inner, ctx) if e.body is not None else None
+        k = e.kind
+        if k == "random" and ctx.kind == "pure":
+            self.err(_PURE_CHANCE, e.span)
+        if k in ("any", "all"):
+            if bt is None and e.where is None:
+                self.err(f"'{k}' needs a condition: '{k} x in L: cond'", e.span)
+            if bt is not None and not compatible("bool", bt):
+                self.err(f"'{k}' needs a condition, found {bt}", e.body.span if e.body else e.span)
+            return "bool"
+        if k == "count":
+            if bt is not None and not compatible("bool", bt):
+                self.err(f"'count' counts where a condition holds, found {bt}",
+                         e.body.span if e.body else e.span)
+            return "int"
+        if k in ("sum", "min", "max"):
+            if bt is None:
+                bt = et
+            if not compatible("int", bt):
+                self.err(f"'{k}' needs numbers, found {bt}", e.span)
+            return "int"
+        if k in ("first", "random"):
+            if e.body is not None:
+                self.err(f"'{k}' takes 'where', not ':'", e.body.span)
+            return et
+        if k == "each":
+            return list_of(bt if bt is not None else et)
+        return "any"  # pragma: no cover
+
+
+def literal_player(want: str, e: A.Expr) -> bool:
+    """A number literal may name a player (`var dealer: player = 1`)."""
+    return want == "player" and isinstance(e, A.Int)

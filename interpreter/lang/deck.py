@@ -1,0 +1,141 @@
+"""The deck: a `deck` declaration evaluated to the list of its cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..cards import STANDARD_RANKS, SUITS
+from . import ast as A
+from .program import Card
+from .symbols import Reporter
+
+MAX_DECK = 10_000
+
+
+@attrs.frozen
+class Deck:
+    cards: list[Card]
+    rank_names: tuple[str, ...]
+    card_attrs: tuple[str, ...]  # the custom attributes, sorted
+    bool_attrs: frozenset[str]  # those of them that are flags
+
+
+def rank_names(d: A.DeckDecl) -> tuple[str, ...]:
+    return STANDARD_RANKS if d.standard else d.rank_names
+
+
+def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Reporter) -> Deck:
+    """The cards of a deck. `constants` are the names a card may use (suits, options,
+    rank names); loop variables come on top."""
+    cards: list[Card] = []
+    if d.standard:
+        for s in range(1, 5):
+            for r in range(1, 14):
+                cards.append(Card(len(cards), r, s, False, {}))
+        for _ in range(d.jokers):
+            cards.append(Card(len(cards), 0, 0, True, {}))
+        return Deck(cards, STANDARD_RANKS, (), frozenset())
+    ev = _Evaluator(constants, report)
+    extra: set[str] = set()
+    bool_attrs: set[str] = set()
+    int_attrs: set[str] = set()
+
+    def walk(items: tuple[A.DeckCard | A.DeckFor, ...], env: dict[str, Any]) -> None:
+        for it in items:
+            if len(cards) >= MAX_DECK:
+                report.err(f"a deck has at most {MAX_DECK} cards", it.span)
+                return
+            if isinstance(it, A.DeckFor):
+                for v in ev.values(it.source, env):
+                    walk(it.body, {**env, it.var: v})
+                continue
+            times = 1
+            if it.times is not None:
+                t = ev.eval(it.times, env)
+                if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+                    report.err("'times' needs a whole number", it.times.span)
+                    continue
+                if len(cards) + t > MAX_DECK:
+                    report.err(f"a deck has at most {MAX_DECK} cards", it.times.span)
+                    return
+                times = t
+            rank, suit, joker = 0, 0, False
+            ex: dict[str, int] = {}
+            for key, ve in it.attrs_:
+                val = ev.eval(ve, env)
+                if key == "rank":
+                    rank = int(val)
+                elif key == "suit":
+                    if not isinstance(val, tuple) or val[0] != "suit":
+                        report.err("suit must be one of " + ", ".join(SUITS), ve.span)
+                    else:
+                        suit = val[1]
+                elif key == "joker":
+                    joker = bool(val)
+                else:
+                    if isinstance(val, tuple):
+                        val = val[1]
+                    if isinstance(val, bool):
+                        bool_attrs.add(key)
+                    else:
+                        int_attrs.add(key)
+                    if key in bool_attrs and key in int_attrs:
+                        report.err(f"card attribute '{key}' is a flag on some cards and a "
+                                   "number on others", ve.span,
+                                   f"give every card a number: {key}: 1")
+                    ex[key] = int(val)
+                    extra.add(key)
+            for _ in range(times):
+                cards.append(Card(len(cards), rank, suit, joker, dict(ex)))
+
+    walk(d.items, {})
+    if not cards and not report.errors:
+        report.err("the deck has no cards", d.span)
+    return Deck(cards, d.rank_names, tuple(sorted(extra)), frozenset(bool_attrs))
+
+
+class _Evaluator:
+    """Values in a deck: numbers, suits, constants and loop variables, nothing else."""
+
+    def __init__(self, constants: dict[str, tuple[str, Any]], report: Reporter) -> None:
+        self.constants = constants
+        self.report = report
+
+    def values(self, e: A.Expr, env: dict[str, Any]) -> list[Any]:
+        if isinstance(e, A.Binary) and e.op == "..":
+            a, b = self.eval(e.left, env), self.eval(e.right, env)
+            if isinstance(a, int) and isinstance(b, int):
+                if b - a >= MAX_DECK:
+                    self.report.err(f"a deck loop over {a}..{b} is too long (a deck has at "
+                                    f"most {MAX_DECK} cards)", e.span)
+                    return []
+                return list(range(a, b + 1))
+        if isinstance(e, A.Name) and e.name == "suits":
+            return [("suit", i + 1) for i in range(4)]
+        if isinstance(e, A.ListLit):
+            return [self.eval(x, env) for x in e.items]
+        self.report.err("a deck loop runs over a range (1..10), a list, or 'suits'", e.span)
+        return []
+
+    def eval(self, e: A.Expr, env: dict[str, Any]) -> Any:
+        if isinstance(e, A.Name) and e.name in env:
+            return env[e.name]
+        if isinstance(e, A.Name) and e.name in self.constants:
+            t, v = self.constants[e.name]
+            return ("suit", v) if t == "suit" else v
+        if isinstance(e, A.Int):
+            return e.value
+        if isinstance(e, A.Bool):
+            return e.value
+        if isinstance(e, A.Binary) and e.op in "+-*/%":
+            a, b = self.eval(e.left, env), self.eval(e.right, env)
+            if isinstance(a, int) and isinstance(b, int):
+                if e.op in "/%" and b == 0:
+                    self.report.err("division by zero", e.span)
+                    return 0
+                return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
+                        "%": a % b if b else 0}[e.op]
+        self.report.err("a deck is built from numbers, suits and loop variables only", e.span)
+        return 0

@@ -1,0 +1,252 @@
+"""The declarations pass: the game's declarations by kind, the player count, the option
+values, the named constants, the zones and the variables (with their index domains)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..cards import COLORS, SUITS
+from ..errors import Diagnostic, did_you_mean
+from . import ast as A
+from .check_expr import KEYWORDS, ExprChecker, literal_player
+from .consts import Constants, const_int
+from .program import VarInfo, ZoneInfo
+from .symbols import Ctx, Reporter, Scope, Symbols
+from .types import compatible, shown
+
+ZONE_PROPS = {
+    "face down": "hidden", "face up": "public", "owner": "owner", "owner only": "owner",
+    "hidden": "hidden", "public": "public",
+    "fanned": "fanned", "squared": "squared", "row": "row",
+}
+
+
+@attrs.define
+class Decls:
+    """A game's declarations, by kind (the last of a kind that may occur once)."""
+
+    name: str = ""
+    about: str = ""
+    players: A.PlayersDecl = attrs.field(factory=lambda: A.PlayersDecl(1, 1, 1))
+    deck: A.DeckDecl | None = None
+    options: dict[str, A.OptionDecl] = attrs.field(factory=dict)
+    zones: list[A.ZoneDecl] = attrs.field(factory=list)
+    vars: list[A.VarDecl] = attrs.field(factory=list)
+    defs: dict[str, A.DefDecl] = attrs.field(factory=dict)
+    procs: dict[str, A.ProcDecl] = attrs.field(factory=dict)
+    moves: dict[str, A.MoveDecl] = attrs.field(factory=dict)
+    setup: tuple[A.Stmt, ...] = ()
+    flow: tuple[A.Stmt, ...] | None = None
+    ends: list[A.EndDecl] = attrs.field(factory=list)
+    score: A.Expr | None = None
+    result: A.ResultDecl | None = None
+    invariants: list[A.InvariantDecl] = attrs.field(factory=list)
+    limit: A.LimitDecl | None = None
+
+
+def collect(decls: tuple[A.Decl, ...]) -> Decls:
+    out = Decls()
+    for d in decls:
+        if isinstance(d, A.GameDecl):
+            out.name = d.name
+        elif isinstance(d, A.About):
+            out.about = d.text
+        elif isinstance(d, A.PlayersDecl):
+            out.players = d
+        elif isinstance(d, A.DeckDecl):
+            out.deck = d
+        elif isinstance(d, A.OptionDecl):
+            out.options[d.name] = d
+        elif isinstance(d, A.ZoneDecl):
+            out.zones.append(d)
+        elif isinstance(d, A.VarDecl):
+            out.vars.append(d)
+        elif isinstance(d, A.DefDecl):
+            out.defs[d.name] = d
+        elif isinstance(d, A.ProcDecl):
+            out.procs[d.name] = d
+        elif isinstance(d, A.MoveDecl):
+            out.moves[d.name] = d
+        elif isinstance(d, A.SetupDecl):
+            out.setup = d.body
+        elif isinstance(d, A.FlowDecl):
+            out.flow = d.body
+        elif isinstance(d, A.EndDecl):
+            out.ends.append(d)
+        elif isinstance(d, A.ScoreDecl):
+            out.score = d.expr
+        elif isinstance(d, A.ResultDecl):
+            out.result = d
+        elif isinstance(d, A.InvariantDecl):
+            out.invariants.append(d)
+        elif isinstance(d, A.LimitDecl):
+            out.limit = d
+    return out
+
+
+def player_count(pdecl: A.PlayersDecl, players: int | None, report: Reporter) -> int:
+    n = pdecl.default if players is None else players
+    if not pdecl.low <= n <= pdecl.high:
+        if pdecl.low == pdecl.high:
+            rng = f"{pdecl.low} player{'s' if pdecl.low > 1 else ''} only"
+            hint = "leave out --players" if pdecl.low == 1 else f"use --players {pdecl.low}"
+        else:
+            rng = f"{pdecl.low} to {pdecl.high} players"
+            hint = f"use --players with a value from {pdecl.low} to {pdecl.high}"
+        raise report.fatal(f"this game is for {rng}, not {n}", pdecl.span, hint)
+    return n
+
+
+def option_values(opts: dict[str, A.OptionDecl], settings: dict[str, str],
+                  report: Reporter) -> dict[str, Any]:
+    """Each option's value: its default, or the setting given (`--set name=value`)."""
+    options: dict[str, Any] = {oname: od.default for oname, od in opts.items()}
+    for key, raw in settings.items():
+        if key == "players":
+            continue
+        if key not in opts:
+            raise Diagnostic(f"unknown option '{key}'", hint=did_you_mean(key, opts) or (
+                "options: " + ", ".join(opts) if opts else "this game has no options"))
+        try:
+            options[key] = parse_option_value(opts[key], raw)
+        except Diagnostic as d:
+            od = opts[key]
+            if od.kind == "int":
+                hint = f"use --set {key}=N with N from {od.low} to {od.high}"
+            elif od.kind == "bool":
+                hint = f"use --set {key}=true or --set {key}=false"
+            else:
+                hint = "use one of: " + ", ".join(f"--set {key}={c}" for c in od.choices)
+            raise report.fatal(f"--set {key}={raw}: {d.message}", od.span,
+                               d.hint or hint) from None
+    return options
+
+
+def parse_option_value(od: A.OptionDecl, raw: str) -> Any:
+    if od.kind == "bool":
+        low = raw.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise Diagnostic(f"option '{od.name}' is true or false, not '{raw}'")
+    if od.kind == "int":
+        try:
+            v = int(raw)
+        except ValueError:
+            raise Diagnostic(f"option '{od.name}' takes a number, not '{raw}'") from None
+        if not od.low <= v <= od.high:
+            raise Diagnostic(f"option '{od.name}' is {od.low}..{od.high}, not {v}")
+        return v
+    for ch in od.choices:
+        if str(ch) == raw:
+            return ch
+    raise Diagnostic(f"option '{od.name}' is one of {', '.join(str(c) for c in od.choices)}, "
+                     f"not '{raw}'", hint=did_you_mean(raw, [str(c) for c in od.choices]))
+
+
+def base_constants(n: int, opts: dict[str, A.OptionDecl],
+                   options: dict[str, Any]) -> dict[str, tuple[str, Any]]:
+    """Suits, colours, the player count, the options and the symbols they choose from."""
+    constants: dict[str, tuple[str, Any]] = {}
+    for i, s in enumerate(SUITS):
+        constants[s] = ("suit", i + 1)
+    for i, c in enumerate(COLORS):
+        constants[c] = ("color", i + 1)
+    constants["player_count"] = ("int", n)
+    for oname, od in opts.items():
+        v = options[oname]
+        t = "bool" if od.kind == "bool" else ("sym" if isinstance(v, str) else "int")
+        constants[oname] = (t, v)
+        if od.kind == "choice":
+            for ch in od.choices:
+                if isinstance(ch, str):
+                    constants.setdefault(ch, ("sym", ch))
+    return constants
+
+
+def add_rank_names(constants: dict[str, tuple[str, Any]], names: tuple[str, ...]) -> None:
+    """Named ranks (A, J, Q, K, or a custom deck's) stand for their numbers."""
+    for i, rn in enumerate(names):
+        if not rn.isdigit():
+            constants.setdefault(rn, ("int", i + 1))
+
+
+def check_declared_names(decls: tuple[A.Decl, ...], report: Reporter) -> None:
+    for decl in decls:
+        nm = getattr(decl, "name", "")
+        if isinstance(decl, (A.ZoneDecl, A.VarDecl, A.DefDecl, A.ProcDecl, A.MoveDecl,
+                             A.OptionDecl)) and nm in KEYWORDS:
+            what = type(decl).__name__[:-4].lower()
+            report.err(f"'{nm}' is a word of the language and cannot name "
+                       f"{'an' if what[0] in 'aeiou' else 'a'} {what}",
+                       decl.span, f"call it '{nm}_' or 'my_{nm}'")
+        elif isinstance(decl, (A.ZoneDecl, A.VarDecl, A.DefDecl)) and nm in (
+                "suits", "colors", "player_count"):
+            report.err(f"'{nm}' is a built-in name", decl.span, f"call it 'my_{nm}'")
+
+
+def dim(e: A.Expr, n: int, consts: Constants, report: Reporter) -> tuple[str, int]:
+    """The index domain of an array: ("player", n), ("suit", 4) or ("int", size)."""
+    if isinstance(e, A.Name) and e.name == "player":
+        return ("player", n)
+    if isinstance(e, A.Name) and e.name == "suit":
+        return ("suit", 4)
+    v = const_int(e, consts)
+    if v is None:
+        report.err("the size of an array must be a number, an option, 'player' or 'suit'",
+                   e.span)
+        return ("int", 1)
+    if not 1 <= v <= 1000:
+        report.err(f"array size {v} is out of range 1..1000", e.span)
+        return ("int", 1)
+    return ("int", v)
+
+
+def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
+                  consts: Constants, report: Reporter) -> None:
+    for z in decls:
+        if z.name in zones or z.name in consts.values:
+            report.err(f"'{z.name}' is already defined", z.span)
+            continue
+        zdim = dim(z.index, n, consts, report) if z.index is not None else None
+        vis, layout = "public", "squared"
+        for p in z.props:
+            kind = ZONE_PROPS.get(p)
+            if kind is None:
+                report.err(f"unknown zone property '{p}'", z.span,
+                           did_you_mean(p, ZONE_PROPS) or "known: " + ", ".join(ZONE_PROPS))
+            elif kind in ("hidden", "public", "owner"):
+                vis = kind
+            else:
+                layout = kind
+        if vis == "owner" and (zdim is None or zdim[0] != "player"):
+            report.err(f"zone '{z.name}' is seen by its owner only, so it must be one per player",
+                       z.span, f"declare it as 'zone {z.name}[player]'")
+        zones[z.name] = ZoneInfo(z.name, z.label or z.name, zdim, vis, layout, z.span)
+
+
+def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> None:
+    """Each variable in turn; its start value is typed with the ones declared before."""
+    report = exprs.report
+    for v in decls:
+        if v.name in syms.zones or v.name in syms.vars or v.name in syms.constants:
+            report.err(f"'{v.name}' is already defined", v.span)
+            continue
+        vdim = dim(v.index, syms.players, syms.consts, report) if v.index is not None else None
+        t = exprs.expr(v.init, Scope(), Ctx("pure"))
+        if v.type is not None:
+            want = exprs.type_name(v.type, v.span)
+            if want != "any":
+                if not compatible(want, t) and not literal_player(want, v.init):
+                    report.err(f"'{v.name}' is declared {shown(v.type)} but starts as {t}",
+                               v.init.span)
+                t = want
+        elif t in ("none", "any"):
+            report.err(f"give '{v.name}' a type: its start value does not say one", v.span,
+                       f"write 'var {v.name}: player = none' (or card, suit, int...)")
+        elif t == "list:any":
+            t = "list:int"
+        syms.vars[v.name] = VarInfo(v.name, t, vdim, v.init, v.span)

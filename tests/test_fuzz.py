@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, Position, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.engine.replay import load as load_replay
 from cardgame.interpreter.errors import IllegalMove
@@ -242,17 +242,16 @@ def first_failure(g: Game, seed: int = 0, choices: int = 0) -> PropertyFailure:
 
 def test_conservation_check_catches_a_duplicated_card() -> None:
     g = sabotaged()
-    eff = list(g._eff)
-    draw = g.move_names.index("draw")
-    real = eff[draw]
+    real_apply = g.apply
 
-    def duplicating(s: list[Any], m: Any) -> None:
-        real(s, m)
-        turned = g.zone_slot("turned")
-        s[turned] = s[turned] + s[turned]
+    def duplicating(state: State, move: Any) -> State:
+        after = real_apply(state, move)
+        if g.move_text(move) != "draw":
+            return after
+        turned = g.zone_ids(after, "turned")  # the card drawn is there, and now twice
+        return Position(g, after).zone("turned", turned + turned).state(check=False)
 
-    eff[draw] = duplicating
-    g._eff = tuple(eff)
+    g.apply = duplicating
     fail = first_failure(g)
     assert fail.cx.property == "conservation"
     assert "in two places" in fail.cx.message

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

@@ -17,9 +17,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
@@ -393,7 +394,7 @@ def test_lay_trump_is_forced_and_public(gb: Game) -> None:
     assert g.zone_cards(after, "trump_card") == [card]
     assert len(g.zone_cards(after, f"hand-p{taker}")) == 11
     for viewer in [None, *range(1, n + 1)]:
-        zones = g.view(after, viewer)["zones"]
+        zones = view(g, after, viewer)["zones"]
         assert zones["trump_card"] == [card]
         assert zones["widow"] == {"hidden": 2}  # hidden from everyone, the taker too
 
@@ -412,7 +413,7 @@ def test_show_when_no_non_court_diamond(gb: Game) -> None:
     assert g.zone_cards(after, "trump_card") == []
     assert g.zone_cards(after, "shown") == [court]
     for viewer in [None, *range(1, n + 1)]:
-        zones = g.view(after, viewer)["zones"]
+        zones = view(g, after, viewer)["zones"]
         assert zones["shown"] == [court]  # the shown card is public knowledge
         assert zones["widow"] == {"hidden": 2}
     assert all(len(g.zone_cards(after, f"hand-p{p}")) == 11 for p in range(1, n + 1))
@@ -525,7 +526,7 @@ def test_tricks_per_deal_and_winner_rule_over_random_games(g: Game) -> None:
         st = g.new_state(seed)
         while not g.is_terminal(st):
             phase = g.phase(st)
-            if phase == "Trump" and not g.view(st, None)["pending"] and g.to_move(st) == (
+            if phase == "Trump" and not view(g, st, None)["pending"] and g.to_move(st) == (
                     left(getv(g, st, "dealer"), n),) and len(g.zone_cards(st, "widow")) == 2:
                 check_trump_decision(g, st)
             if phase != "Tricks":
@@ -697,17 +698,17 @@ def test_dummy_trick_is_secret_and_simultaneous() -> None:
         a, b = g.legal_moves(st, 2)[:2]
         after_a, after_b = g.apply(st, a), g.apply(st, b)
         for viewer in (None, 1, 3):
-            va, vb = g.view(after_a, viewer), g.view(after_b, viewer)
+            va, vb = view(g, after_a, viewer), view(g, after_b, viewer)
             assert va == vb  # p2's choice cannot be told from any other seat
             assert va["pending"] == [{"player": 2, "move": "(chosen)"}]
             assert va["zones"]["dummy"] == {"hidden": 0}
-        assert g.view(after_a, 2)["pending"] == [{"player": 2, "move": g.move_text(a)}]
+        assert view(g, after_a, 2)["pending"] == [{"player": 2, "move": g.move_text(a)}]
         assert g.zone_cards(after_a, "hand-p2") == g.zone_cards(st, "hand-p2")
         assert g.to_move(after_a) == (1, 3)
         with pytest.raises(IllegalMove):
             g.apply(after_a, b)
         st = g.apply(after_a, g.legal_moves(after_a, 3)[0])
-        assert g.view(st, 1)["pending"] == [{"player": 2, "move": "(chosen)"},
+        assert view(g, st, 1)["pending"] == [{"player": 2, "move": "(chosen)"},
                                             {"player": 3, "move": "(chosen)"}]
         chosen = [g.card_text[a[2]], g.card_text[g.legal_moves(st, 1)[0][2]]]
         st = g.apply(st, g.legal_moves(st, 1)[0])
@@ -716,8 +717,8 @@ def test_dummy_trick_is_secret_and_simultaneous() -> None:
         dummy = g.zone_cards(st, "dummy")
         assert len(dummy) == 3 and set(chosen) <= set(dummy)
         for viewer in (None, 1, 2, 3):
-            assert g.view(st, viewer)["zones"]["dummy"] == {"hidden": 3}
-            assert g.view(st, viewer)["pending"] == []
+            assert view(g, st, viewer)["zones"]["dummy"] == {"hidden": 3}
+            assert view(g, st, viewer)["pending"] == []
         for p in (1, 2, 3):
             assert len(g.zone_cards(st, f"hand-p{p}")) == 10
         assert g.to_move(st) == (left(getv(g, st, "dealer"), 3),)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.bots.simple import BOTS, Bot, GreedyBot, NoMoveError, RandomBot, make_bot
-from cardgame.interpreter.engine.game import Game, Move
+from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, NoMoveError, RandomBot, make_bot
+from cardgame.interpreter.engine import Game, Move
 from cardgame.interpreter.engine.pipeline import compile_game
 
 TWO_HANDS = str(Path(__file__).parent / "data" / "two_hands.cardgame")

@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -102,7 +103,7 @@ def test_setup_terminals_stock_and_slots(g: Game, mode: str) -> None:
         assert sorted(ranks(g, st, "terminals")) == list(range(1, 11))
         assert len(g.zone_cards(st, "stock")) == 45
         assert all_ranks(g, st) == ALL_RANKS
-        assert g.view(st, 1)["zones"]["stock"] == {"hidden": 45}
+        assert view(g, st, 1)["zones"]["stock"] == {"hidden": 45}
         for zone in ("work", "drawn", "discard", *slot_texts(g)):
             assert g.zone_cards(st, zone) == []
     assert slot_texts(g) == [f"slot{i}" for i in range(1, MODES[mode] + 1)]
@@ -197,8 +198,8 @@ def test_no_extra_slot_can_be_opened(g: Game, mode: str) -> None:
     to_slot = g.move_names.index("to_slot")
     with pytest.raises(IllegalMove):
         g.apply(st, (1, to_slot, n + 1))
-    assert len(g.view(st, 1)["zones"]) == len(g.gen.zone_slots)
-    assert sum(1 for z in g.view(st, 1)["zones"] if z.startswith("slot")) == n
+    assert len(view(g, st, 1)["zones"]) == len(g.gen.zone_slots)
+    assert sum(1 for z in view(g, st, 1)["zones"] if z.startswith("slot")) == n
 
 
 def test_slot_limit_by_mode() -> None:

@@ -1,8 +1,8 @@
 """Hidden information does not leak, in every game with cards some seat cannot see.
 
-The property: re-deal the cards a seat cannot see (permute the card ids among the zone
-slots invisible to that seat, each zone keeping its size) and the seat's view and its list
-of legal moves stay exactly the same. At a simultaneous choice, a seat's view does not
+The property: re-deal the cards a seat cannot see (`observe.determinize`: the card ids
+shuffled among the zones invisible to that seat, each zone keeping its size) and the
+seat's view and its list of legal moves stay exactly the same. At a simultaneous choice, a seat's view does not
 tell which card another seat has chosen.
 """
 
@@ -12,8 +12,9 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.observe import determinize, hidden_zones, view
 
 CONFIGS: list[tuple[str, int, dict[str, str]]] = [
     ("interaction", 3, {}),
@@ -41,31 +42,9 @@ def seats(g: Game) -> list[int | None]:
     return [None, *range(1, g.players + 1)]
 
 
-def invisible_slots(g: Game, seat: int | None) -> list[int]:
-    """The zone slots whose cards `seat` cannot see (None: a spectator)."""
-    out = []
-    for z in g.gen.zone_slots:
-        vis = g.checked.zones[z.decl].visibility
-        if vis == "hidden" or (vis == "owner" and (seat is None or z.owner != seat)):
-            out.append(z.slot)
-    return out
-
-
-def redeal(g: Game, st: State, seat: int | None, rng: random.Random) -> State:
-    """The same state with the cards `seat` cannot see dealt again at random."""
-    s = list(st.slots)
-    slots = invisible_slots(g, seat)
-    cards = [c for z in slots for c in s[z]]
-    rng.shuffle(cards)
-    for z in slots:
-        k = len(s[z])
-        s[z], cards = tuple(cards[:k]), cards[k:]
-    return State(tuple(s))
-
-
 def seat_sees(g: Game, st: State, seat: int | None) -> tuple[dict[str, Any], list[Any]]:
     moves = [] if seat is None else list(g.legal_moves(st, seat))
-    return g.view(st, seat), moves
+    return view(g, st, seat), moves
 
 
 def test_redealing_unseen_cards_changes_nothing_a_seat_sees(g: Game) -> None:
@@ -79,8 +58,9 @@ def test_redealing_unseen_cards_changes_nothing_a_seat_sees(g: Game) -> None:
                 for seat in seats(g):
                     want = seat_sees(g, st, seat)
                     for _ in range(2):
-                        other = redeal(g, st, seat, rng)
-                        changed += other != st
+                        other = determinize(g, st, seat, rng)
+                        changed += any(g.zone_ids(other, z) != g.zone_ids(st, z)
+                                       for z in hidden_zones(g, seat))
                         assert seat_sees(g, other, seat) == want, (seat, g.phase(st))
                         checked += 1
             st = g.apply(st, rng.choice(g.legal_moves(st)))
@@ -92,13 +72,15 @@ def test_redealing_unseen_cards_changes_nothing_a_seat_sees(g: Game) -> None:
 def test_hidden_zones_show_only_their_size(g: Game) -> None:
     st = g.new_state(7)
     for seat in seats(g):
-        view = g.view(st, seat)["zones"]
-        hidden = set(invisible_slots(g, seat))
-        for z in g.gen.zone_slots:
-            if z.slot in hidden:
-                assert view[z.text] == {"hidden": len(st.slots[z.slot])}
+        zones = view(g, st, seat)["zones"]
+        hidden = set(hidden_zones(g, seat))
+        assert hidden == {z.name for z in g.zones if z.visibility == "hidden" or (
+            z.visibility == "owner" and (seat is None or z.owner != seat))}
+        for z in g.zone_names():
+            if z in hidden:
+                assert zones[z] == {"hidden": len(g.zone_cards(st, z))}
             else:
-                assert view[z.text] == g.zone_cards(st, z.text)
+                assert zones[z] == g.zone_cards(st, z)
 
 
 SIMULTANEOUS: list[tuple[str, int, dict[str, str]]] = [
@@ -135,7 +117,7 @@ def test_pending_choices_stay_secret(config: tuple[str, int, dict[str, str]]) ->
                 assert all(x == seen[0] for x in seen)
                 assert seen[0][0]["pending"] == [{"player": q, "move": "(chosen)"}]
             for m, o in zip(options, outcomes, strict=True):
-                assert g.view(o, q)["pending"] == [{"player": q, "move": g.move_text(m)}]
+                assert view(g, o, q)["pending"] == [{"player": q, "move": g.move_text(m)}]
         # With all but one chosen, the last seat still sees nothing of the others' choices.
         partial = st
         for q in range(1, n):

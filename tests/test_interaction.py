@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from cardgame.interpreter.codegen import WHO
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
@@ -213,9 +214,9 @@ def test_first_turn_is_simultaneous_and_secret(g: Game) -> None:
     assert g.to_move(after) == tuple(range(2, n + 1))
     assert g.zone_cards(after, "field-p1") == []  # nothing revealed yet
     for p in range(2, n + 1):
-        assert g.view(after, p)["pending"] == [{"player": 1, "move": "(chosen)"}]
-        assert card not in str(g.view(after, p))  # p1's hand and choice stay hidden
-    assert g.view(after, 1)["pending"] == [{"player": 1, "move": f"open {card}"}]
+        assert view(g, after, p)["pending"] == [{"player": 1, "move": "(chosen)"}]
+        assert card not in str(view(g, after, p))  # p1's hand and choice stay hidden
+    assert view(g, after, 1)["pending"] == [{"player": 1, "move": f"open {card}"}]
     with pytest.raises(IllegalMove):
         g.apply(after, first)  # p1 has chosen already
 

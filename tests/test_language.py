@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, IllegalMove, RuleError
+from cardgame.interpreter.observe import hidden_zones, view, visible_zones
 
 
 def compile_text(tmp_path: Path, text: str, name: str = "t", **kw: object):  # type: ignore[no-untyped-def]
@@ -102,15 +103,15 @@ flow { simultaneously players choose pick }
     st = g.apply(st, m1)
     assert g.to_move(st) == (2,)
     # nothing has been revealed yet: player 2 sees no card of player 1's choice
-    v2 = g.view(st, 2)
+    v2 = view(g, st, 2)
     assert v2["zones"]["shown-p1"] == []
     assert v2["pending"] == [{"player": 1, "move": "(chosen)"}]
-    assert g.view(st, 1)["pending"][0]["move"] == g.move_text(m1)
+    assert view(g, st, 1)["pending"][0]["move"] == g.move_text(m1)
     with pytest.raises(IllegalMove):
         g.apply(st, m1)  # player 1 has chosen already
     st = g.apply(st, g.legal_moves(st, 2)[0])
     assert g.is_terminal(st)
-    assert len(g.view(st, 2)["zones"]["shown-p1"]) == 1
+    assert len(view(g, st, 2)["zones"]["shown-p1"]) == 1
 
 
 def test_runaway_while_is_a_rule_error_naming_the_rule(tmp_path: Path) -> None:
@@ -390,12 +391,11 @@ move m { }
 
 def test_one_visibility_rule_for_every_seat() -> None:
     g = compile_game("interaction", 3)
-    text = {z.slot: z.text for z in g.gen.zone_slots}
-    seen = {text[z] for z in g.visible_slots(2)}
+    seen = set(visible_zones(g, 2))
     assert {"hand-p2", "center", "field-p1", "field-p2", "field-p3"} <= seen
     assert not {"hand-p1", "hand-p3", "stock", "deck"} & seen
-    assert {text[z] for z in g.hidden_slots(None)} >= {"hand-p1", "hand-p2", "hand-p3"}
-    assert sorted(g.visible_slots(2) + g.hidden_slots(2)) == sorted(text)
+    assert set(hidden_zones(g, None)) >= {"hand-p1", "hand-p2", "hand-p3"}
+    assert sorted(visible_zones(g, 2) + hidden_zones(g, 2)) == sorted(g.zone_names())
 
 
 def test_a_constant_player_out_of_range_is_a_compile_error(tmp_path: Path) -> None:

@@ -13,9 +13,10 @@ import random
 from collections.abc import Callable
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 from conftest import (
     ALL_CARDS,
     ALL_GAMES,
@@ -125,7 +126,7 @@ def cards_in_one_place(g: Game, st_: State) -> None:
     texts = sorted(norm(c) for cs in zones_of(g, st_).values() for c in cs)
     assert texts == sorted(ALL_CARDS)
     seen = 0
-    for zone in g.view(st_, 1)["zones"].values():
+    for zone in view(g, st_, 1)["zones"].values():
         seen += zone["hidden"] if isinstance(zone, dict) else len(zone)
     assert seen == 52
 
@@ -244,7 +245,7 @@ def test_json_round_trip_gives_an_equal_state(name, data):
         assert back == state
         assert g.legal_moves(back) == g.legal_moves(state)
         assert g.is_terminal(back) == g.is_terminal(state)
-        assert g.view(back, 1) == g.view(state, 1)
+        assert view(g, back, 1) == view(g, state, 1)
 
     walk(g, data, 150, check)
 

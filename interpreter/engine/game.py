@@ -102,10 +102,6 @@ class Game(Machine):
         # the picklable recipe of this game (a pipeline.GameSpec), set by the pipeline that
         # compiled it: pipeline imports this module, so the type is not named here
         self.spec: Any = None
-        self._sees: dict[int, bool | int] = {}
-        for z in gen.zone_slots:
-            vis = checked.zones[z.decl].visibility
-            self._sees[z.slot] = True if vis == "public" else (z.owner if vis == "owner" else False)
 
     # ------------------------------------------------------------------ playing
     def new_state(self, seed: int = 0) -> State:
@@ -254,6 +250,10 @@ class Game(Machine):
         s = state.slots
         return tuple(s[PENDING] or ()) if s[PC] in self._sim else ()
 
+    def decision(self, state: State) -> int:
+        """The decision point the flow waits at (a key of `gen.decisions`)."""
+        return int(state.slots[PC])
+
     def moves_played(self, state: State) -> int:
         return int(state.slots[MOVES])
 
@@ -333,8 +333,10 @@ class Game(Machine):
     def move_text(self, move: Move) -> str:
         return texts.move_text(self, move)
 
-    def move_description(self, move: Move) -> str:
-        return texts.move_description(self, move)
+    def move_description(self, move: Move, args: list[str] | None = None) -> str:
+        """The move's description (its doc string, arguments filled in), else its text;
+        `args` writes the arguments otherwise (a card back for a card not seen)."""
+        return texts.move_description(self, move, args)
 
     def parse_move(self, state: State, text: str, player: int | None = None) -> Move:
         """The legal move whose text is `text` (suits may be written s h d c)."""
@@ -385,6 +387,11 @@ class Game(Machine):
         """A variable's value (a list for an array), or one element: `chips[p2]`."""
         return positions.read_var(self, state.slots, name)
 
+    def differences(self, a: State, b: State) -> list[str]:
+        """What differs between two states of this game: zones, variables and the
+        engine's own bookkeeping (the flow, the random seed...), by name."""
+        return positions.differences(self, a.slots, b.slots)
+
     def position(self, state: State | None = None, *, seed: int = 0,
                  rest: str = "deck") -> Position:
         """A `Position` to build from `state` (or from the deal of `seed`)."""
@@ -398,49 +405,6 @@ class Game(Machine):
         Cards taken out of a named zone that are not placed again go to `rest`. `vars` sets
         variables (`{"chips": [3, 0, 1]}` for a per-player array). See `Position`."""
         return positions.make_state(self, zones, vars, seed, rest)
-
-    # ------------------------------------------------------------------ views
-    def sees(self, slot: int, seat: int | None) -> bool:
-        """May this seat (None: a spectator) see the cards of this zone slot?"""
-        v = self._sees[slot]
-        return v is True or (seat is not None and v == seat)
-
-    def visible_slots(self, seat: int | None) -> list[int]:
-        return [z for z in self._zone_slots if self.sees(z, seat)]
-
-    def hidden_slots(self, seat: int | None) -> list[int]:
-        return [z for z in self._zone_slots if not self.sees(z, seat)]
-
-    def view(self, state: State, player: int | None) -> dict[str, Any]:
-        """What one seat may see (player None: a spectator who sees public cards only)."""
-        s = state.slots
-        zones: dict[str, Any] = {}
-        for z in self.gen.zone_slots:
-            cards = s[z.slot]
-            zones[z.text] = ([self.card_text[c] for c in cards] if self.sees(z.slot, player)
-                             else {"hidden": len(cards)})
-        variables: dict[str, Any] = {}
-        for v in self.checked.vars.values():
-            base = self.gen.var_base[v.name]
-            if v.dim is None:
-                variables[v.name] = state_mod.jsonable(s[base])
-            else:
-                variables[v.name] = [state_mod.jsonable(s[base + i]) for i in range(v.dim[1])]
-        pending = []
-        if s[PC] in self._sim and s[PENDING] is not None:
-            for m in s[PENDING]:
-                pending.append({"player": m[0],
-                                "move": self.move_text(m) if m[0] == player else "(chosen)"})
-        return {
-            "game": self.name,
-            "zones": zones,
-            "vars": variables,
-            "to_move": list(self.to_move(state)),
-            "phase": self.phase(state),
-            "pending": pending,
-            "ended": s[ENDED],
-            "moves_played": s[MOVES],
-        }
 
     # ------------------------------------------------------------------ JSON
     def to_json(self, state: State) -> str:

@@ -54,6 +54,7 @@ class Machine:
         self.gen = gen
         self.card_text = gen.card_text
         self.zone_text = {z.slot: z.text for z in gen.zone_slots}
+        self._zone_at = {z.text: z.slot for z in gen.zone_slots}
         self.move_names = gen.move_names + ["pass"]
         self.move_param_types = gen.move_param_types + [[]]
         filename = f"<cardgame {checked.name}>"

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import SUIT_SYMBOLS, SUITS
-from ..codegen import MOVES, PC, PENDING, WHO
+from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO
 from ..errors import CardgameError
 from .playout import Machine
 from .state import Move, State, tuplify
@@ -33,9 +33,9 @@ from .texts import card_id
 def zone_slot(g: Machine, name: str) -> int:
     """Where a zone lives, by its text (`column3`, `hand-p2`) or as `decl[index]`
     (`column[3]`, `hand[p2]`, `foundation[spades]`)."""
-    for slot, t in g.zone_text.items():
-        if t == name:
-            return slot
+    slot = g._zone_at.get(name)
+    if slot is not None:
+        return slot
     if name.endswith("]") and "[" in name:
         decl, _, index = name[:-1].partition("[")
         z = g.checked.zones.get(decl)
@@ -70,6 +70,25 @@ def var_slots(g: Machine, name: str) -> tuple[int, int | None]:
         if v is not None and v.dim is not None:
             return g.gen.var_base[base] + _index(v.dim, index.strip(), name) - 1, None
     raise CardgameError(f"no variable '{name}'")
+
+
+_HEADER = {PC: "the flow's position", RNG: "the random seed", MOVES: "moves played",
+           PENDING: "secret choices", WHO: "who decides"}
+
+
+def differences(g: Machine, a: Sequence[Any], b: Sequence[Any]) -> list[str]:
+    """The names of what differs (in value or type) between two slot lists of a game."""
+    names = dict(_HEADER)
+    names[ENDED] = "how the game ended"
+    names.update((slot, f"zone {text}") for slot, text in g.zone_text.items())
+    for name, v in g.checked.vars.items():
+        base = g.gen.var_base[name]
+        if v.dim is None:
+            names[base] = f"variable {name}"
+        else:
+            names.update((base + i, f"variable {name}[{i + 1}]") for i in range(v.dim[1]))
+    return [names.get(i, f"slot {i}") for i, (x, y) in enumerate(zip(a, b, strict=False))
+            if x != y or type(x) is not type(y)]
 
 
 def read_var(g: Machine, slots: Sequence[Any], name: str) -> Any:
@@ -131,6 +150,17 @@ class Position:
             s[z] = tuple(ids)
         self._placed |= new
 
+    def rearrange(self, zones: Mapping[str, Sequence[int]]) -> Position:
+        """The named zones hold exactly these card ids, which must be the cards they hold
+        between them now (dealt again among them); no other zone changes."""
+        slots = [zone_slot(self.game, name) for name in zones]
+        before = sorted(c for z in slots for c in self._s[z])
+        if sorted(c for ids in zones.values() for c in ids) != before:
+            raise CardgameError("a re-deal must use the cards of the zones it deals to")
+        for z, ids in zip(slots, zones.values(), strict=True):
+            self._s[z] = tuple(ids)
+        return self
+
     def var(self, name: str, value: Any) -> Position:
         """Set a variable (a list for a whole array) or one element (`chips[p2]`)."""
         base, n = var_slots(self.game, name)
@@ -164,6 +194,11 @@ class Position:
         if d is None or not d.simultaneous:
             raise CardgameError("the flow is not at a simultaneous choice")
         self._s[PENDING] = tuple(tuple(m) for m in moves)
+        return self
+
+    def random_seed(self, seed: int) -> Position:
+        """The seed of the state's chance: its next shuffles and random picks."""
+        self._s[RNG] = seed
         return self
 
     def moves_played(self, n: int) -> Position:

@@ -38,7 +38,7 @@ def g(mode: str) -> Game:
 
 
 def slot_texts(g: Game) -> list[str]:
-    return [z.text for z in g.gen.zone_slots if z.decl == "slot"]
+    return g.zone_names("slot")
 
 
 def ranks(g: Game, st: State, zone: str) -> list[int]:
@@ -46,7 +46,7 @@ def ranks(g: Game, st: State, zone: str) -> list[int]:
 
 
 def all_ranks(g: Game, st: State) -> Counter[int]:
-    return Counter(int(g.card_text[c]) for z in g.gen.zone_slots for c in st.slots[z.slot])
+    return Counter(int(g.card_text[c]) for c in g.all_card_ids(st))
 
 
 def run(k: int) -> list[int]:
@@ -195,10 +195,9 @@ def test_no_extra_slot_can_be_opened(g: Game, mode: str) -> None:
     assert sorted(m[2] for m in moves) == list(range(1, n + 1))
     with pytest.raises(IllegalMove):
         g.apply_text(st, f"to_slot {n + 1}")
-    to_slot = g.move_names.index("to_slot")
     with pytest.raises(IllegalMove):
-        g.apply(st, (1, to_slot, n + 1))
-    assert len(view(g, st, 1)["zones"]) == len(g.gen.zone_slots)
+        g.apply(st, g.build_move(1, "to_slot", n + 1))
+    assert len(view(g, st, 1)["zones"]) == len(g.zone_names())
     assert sum(1 for z in view(g, st, 1)["zones"] if z.startswith("slot")) == n
 
 
@@ -385,7 +384,7 @@ def test_won_game_may_use_slots(g: Game) -> None:
 # ---------------------------------------------------------------------- properties
 def check_conservation(g: Game, st: State) -> None:
     assert all_ranks(g, st) == ALL_RANKS
-    ids = sorted(c for z in g.gen.zone_slots for c in st.slots[z.slot])
+    ids = sorted(g.all_card_ids(st))
     assert ids == list(range(55))
     assert g.check_invariants(st) == []
     discard = ranks(g, st, "discard")

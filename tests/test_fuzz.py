@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.engine import Game, Position, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, Position, State, compile_game, compile_loaded
 from cardgame.interpreter.engine.replay import load as load_replay
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.fuzz import playthrough
 from cardgame.interpreter.fuzz import search as F
 from cardgame.interpreter.fuzz.playthrough import Playthrough, PropertyFailure
+from cardgame.interpreter.lang import load, resolve_game
 
 MUTANTS = Path(__file__).resolve().parent / "mutants"
 SLOW = os.environ.get("CARDGAME_SLOW_TESTS") == "1"
@@ -226,12 +226,9 @@ def test_progress_line_goes_to_the_given_stream() -> None:
 # generated code draws chance only from the state's own seed, and the engine's apply
 # checks every move against the legal list. The checks are still proven here, on games
 # whose engine is broken on purpose.
-def sabotaged(**overrides: Any) -> Game:
-    g = compile_game("calculation")
-    clone = Game(g.checked, g.gen, g.source_id)
-    for k, v in overrides.items():
-        setattr(clone, k, v)
-    return clone
+def sabotaged() -> Game:
+    """Calculation compiled afresh (not the shared cached game), to be broken on purpose."""
+    return compile_loaded(load(resolve_game("calculation")))
 
 
 def first_failure(g: Game, seed: int = 0, choices: int = 0) -> PropertyFailure:
@@ -292,8 +289,8 @@ def test_json_check_catches_a_lossy_round_trip() -> None:
     real = g.from_json
 
     def lossy(text: str) -> State:
-        st = real(text)
-        return State(st.slots[:2] + (st.slots[2] + 1,) + st.slots[3:])
+        st = real(text)  # comes back one move older
+        return Position(g, st).moves_played(g.moves_played(st) + 1).state()
 
     g.from_json = lossy
     fail = first_failure(g)

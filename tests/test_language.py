@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.codegen import generate
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, IllegalMove, RuleError
+from cardgame.interpreter.lang import check, load
 from cardgame.interpreter.observe import hidden_zones, view, visible_zones
 
 
@@ -172,10 +174,10 @@ zone pile[piles]: face up
 move noop when loud { }
 '''
     g = compile_text(tmp_path, text)
-    assert [z.text for z in g.gen.zone_slots if z.decl == "pile"] == ["pile1", "pile2", "pile3"]
+    assert g.zone_names("pile") == ["pile1", "pile2", "pile3"]
     assert g.legal_texts(g.new_state(0)) == []
     g5 = compile_text(tmp_path, text, settings={"piles": "5", "loud": "true"})
-    assert len([z for z in g5.gen.zone_slots if z.decl == "pile"]) == 5
+    assert len(g5.zone_names("pile")) == 5
     assert g5.legal_texts(g5.new_state(0)) == ["noop"]
     with pytest.raises(Diagnostic, match="piles' is 2..5, not 9"):
         compile_text(tmp_path, text, settings={"piles": "9"})
@@ -242,7 +244,7 @@ move system "{os}') ; __import__('os').system('false" { os = 1 }
 ''')
     st = g.apply_text(g.new_state(0), "system")
     assert g.var(st, "os") == 1
-    assert "__builtins__" not in g.gen.source
+    assert "__builtins__" not in generate(check(load(tmp_path / "t.cardgame"))).source
 
 
 def test_concede_ends_the_game_as_a_loss_for_that_player() -> None:

@@ -35,7 +35,7 @@ def var(g: Game, st: State, name: str) -> Any:
 
 
 def all_card_ids(g: Game, st: State) -> list[int]:
-    return sorted(c for z in g.gen.zone_slots for c in st.slots[z.slot])
+    return sorted(g.all_card_ids(st))
 
 
 # ---------------------------------------------------------------------- per-game checks

@@ -121,7 +121,7 @@ def reference(name: str) -> tuple[Callable[[Zones], list[str]], Callable[[Zones,
 # ---------------------------------------------------------------------- checks
 def cards_in_one_place(g: Game, st_: State) -> None:
     """The 52 cards, each in exactly one zone: from the state's slots and from the view."""
-    ids = [c for z in g.gen.zone_slots for c in st_.slots[z.slot]]
+    ids = g.all_card_ids(st_)
     assert sorted(ids) == list(range(52))
     texts = sorted(norm(c) for cs in zones_of(g, st_).values() for c in cs)
     assert texts == sorted(ALL_CARDS)
@@ -193,19 +193,17 @@ def test_moves_that_are_not_listed_are_rejected(name, data):
         unlisted += [(player, len(g.move_names) + 3), (player + 1, mid), (player, mid, 99, 99),
                      (player, mid, -1), ()]
         if name == CALCULATION:
-            unlisted += [(player, g.move_names.index("build"), 5),
-                         (player, g.move_names.index("lift"), 1, 0)]
+            unlisted += [g.build_move(player, "build", 5), g.build_move(player, "lift", 1, 0)]
         else:
-            deck = g.zone_slot("deck")
-            unlisted += [(player, g.move_names.index("home"), deck),
-                         (player, g.move_names.index("shift"), deck, g.zone_slot("column1"))]
-        saved = state.slots
+            unlisted += [g.build_move(player, "home", "deck"),
+                         g.build_move(player, "shift", "deck", "column1")]
+        saved = g.to_json(state)
         for bad in unlisted:
             assert bad not in moves
             with pytest.raises(IllegalMove) as e:
                 g.apply(state, bad)
             assert str(e.value) and "\n" not in str(e.value)
-        assert state.slots == saved
+        assert g.to_json(state) == saved
         previous[:] = moves
 
     walk(g, data, 150, check)
@@ -264,8 +262,7 @@ def test_every_game_ends_within_its_limit(name, data):
     assert g.end_reason(state) in g.end_reasons + [g.limit_reason]
     score = g.scores(state)[0]
     assert g.results(state) == ["win" if score == 52 else "loss"]
-    assert score == sum(len(g.zone_cards(state, z.text)) for z in g.gen.zone_slots
-                        if z.decl == "foundation")
+    assert score == sum(len(g.zone_cards(state, z)) for z in g.zone_names("foundation"))
 
 
 @games

@@ -127,3 +127,50 @@ def test_pending_choices_stay_secret(config: tuple[str, int, dict[str, str]]) ->
             alt = g.apply(alt, g.legal_moves(alt, q)[0])
         assert seat_sees(g, partial, n) == seat_sees(g, alt, n)
         assert g.to_move(partial) == (n,)
+
+
+# ---------------------------------------------------------------------- determinize
+def test_a_world_depends_only_on_what_the_seat_sees(g: Game) -> None:
+    """Two states that look the same to a seat give the same world for the same rng; the
+    seat's view is kept, and the world's random seed is its own."""
+    rng = random.Random(7)
+    for seed in range(3):
+        st = g.new_state(seed)
+        for _ in range(30):
+            if g.is_terminal(st):
+                break
+            for seat in seats(g):
+                other = determinize(g, st, seat, rng)  # the same view, other hidden cards
+                a = determinize(g, st, seat, random.Random(1))
+                b = determinize(g, other, seat, random.Random(1))
+                assert a == b
+                assert view(g, a, seat) == view(g, st, seat)
+                assert g.legal_moves(a, seat) == g.legal_moves(st, seat) if seat else True
+                assert a != determinize(g, st, seat, random.Random(2))
+            st = g.apply(st, rng.choice(g.legal_moves(st)))
+
+
+@pytest.mark.parametrize("config", SIMULTANEOUS, ids=config_id)
+def test_a_world_makes_the_secret_choices_of_others_again(
+        config: tuple[str, int, dict[str, str]]) -> None:
+    name, n, settings = config
+    g = compile_game(name, players=n, settings=settings)
+    st = at_simultaneous_choice(g, 1)
+    mine = g.legal_moves(st, n)[0]
+    worlds = set()
+    for m in g.legal_moves(st, 1):  # whatever p1 chose in secret...
+        chosen = g.apply(g.apply(st, m), mine)
+        world = determinize(g, chosen, n, random.Random(5))
+        assert g.pending(world)[-1] == mine  # ...p{n} keeps its own choice
+        assert g.zone_ids(world, f"hand-p{n}") == g.zone_ids(chosen, f"hand-p{n}")
+        worlds.add(world)
+    assert len(worlds) == 1  # ...and p{n}'s world is the same
+
+
+def test_a_world_of_an_open_game_differs_only_in_its_random_seed() -> None:
+    g = compile_game("besieged-castle")
+    st = g.new_state(4)
+    assert hidden_zones(g, 1) == ["deck"] and g.zone_ids(st, "deck") == ()
+    a, b = (determinize(g, st, 1, random.Random(k)) for k in (1, 2))
+    assert a != b and a != st  # the seed
+    assert g.differences(a, st) == ["the random seed"]

@@ -190,12 +190,12 @@ def zone_lines(info: TableInfo) -> list[Line]:
         by_decl.setdefault(z.decl, []).append(z)
     labelled: list[tuple[str, Line]] = []  # single lines: label, content
     out: list[Line | tuple[str, Line]] = []
-    for decl, slots in by_decl.items():
+    for decl, zones in by_decl.items():
         zi = game.checked.zones[decl]
-        if decl == "deck" and all(piles[z.name].count == 0 for z in slots):
+        if decl == "deck" and all(piles[z.name].count == 0 for z in zones):
             continue  # the built-in deck, once dealt out
         if zi.dim is None:
-            p = piles[slots[0].name]
+            p = piles[zones[0].name]
             content = p.top("(empty)") if zi.layout == "squared" else p.fan(
                 "  " if zi.layout == "row" else " ", "(empty)")
             item = (zi.label, content)
@@ -204,7 +204,7 @@ def zone_lines(info: TableInfo) -> list[Line]:
             continue
         kind = zi.dim[0]
         heads = []
-        for i, z in enumerate(slots, 1):
+        for i, z in enumerate(zones, 1):
             if kind == "player":
                 heads.append(f"{zi.label} {_seat_label(info, z.owner)}")
             elif kind == "suit":
@@ -212,16 +212,16 @@ def zone_lines(info: TableInfo) -> list[Line]:
             else:
                 heads.append(z.name if zi.label == zi.name else f"{zi.label} {i}")
         if kind == "player" or zi.layout == "row":
-            for h, z in zip(heads, slots, strict=True):
+            for h, z in zip(heads, zones, strict=True):
                 p = piles[z.name]
                 item = (h, p.top() if zi.layout == "squared" else p.fan(
                     "  " if zi.layout == "row" else " "))
                 labelled.append(item)
                 out.append(item)
         elif zi.layout == "squared":
-            out += _grid(heads, [[piles[z.name].top()] for z in slots])
+            out += _grid(heads, [[piles[z.name].top()] for z in zones])
         else:
-            out += _grid(heads, [piles[z.name].column() for z in slots])
+            out += _grid(heads, [piles[z.name].column() for z in zones])
     lw = max((get_cwidth(lab) for lab, _ in labelled), default=0) + 2
     lines: list[Line] = []
     for entry in out:

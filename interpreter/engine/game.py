@@ -49,7 +49,8 @@ class _Log:
     """Where the generated code's `log` statements write: the list of the observed call
     running in this thread, if any. The generated module reads one global, `LOG`; it is
     this object while some call observes, else None (no text is made when nobody reads
-    it). A call that does not observe, in any thread, writes nowhere."""
+    it). A call that does not observe, in any thread, writes nowhere. (Within a thread,
+    calls do not nest: generated code never calls back into the engine.)"""
 
     def __init__(self, ns: dict[str, Any]) -> None:
         self._ns = ns
@@ -105,11 +106,6 @@ class Game(Machine):
 
     # ------------------------------------------------------------------ playing
     def new_state(self, seed: int = 0) -> State:
-        if self._log.observers:
-            return self._quietly(self._new_state, seed)
-        return self._new_state(seed)
-
-    def _new_state(self, seed: int) -> State:
         s, legal = self._start(seed)
         return State(tuple(s), legal)
 
@@ -140,11 +136,6 @@ class Game(Machine):
 
     def apply(self, state: State, move: Move) -> State:
         """Apply a legal move; an illegal one raises IllegalMove with the reason."""
-        if self._log.observers:
-            return self._quietly(self._apply, state, move)
-        return self._apply(state, move)
-
-    def _apply(self, state: State, move: Move) -> State:
         move = tuple(move)
         legal = state._legal
         if legal is None:
@@ -167,15 +158,15 @@ class Game(Machine):
         self._step(s, move)
         return State(tuple(s))
 
-    # Log lines (`log` in the rules) reach only the call that asks for them: a call made
-    # while another observes, in this thread or another, writes nowhere.
+    # Log lines (`log` in the rules) reach only the call that asks for them: the calls of
+    # other threads meanwhile, observed or not, write elsewhere or nowhere.
     def apply_with_events(self, state: State, move: Move) -> tuple[State, list[str]]:
         """`apply`, and the log lines of the rules that ran, in order."""
-        return self._observed(self._apply, state, move)
+        return self._observed(self.apply, state, move)
 
     def start_with_events(self, seed: int) -> tuple[State, list[str]]:
         """`new_state`, and the log lines of the setup and the flow up to the first decision."""
-        return self._observed(self._new_state, seed)
+        return self._observed(self.new_state, seed)
 
     def _observed(self, call: Callable[..., State], *args: Any) -> tuple[State, list[str]]:
         log = self._log
@@ -187,13 +178,6 @@ class Game(Machine):
         finally:
             log.swap(old)
             log.close()
-
-    def _quietly(self, call: Callable[..., State], *args: Any) -> State:
-        old = self._log.swap(None)
-        try:
-            return call(*args)
-        finally:
-            self._log.swap(old)
 
     def concede(self, state: State, player: int) -> State:
         """The player gives up: the game ends, and that player loses."""
@@ -371,12 +355,25 @@ class Game(Machine):
 
     def zone_ids(self, state: State, zone: str) -> tuple[int, ...]:
         """The card ids in a zone, bottom first."""
-        ids: tuple[int, ...] = state.slots[positions.zone_slot(self, zone)]
+        slot = self._zone_at.get(zone)
+        ids: tuple[int, ...] = state.slots[
+            slot if slot is not None else positions.zone_slot(self, zone)]
         return ids
 
     def zone_cards(self, state: State, zone: str) -> list[str]:
         """The cards of a zone as texts, bottom first (tests and tools; sees everything)."""
         return [self.card_text[c] for c in self.zone_ids(state, zone)]
+
+    def zone_contents(self, state: State) -> dict[str, tuple[int, ...]]:
+        """Every zone's card ids, bottom first, by zone name in the layout's order."""
+        s = state.slots
+        return {name: s[slot] for name, slot in self._zone_at.items()}
+
+    def variables(self, state: State) -> dict[str, Any]:
+        """Every variable's value by name (a list for an array)."""
+        s = state.slots
+        return {name: s[base] if n is None else list(s[base:base + n])
+                for name, (base, n) in self._var_at.items()}
 
     def all_card_ids(self, state: State) -> list[int]:
         """The card ids of every zone, zone after zone (each once in a sound state)."""

@@ -55,6 +55,10 @@ class Machine:
         self.card_text = gen.card_text
         self.zone_text = {z.slot: z.text for z in gen.zone_slots}
         self._zone_at = {z.text: z.slot for z in gen.zone_slots}
+        # each variable's first slot, and its number of elements (None: one value)
+        self._var_at: dict[str, tuple[int, int | None]] = {
+            v.name: (gen.var_base[v.name], None if v.dim is None else v.dim[1])
+            for v in checked.vars.values()}
         self.move_names = gen.move_names + ["pass"]
         self.move_param_types = gen.move_param_types + [[]]
         filename = f"<cardgame {checked.name}>"

@@ -19,6 +19,7 @@ place that writes them by name.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -61,9 +62,9 @@ def _index(dim: tuple[str, int], index: str, name: str) -> int:
 def var_slots(g: Machine, name: str) -> tuple[int, int | None]:
     """(first slot, number of elements or None for a single value) of `name`, which is a
     variable or one element of an array variable (`chips[p2]`, `store[3]`)."""
-    v = g.checked.vars.get(name)
-    if v is not None:
-        return g.gen.var_base[name], (None if v.dim is None else v.dim[1])
+    at = g._var_at.get(name)
+    if at is not None:
+        return at
     if name.endswith("]") and "[" in name:
         base, _, index = name[:-1].partition("[")
         v = g.checked.vars.get(base)
@@ -73,13 +74,12 @@ def var_slots(g: Machine, name: str) -> tuple[int, int | None]:
 
 
 _HEADER = {PC: "the flow's position", RNG: "the random seed", MOVES: "moves played",
-           PENDING: "secret choices", WHO: "who decides"}
+           PENDING: "secret choices", ENDED: "how the game ended", WHO: "who decides"}
 
 
 def differences(g: Machine, a: Sequence[Any], b: Sequence[Any]) -> list[str]:
     """The names of what differs (in value or type) between two slot lists of a game."""
     names = dict(_HEADER)
-    names[ENDED] = "how the game ended"
     names.update((slot, f"zone {text}") for slot, text in g.zone_text.items())
     for name, v in g.checked.vars.items():
         base = g.gen.var_base[name]
@@ -104,7 +104,8 @@ class Position:
                  rest: str = "deck") -> None:
         self.game = game
         self._s: list[Any] = list(state.slots) if state is not None else game._start(seed)[0]
-        self._rest = zone_slot(game, rest)
+        at = game._zone_at.get(rest)
+        self._rest: int = at if at is not None else zone_slot(game, rest)
         self._rest_top: tuple[int, ...] = ()  # the cards named for `rest`: kept on top
         self._placed: set[int] = set()  # cards placed by name: texts pick other copies
 
@@ -159,6 +160,23 @@ class Position:
             raise CardgameError("a re-deal must use the cards of the zones it deals to")
         for z, ids in zip(slots, zones.values(), strict=True):
             self._s[z] = tuple(ids)
+        return self
+
+    def redeal(self, zones: Sequence[str], rng: random.Random) -> Position:
+        """Deal the cards of these zones again, uniformly at random among them, each zone
+        keeping its size. Which card goes where depends only on the set of cards the
+        zones hold between them (not on their order) and on `rng`."""
+        s = self._s
+        at = self.game._zone_at
+        slots = [at[name] if name in at else zone_slot(self.game, name) for name in zones]
+        cards = [c for z in slots for c in s[z]]
+        cards.sort()
+        rng.shuffle(cards)
+        i = 0
+        for z in slots:
+            k = len(s[z])
+            s[z] = tuple(cards[i:i + k])
+            i += k
         return self
 
     def var(self, name: str, value: Any) -> Position:
@@ -217,9 +235,8 @@ class Position:
             ids = sorted(c for z in self.game._zone_slots for c in s[z])
             if ids != list(range(len(self.game.card_text))):
                 raise CardgameError("the position loses or duplicates cards")
-        slots = list(s)
-        legal = self.game._settle(slots)  # may mark the end: settle before freezing
-        return State(tuple(slots), legal)
+        legal = self.game._settle(s)  # may mark the end: settle before freezing
+        return State(tuple(s), legal)
 
 
 def make_state(g: Machine, zones: Mapping[str, Sequence[str]] | None = None,

@@ -191,18 +191,21 @@ class Playthrough:
             return f"from_json(to_json(state)) differs in {', '.join(diff[:8])}"
         return None
 
-    def permuted(self, st: State, p: int, rng: random.Random) -> State | None:
+    def permuted(self, st: State, p: int, rng: random.Random,
+                 real: list[tuple[int, ...]]) -> State | None:
         """The state with the cards that seat p cannot see dealt again (same counts), in
-        another order than the real one (None: fewer than two such cards)."""
+        another order than the `real` one (None: fewer than two such cards)."""
         g = self.g
-        real = [g.zone_ids(st, z) for z in self.hidden[p]]
-        if sum(map(len, real)) < 2:
+        n = sum(map(len, real))
+        if n < 2:
             return None
-        other = st
-        for _ in range(REDEAL_TRIES):  # a re-deal that happens to be the real one tells nothing
-            other = determinize(g, st, p, rng)
+        other = determinize(g, st, p, rng)
+        # a re-deal that happens to be the real one tells nothing: draw again (with many
+        # cards that is too unlikely to look for: 1 in 8! or less)
+        for _ in range(REDEAL_TRIES if n < 8 else 0):
             if [g.zone_ids(other, z) for z in self.hidden[p]] != real:
                 break
+            other = determinize(g, st, p, rng)
         return other
 
     def leak(self, st: State, seed: int, step: int, views: bool) -> tuple[int, str] | None:
@@ -214,8 +217,9 @@ class Playthrough:
         for p in range(1, g.players + 1):
             if not views and p not in movers:
                 continue
+            real = [g.zone_ids(st, z) for z in self.hidden[p]]
             for k in range(LEAK_DEALS if p in movers else 1):
-                other = self.permuted(st, p, rng)
+                other = self.permuted(st, p, rng, real)
                 if other is None:
                     break
                 self.cov.checks += 1

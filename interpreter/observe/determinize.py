@@ -33,17 +33,8 @@ def determinize(game: Game, state: State, seat: int | None, rng: random.Random) 
     consistent with the seat's present view, not with its memory: a card the seat saw
     earlier and that is now face down is dealt again like any other.
     """
-    hidden = hidden_zones(game, seat)
-    sizes = [len(game.zone_ids(state, z)) for z in hidden]
-    # sorted first, so that the real order of the hidden cards cannot show through
-    cards = sorted(c for z in hidden for c in game.zone_ids(state, z))
-    rng.shuffle(cards)
-    deal: dict[str, list[int]] = {}
-    i = 0
-    for z, k in zip(hidden, sizes, strict=True):
-        deal[z] = cards[i:i + k]
-        i += k
-    pos = Position(game, state).rearrange(deal)
+    # (the re-deal ignores the real order of the hidden cards: it cannot show through)
+    pos = Position(game, state).redeal(hidden_zones(game, seat), rng)
     chosen = game.pending(state)
     if any(m[0] != seat for m in chosen):
         mine = [m for m in chosen if m[0] == seat]

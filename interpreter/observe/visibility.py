@@ -12,6 +12,7 @@ A seat is a player number, or None for a spectator (who sees public cards only).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ..engine import Game, Move, State, Zone
@@ -32,7 +33,21 @@ def visible_zones(game: Game, seat: int | None) -> list[str]:
 
 
 def hidden_zones(game: Game, seat: int | None) -> list[str]:
-    return [z.name for z in game.zones if not sees(z, seat)]
+    return list(_hidden_zones(game, seat))
+
+
+def _hidden_zones(game: Game, seat: int | None) -> tuple[str, ...]:
+    per_seat = _hidden.get(game)
+    if per_seat is None:  # asked at every re-deal: worked out once per game and seat
+        per_seat = _hidden[game] = {}
+    hidden = per_seat.get(seat)
+    if hidden is None:
+        hidden = per_seat[seat] = tuple(z.name for z in game.zones if not sees(z, seat))
+    return hidden
+
+
+_hidden: weakref.WeakKeyDictionary[Game, dict[int | None, tuple[str, ...]]] = (
+    weakref.WeakKeyDictionary())
 
 
 def visible_cards(game: Game, state: State, seat: int | None) -> set[int]:
@@ -46,12 +61,12 @@ def visible_cards(game: Game, state: State, seat: int | None) -> set[int]:
 
 def view(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     """What one seat may see, as plain data (JSON-ready)."""
-    zones: dict[str, Any] = {}
-    for z in game.zones:
-        ids = game.zone_ids(state, z.name)
-        zones[z.name] = ([game.card_text[c] for c in ids] if sees(z, seat)
-                         else {"hidden": len(ids)})
-    variables = {name: _jsonable(game.var(state, name)) for name in game.checked.vars}
+    hidden = set(_hidden_zones(game, seat))
+    text = game.card_text
+    zones: dict[str, Any] = {
+        name: {"hidden": len(ids)} if name in hidden else [text[c] for c in ids]
+        for name, ids in game.zone_contents(state).items()}
+    variables = {name: _jsonable(v) for name, v in game.variables(state).items()}
     pending = [{"player": m[0], "move": game.move_text(m) if m[0] == seat else CHOSEN}
                for m in game.pending(state)]
     return {

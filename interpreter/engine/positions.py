@@ -123,7 +123,8 @@ class Position:
     # ------------------------------------------------------------------ writing
     def zone(self, name: str, cards: str | Sequence[str | int]) -> Position:
         """The zone holds exactly `cards`, bottom first: texts (`"As Kd"`, `["10h"]`) or
-        card ids. Each card leaves the zone it was in."""
+        card ids. Each card leaves the zone it was in; the zone's other cards go on top
+        of `rest`."""
         items: Sequence[str | int] = cards.split() if isinstance(cards, str) else cards
         ids: list[int] = []
         taken = set(self._placed)

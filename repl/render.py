@@ -11,7 +11,7 @@ Every zone is laid out as a player would lay the cards:
 - a per-player zone gets one line per player, labelled with the seat.
 
 What a seat may not see is drawn as card backs: the REPL renders from
-`Game.view(state, seat)` only (or, replaying for a designer, from every zone).
+`observe.view(game, state, seat)` only (or, replaying for a designer, from every zone).
 Cards are styled `class:card.red` / `class:card.black`; `plain()` drops the styles for
 scriptable mode and tests.
 """
@@ -23,13 +23,11 @@ from typing import Any
 
 import attrs
 from cardgame.interpreter.cards import SUIT_SYMBOLS
-from cardgame.interpreter.codegen import MOVES
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State, option_text
+from cardgame.interpreter.observe import BACK, view
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
-
-from .compat import BACK
 
 Line = list[tuple[str, str]]
 
@@ -154,9 +152,9 @@ class TableInfo:
 def zones_for(info: TableInfo) -> dict[str, Pile]:
     game, state = info.game, info.state
     if info.reveal_all:
-        return {z.text: Pile.of(game.zone_cards(state, z.text)) for z in game.gen.zone_slots}
-    view = game.view(state, info.viewer)
-    return {text: Pile.of(v) for text, v in view["zones"].items()}
+        return {z: Pile.of(game.zone_cards(state, z)) for z in game.zone_names()}
+    seen = view(game, state, info.viewer)
+    return {text: Pile.of(v) for text, v in seen["zones"].items()}
 
 
 def _pad(line: Line, w: int) -> Line:
@@ -188,16 +186,16 @@ def zone_lines(info: TableInfo) -> list[Line]:
     game = info.game
     piles = zones_for(info)
     by_decl: dict[str, list[Any]] = {}
-    for z in game.gen.zone_slots:
+    for z in game.zones:
         by_decl.setdefault(z.decl, []).append(z)
     labelled: list[tuple[str, Line]] = []  # single lines: label, content
     out: list[Line | tuple[str, Line]] = []
-    for decl, slots in by_decl.items():
+    for decl, zones in by_decl.items():
         zi = game.checked.zones[decl]
-        if decl == "deck" and all(piles[z.text].count == 0 for z in slots):
+        if decl == "deck" and all(piles[z.name].count == 0 for z in zones):
             continue  # the built-in deck, once dealt out
         if zi.dim is None:
-            p = piles[slots[0].text]
+            p = piles[zones[0].name]
             content = p.top("(empty)") if zi.layout == "squared" else p.fan(
                 "  " if zi.layout == "row" else " ", "(empty)")
             item = (zi.label, content)
@@ -206,24 +204,24 @@ def zone_lines(info: TableInfo) -> list[Line]:
             continue
         kind = zi.dim[0]
         heads = []
-        for i, z in enumerate(slots, 1):
+        for i, z in enumerate(zones, 1):
             if kind == "player":
                 heads.append(f"{zi.label} {_seat_label(info, z.owner)}")
             elif kind == "suit":
                 heads.append(f"{zi.label} {SUIT_SYMBOLS[i - 1]}")
             else:
-                heads.append(z.text if zi.label == zi.name else f"{zi.label} {i}")
+                heads.append(z.name if zi.label == zi.name else f"{zi.label} {i}")
         if kind == "player" or zi.layout == "row":
-            for h, z in zip(heads, slots, strict=True):
-                p = piles[z.text]
+            for h, z in zip(heads, zones, strict=True):
+                p = piles[z.name]
                 item = (h, p.top() if zi.layout == "squared" else p.fan(
                     "  " if zi.layout == "row" else " "))
                 labelled.append(item)
                 out.append(item)
         elif zi.layout == "squared":
-            out += _grid(heads, [[piles[z.text].top()] for z in slots])
+            out += _grid(heads, [[piles[z.name].top()] for z in zones])
         else:
-            out += _grid(heads, [piles[z.text].column() for z in slots])
+            out += _grid(heads, [piles[z.name].column() for z in zones])
     lw = max((get_cwidth(lab) for lab, _ in labelled), default=0) + 2
     lines: list[Line] = []
     for entry in out:
@@ -258,7 +256,7 @@ def value_line(game: Game, typ: str, v: Any) -> Line:
 
 def var_lines(info: TableInfo) -> list[Line]:
     game = info.game
-    view_vars = game.view(info.state, info.viewer)["vars"]
+    view_vars = view(game, info.state, info.viewer)["vars"]
     lines: list[Line] = []
     for name, vi in game.checked.vars.items():
         v = view_vars.get(name)
@@ -280,12 +278,12 @@ def var_lines(info: TableInfo) -> list[Line]:
 
 def title_line(info: TableInfo) -> Line:
     game = info.game
-    opts = ", ".join(f"{k}={_opt(v)}" for k, v in game.options.items())
+    opts = ", ".join(f"{k}={option_text(v)}" for k, v in game.options.items())
     bits = [game.name + (f" ({opts})" if opts else "")]
     if game.players > 1:
         bits.append(f"{game.players} players")
     bits.append(f"seed {info.seed}")
-    bits.append(f"move {info.state.slots[MOVES]}")
+    bits.append(f"move {game.moves_played(info.state)}")
     ph = game.phase(info.state)
     if ph:
         bits.append(f"phase: {ph}")
@@ -295,10 +293,6 @@ def title_line(info: TableInfo) -> Line:
     for b in bits[1:]:
         line += [("class:dim", " · "), ("", b)]
     return line
-
-
-def _opt(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def score_line(info: TableInfo) -> Line:
@@ -331,8 +325,7 @@ def turn_line(info: TableInfo) -> Line:
         return [("class:over", "no one can move")]
     if len(who) == 1 and game.checked.players == 1 and info.player_labels.get(1) == "you":
         return [("class:turn", "your turn")]
-    view = game.view(state, info.viewer)
-    done = [d["player"] for d in view["pending"]]
+    done = [m[0] for m in game.pending(state)]
     text = ", ".join(_seat_label(info, p) for p in who)
     if done:
         text += "; chosen: " + ", ".join(_seat_label(info, p) for p in done)

@@ -14,13 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
-from cardgame.interpreter.bots.simple import BOTS, Bot, GreedyBot, make_bot
-from cardgame.interpreter.codegen import MOVES
+from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
+from cardgame.interpreter.engine import Game, Move, State, option_text
 from cardgame.interpreter.engine import replay as replay_mod
-from cardgame.interpreter.engine.game import Game, Move, State
 from cardgame.interpreter.errors import CardgameError, IllegalMove
+from cardgame.interpreter.observe import card_args, masked_move, secret_choice, visible_cards
 
-from . import compat
 from .render import EVENTS_SHOWN, TableInfo
 
 AUTO_LIMIT = 10_000  # auto-play stops after this many moves in a row
@@ -47,11 +46,6 @@ class Concession:
 
     seat: int
     after: State
-
-
-def _position(state: State) -> tuple[object, ...]:
-    """A state without its move counter: equal for a position reached again."""
-    return state.slots[:MOVES] + state.slots[MOVES + 1:]
 
 
 def bot_seed(seed: int, player: int) -> int:
@@ -233,13 +227,13 @@ class Session:
         going round in circles would otherwise run on to the game's move limit unseen."""
         done: list[Step] = []
         self.circling = False
-        seen = {_position(self.state)}
+        seen = {self.game.position_key(self.state)}
         while self.auto and len(done) < AUTO_LIMIT:
             st = self.step_once()
             if st is None:
                 break
             done.append(st)
-            key = _position(st.after)
+            key = self.game.position_key(st.after)
             if key in seen:
                 self.circling = True
                 break
@@ -303,7 +297,7 @@ class Session:
             return "it is not your turn"
         bot = GreedyBot(bot_seed(self.seed, 0) + len(self.steps))
         ranked = bot.ranked(self.game, self.state, p)
-        move = bot.choose(self.game, self.state, p)
+        move = bot.pick(ranked)
         value = next(v for v, m in ranked if m == move)
         now = bot.value(self.game, self.state, p)
         n = self.my_moves().index(move) + 1
@@ -313,11 +307,6 @@ class Session:
                 f"({self.game.move_description(move)}; {gain})")
 
     # ------------------------------------------------------------------ words
-    def _pending_for(self, state: State, player: int, viewer: int | None) -> bool:
-        """True when `player`'s choice is made but still secret to `viewer` in `state`."""
-        return any(d["player"] == player and d["move"] == "(chosen)"
-                   for d in self.game.view(state, viewer)["pending"])
-
     def step_lines(self, i: int, viewer: int | None, reveal_all: bool = False) -> list[str]:
         """The words for step i (1 line, plus the game's log lines), as `viewer` may see it.
 
@@ -330,16 +319,16 @@ class Session:
         who = self.who(player)
         hidden: set[int] = set()
         if not reveal_all and player != viewer:
-            seen = (compat.visible_cards(game, step.before, viewer)
-                    | compat.visible_cards(game, step.after, viewer))
-            if self._pending_for(step.after, player, viewer):
+            seen = (visible_cards(game, step.before, viewer)
+                    | visible_cards(game, step.after, viewer))
+            if secret_choice(game, step.after, player, viewer):
                 reveal = next((st.after for st in self.steps[i + 1:]
-                               if not self._pending_for(st.after, player, viewer)), None)
+                               if not secret_choice(game, st.after, player, viewer)), None)
                 if reveal is None:
                     return [f"{who} chose, in secret"]
-                seen |= compat.visible_cards(game, reveal, viewer)
-            hidden = {c for c in compat.card_args(game, step.move) if c not in seen}
-        _, desc = compat.describe(game, step.move, hidden)
+                seen |= visible_cards(game, reveal, viewer)
+            hidden = {c for c in card_args(game, step.move) if c not in seen}
+        _, desc = masked_move(game, step.move, hidden)
         lines = [f"{who}: {desc}"]
         lines += [f"  {e}" for e in step.events]
         return lines
@@ -505,6 +494,6 @@ def rules_text(game: Game, game_ref: str) -> str:
         lines += ["", "options (cardgame play GAME --set NAME=VALUE):"]
         for name, od in game.checked.option_decls.items():
             cur = game.options.get(name)
-            cur_s = str(cur).lower() if isinstance(cur, bool) else str(cur)
+            cur_s = option_text(cur)
             lines.append(f"  {name} = {cur_s}" + (f"  {od.doc}" if od.doc else ""))
     return "\n".join(lines)

@@ -1,8 +1,8 @@
 """Shared fixtures and position builders for the game tests.
 
-Positions are built with `Game.make_state`, always with all 52 cards placed explicitly in
-the game's own zones (nothing is left in the hidden `deck`), so that a scenario is exactly
-the position its test describes, whatever the seed's deal was.
+Positions are built with `Position` (by zone name), always with all 52 cards placed
+explicitly in the game's own zones (nothing is left in the hidden `deck`), so that a
+scenario is exactly the position its test describes, whatever the seed's deal was.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, Position, State, compile_game
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_LETTERS = "shdc"  # the deck order: spades, hearts, diamonds, clubs
@@ -83,8 +82,8 @@ def spice2() -> Game:
 
 
 def zones_of(g: Game, st: State) -> dict[str, list[str]]:
-    """Every zone of a state as card texts, bottom first (the engine's own slots)."""
-    return {z.text: [g.card_text[c] for c in st.slots[z.slot]] for z in g.gen.zone_slots}
+    """Every zone of a state as card texts, bottom first."""
+    return {z: g.zone_cards(st, z) for z in g.zone_names()}
 
 
 def legal(g: Game, st: State) -> list[str]:
@@ -97,7 +96,10 @@ def build_position(g: Game, zones: Mapping[str, Sequence[str]]) -> State:
     missing = sorted(set(ALL_CARDS) - set(placed))
     twice = sorted({c for c in placed if placed.count(c) > 1})
     assert not missing and not twice, f"bad test position: missing {missing}, twice {twice}"
-    st = g.make_state(zones=dict(zones), rest="deck")
+    pos = Position(g, rest="deck")
+    for name, cards_there in zones.items():
+        pos.zone(name, cards_there)
+    st = pos.state()
     assert g.zone_cards(st, "deck") == []
     for name, want in zones.items():
         assert [norm(c) for c in g.zone_cards(st, name)] == [norm(c) for c in want]

@@ -5,21 +5,26 @@ Three kinds of test:
 - scenarios played through the engine: a real deal is played up to a chosen point, then
   the trick counts, hands and variables are rewritten (every card stays in play) and the
   rest is played with chosen moves (`finish_deal`, `force_trick`);
-- the robbing procedure on its own (`rob`, the compiled `p_rob_stores` on a slot list);
+- the robbing procedure on its own (`rob`: a variant of the game whose flow only robs);
 - model checks over random games: the trick, push, trump and robbing rules recomputed here
   from the rules file and compared with the engine at every step.
 """
 
 from __future__ import annotations
 
+import atexit
 import random
+import shutil
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, Position, State, compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.lang import bundled_dir
+from cardgame.interpreter.observe import view
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
@@ -68,9 +73,9 @@ def non_court_diamond(card: str) -> bool:
     return suit(card) == "d" and 6 <= rank(card) <= 10
 
 
-def cards_of(g: Game, st: State | list, zone: str) -> list[str]:
-    slots = st.slots if isinstance(st, State) else st
-    return [norm(g.card_text[c]) for c in slots[g.zone_slot(zone)]]
+def cards_of(g: Game, st: State | Position, zone: str) -> list[str]:
+    texts = st.cards(zone) if isinstance(st, Position) else g.zone_cards(st, zone)
+    return [norm(c) for c in texts]
 
 
 def left(p: int, n: int) -> int:
@@ -83,87 +88,69 @@ def clockwise_from(p: int, n: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------- variables
-def getv(g: Game, s: State | Sequence[Any], name: str) -> Any:
-    slots = s.slots if isinstance(s, State) else s
-    v = g.checked.vars[name]
-    base = g.gen.var_base[name]
-    if v.dim is None:
-        return slots[base]
-    return [slots[base + i] for i in range(v.dim[1])]
+def getv(g: Game, s: State | Position, name: str) -> Any:
+    return s.value(name) if isinstance(s, Position) else g.var(s, name)
 
 
-def setv(g: Game, s: list[Any], **values: Any) -> None:
-    for name, value in values.items():
-        v = g.checked.vars[name]
-        base = g.gen.var_base[name]
-        if v.dim is None:
-            s[base] = tuple(value) if isinstance(value, list) else value
-        else:
-            assert len(value) == v.dim[1], name
-            for i, x in enumerate(value):
-                s[base + i] = tuple(x) if isinstance(x, list) else x
-
-
-def balance_chips(g: Game, s: list[Any]) -> None:
+def balance_chips(pos: Position) -> None:
     """Make `confiscated` the chips that are neither on a store nor held (27 in all)."""
-    on_stores = sum(sum(t) for t in getv(g, s, "store"))
-    held = sum(getv(g, s, "chips"))
+    on_stores = sum(sum(t) for t in pos.value("store"))
+    held = sum(pos.value("chips"))
     assert on_stores + held <= 27, "bad test position: more than 27 chips"
-    setv(g, s, confiscated=27 - on_stores - held)
+    pos.var("confiscated", 27 - on_stores - held)
 
 
-def set_table(g: Game, s: list[Any], values: Mapping[str, Any]) -> None:
+def set_table(pos: Position, values: Mapping[str, Any]) -> None:
     """Set variables; tokens also set the supply, chips and stores the confiscated count."""
     values = dict(values)
     if "store" in values:
         values["store"] = [tuple(t) for t in values["store"]]
     if "tokens" in values and "supply" not in values:
         values["supply"] = 8 - sum(values["tokens"])
-    setv(g, s, **values)
+    pos.vars(values)
     if "confiscated" not in values:
-        balance_chips(g, s)
+        balance_chips(pos)
 
 
 # ---------------------------------------------------------------------- positions
-def zone_of(g: Game, s: Sequence[Any], cid: int) -> tuple[int, int]:
-    for z in g.gen.zone_slots:
-        if cid in s[z.slot]:
-            return z.slot, s[z.slot].index(cid)
-    raise AssertionError(f"card {cid} is nowhere")
+def zone_of(g: Game, pos: Position, card: str) -> tuple[str, int]:
+    for z in g.zone_names():
+        cards = cards_of(g, pos, z)
+        if card in cards:
+            return z, cards.index(card)
+    raise AssertionError(f"card {card} is nowhere")
 
 
-def put(g: Game, s: list[Any], wanted: Mapping[str, Sequence[str]]) -> None:
+def put(g: Game, pos: Position, wanted: Mapping[str, Sequence[str]]) -> None:
     """Make each zone hold the wanted cards (it keeps its size): a wanted card swaps places
     with a card of that zone that nobody wants, wherever the wanted card was."""
-    ids = {norm(t): i for i, t in enumerate(g.card_text)}
-    for ztext, cs in wanted.items():
-        z = g.zone_slot(ztext)
-        locked = {ids[norm(c)] for c in cs}
-        for c in cs:
-            cid = ids[norm(c)]
-            if cid in s[z]:
+    for zone, cs in wanted.items():
+        locked = {norm(c) for c in cs}
+        for c in map(norm, cs):
+            if c in cards_of(g, pos, zone):
                 continue
-            src, i = zone_of(g, s, cid)
-            assert src not in (g.zone_slot("stores"), g.zone_slot("out")), c
-            j = next(j for j, v in enumerate(s[z]) if v not in locked)
-            victim = s[z][j]
-            s[z] = s[z][:j] + (cid,) + s[z][j + 1:]
-            s[src] = s[src][:i] + (victim,) + s[src][i + 1:]
+            src, i = zone_of(g, pos, c)
+            assert src not in ("stores", "out"), c
+            ids, src_ids = list(pos.ids(zone)), list(pos.ids(src))
+            j = next(j for j, v in enumerate(cards_of(g, pos, zone)) if v not in locked)
+            ids[j], src_ids[i] = src_ids[i], ids[j]
+            pos.rearrange({zone: ids, src: src_ids})
 
 
-def set_counts(g: Game, s: list[Any], tricks: Sequence[int], dummy: int | None = None) -> None:
+def set_counts(g: Game, pos: Position, tricks: Sequence[int], dummy: int | None = None) -> None:
     """Set the trick counts and share the taken cards out to match (a trick is n cards)."""
     n = g.players
-    taken = [g.zone_slot(f"taken-p{p}") for p in range(1, n + 1)]
-    dz = g.zone_slot("dummy")
-    pool = [c for z in [*taken, dz] for c in s[z]]
-    dummy = getv(g, s, "dummy_tricks") if dummy is None else dummy
+    taken = [f"taken-p{p}" for p in range(1, n + 1)]
+    pool = [c for z in [*taken, "dummy"] for c in pos.ids(z)]
+    dummy = pos.value("dummy_tricks") if dummy is None else dummy
     assert len(pool) == n * (sum(tricks) + dummy), "bad test position: trick total"
+    deal: dict[str, list[int]] = {}
     for p in range(n):
-        s[taken[p]] = tuple(pool[:n * tricks[p]])
+        deal[taken[p]] = pool[:n * tricks[p]]
         pool = pool[n * tricks[p]:]
-    s[dz] = tuple(pool)
-    setv(g, s, tricks=list(tricks), dummy_tricks=dummy)
+    deal["dummy"] = pool
+    pos.rearrange(deal)
+    pos.var("tricks", list(tricks)).var("dummy_tricks", dummy)
 
 
 def total_tricks(g: Game, st: State) -> int:
@@ -202,14 +189,13 @@ def force_trick(g: Game, st: State, winner: int, decision: str | None = "keep",
     another player) 5♠, no trumps this deal; everyone else plays their first legal card.
     Then the winner keeps or pushes if offered."""
     assert g.phase(st) == "Tricks" and not cards_of(g, st, "trick")
-    s = list(st.slots)
-    leader = getv(g, s, "leader")
+    pos = Position(g, st)
+    leader = pos.value("leader")
     wanted = {f"hand-p{winner}": ["As"]}
     if leader != winner:
         wanted[f"hand-p{leader}"] = ["5s"]
-    put(g, s, wanted)
-    setv(g, s, trumps=False)
-    st = State(tuple(s))
+    put(g, pos, wanted)
+    st = pos.var("trumps", False).state()
     for p in clockwise_from(leader, g.players):
         assert g.to_move(st) == (p,)
         if p == winner:
@@ -238,27 +224,47 @@ def finish_deal(g: Game, st: State, final: Sequence[int], winner: int = 0,
     n = g.players
     winner = winner or next(p for p in range(1, n + 1) if final[p - 1] > 0)
     st = play_until(g, start_tricks(g, st), 10)
-    s = list(st.slots)
+    pos = Position(g, st)
     before = list(final)
     before[winner - 1] -= 1
     assert before[winner - 1] >= 0
     assert sum(final) + (dummy if n == 3 else 0) == 11, "bad test position: 11 tricks"
-    set_counts(g, s, before, dummy if n == 3 else 0)
-    set_table(g, s, table)
-    st = State(tuple(s))
+    set_counts(g, pos, before, dummy if n == 3 else 0)
+    set_table(pos, table)
+    st = pos.state()
     assert g.check_invariants(st) == [], g.check_invariants(st)
     return force_trick(g, st, winner, "keep", events)
 
 
+# The robbing procedure on its own: a variant of the game whose flow only asks the dealer
+# to rob (the procedure is the game's own).
+ROB_ONLY = """extends "arsene"
+move rob "rob the stores" { rob_stores() }
+flow { repeat { dealer chooses rob } }
+"""
+ROB_VARS = ("store", "chips", "tokens", "exempt", "supply", "confiscated", "caught", "lost",
+            "store_has_emptied")
+
+
+VARIANTS = Path(tempfile.mkdtemp(prefix="arsene-variants-"))
+atexit.register(shutil.rmtree, VARIANTS, ignore_errors=True)
+
+
+def robbing_game(g: Game, text: str, name: str) -> Game:
+    """The variant `text` of Arsène, for g's players and options."""
+    path = VARIANTS / f"{name}.cardgame"
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    return compile_game(str(path), players=g.players, settings=dict(g.spec.settings))
+
+
 def rob(g: Game, tricks: Sequence[int], dummy: int = 0, **table: Any) -> dict[str, Any]:
     """Run the game's robbing procedure on a table; return the variables after it."""
-    s = list(g.new_state(0).slots)
-    setv(g, s, tricks=list(tricks), dummy_tricks=dummy)
-    set_table(g, s, table)
-    g.ns["p_rob_stores"](s)
-    names = ("store", "chips", "tokens", "exempt", "supply", "confiscated", "caught", "lost",
-             "store_has_emptied")
-    out = {name: getv(g, s, name) for name in names}
+    r = robbing_game(g, ROB_ONLY, "rob-only")
+    pos = Position(r, seed=0).var("tricks", list(tricks)).var("dummy_tricks", dummy)
+    set_table(pos, table)
+    after = r.apply_text(pos.state(), "rob")
+    out = {name: r.var(after, name) for name in ROB_VARS}
     out["store"] = [tuple(t) for t in out["store"]]
     assert sum(sum(t) for t in out["store"]) + sum(out["chips"]) + out["confiscated"] == 27
     assert out["supply"] + sum(out["tokens"]) == 8
@@ -393,7 +399,7 @@ def test_lay_trump_is_forced_and_public(gb: Game) -> None:
     assert g.zone_cards(after, "trump_card") == [card]
     assert len(g.zone_cards(after, f"hand-p{taker}")) == 11
     for viewer in [None, *range(1, n + 1)]:
-        zones = g.view(after, viewer)["zones"]
+        zones = view(g, after, viewer)["zones"]
         assert zones["trump_card"] == [card]
         assert zones["widow"] == {"hidden": 2}  # hidden from everyone, the taker too
 
@@ -412,7 +418,7 @@ def test_show_when_no_non_court_diamond(gb: Game) -> None:
     assert g.zone_cards(after, "trump_card") == []
     assert g.zone_cards(after, "shown") == [court]
     for viewer in [None, *range(1, n + 1)]:
-        zones = g.view(after, viewer)["zones"]
+        zones = view(g, after, viewer)["zones"]
         assert zones["shown"] == [court]  # the shown card is public knowledge
         assert zones["widow"] == {"hidden": 2}
     assert all(len(g.zone_cards(after, f"hand-p{p}")) == 11 for p in range(1, n + 1))
@@ -451,14 +457,14 @@ def test_must_follow_suit(gb: Game) -> None:
     g = gb
     n = g.players
     st = start_tricks(g, g.new_state(4))
-    s = list(st.slots)
-    leader = getv(g, s, "leader")
+    pos = Position(g, st)
+    leader = pos.value("leader")
     p2, p3 = clockwise_from(leader, n)[1:3]
-    size = len(s[g.zone_slot(f"hand-p{p3}")])
+    size = len(pos.ids(f"hand-p{p3}"))
     no_clubs = [f"{r}{x}" for x in "sh" for r in ("5", "6", "8", "9", "10", "J", "Q", "K", "A")]
-    put(g, s, {f"hand-p{leader}": ["Kc"], f"hand-p{p2}": ["5c", "Ac", "7h"],
-               f"hand-p{p3}": no_clubs[:size]})
-    st = State(tuple(s))
+    put(g, pos, {f"hand-p{leader}": ["Kc"], f"hand-p{p2}": ["5c", "Ac", "7h"],
+                 f"hand-p{p3}": no_clubs[:size]})
+    st = pos.state()
     assert not any(suit(c) == "c" for c in cards_of(g, st, f"hand-p{p3}"))
     # Any card may lead.
     assert len(g.legal_moves(st, leader)) == len(g.zone_cards(st, f"hand-p{leader}"))
@@ -492,14 +498,13 @@ def test_trick_winner_rule(gb: Game, lead: str, second: str, trumps: bool, wins:
     g = gb
     n = g.players
     st = start_tricks(g, g.new_state(9))
-    s = list(st.slots)
-    leader = getv(g, s, "leader")
+    pos = Position(g, st)
+    leader = pos.value("leader")
     p2 = left(leader, n)
-    size = len(s[g.zone_slot(f"hand-p{p2}")])
+    size = len(pos.ids(f"hand-p{p2}"))
     plain = [c for c in PLAIN if suit(c) != suit(lead) and c not in (lead, second)]
-    put(g, s, {f"hand-p{leader}": [lead], f"hand-p{p2}": [second, *plain[:size - 1]]})
-    setv(g, s, trumps=trumps)
-    st = State(tuple(s))
+    put(g, pos, {f"hand-p{leader}": [lead], f"hand-p{p2}": [second, *plain[:size - 1]]})
+    st = pos.var("trumps", trumps).state()
     st = g.apply_text(st, f"play {lead}", player=leader)
     st = g.apply_text(st, f"play {second}", player=p2)
     while len(cards_of(g, st, "trick")) not in (0, n) and g.phase(st) == "Tricks":
@@ -525,7 +530,7 @@ def test_tricks_per_deal_and_winner_rule_over_random_games(g: Game) -> None:
         st = g.new_state(seed)
         while not g.is_terminal(st):
             phase = g.phase(st)
-            if phase == "Trump" and not g.view(st, None)["pending"] and g.to_move(st) == (
+            if phase == "Trump" and not view(g, st, None)["pending"] and g.to_move(st) == (
                     left(getv(g, st, "dealer"), n),) and len(g.zone_cards(st, "widow")) == 2:
                 check_trump_decision(g, st)
             if phase != "Tricks":
@@ -610,9 +615,9 @@ def test_tricks_per_deal_and_winner_rule_over_random_games(g: Game) -> None:
 def test_push_receiver_4p(counts: list[int], winner: int, receiver: int | None) -> None:
     g = arsene(4)
     st = play_until(g, start_tricks(g, g.new_state(21)), sum(counts))
-    s = list(st.slots)
-    set_counts(g, s, counts)
-    st = State(tuple(s))
+    pos = Position(g, st)
+    set_counts(g, pos, counts)
+    st = pos.state()
     assert expected_receiver(counts, None, winner) == receiver
     after = force_trick(g, st, winner, decision=None)
     if receiver is None:
@@ -654,9 +659,9 @@ def test_push_receiver_3p_dummy(counts: list[int], dummy: int, winner: int,
                                 receiver: int | str | None) -> None:
     g = arsene(3)
     st = play_until(g, start_tricks(g, g.new_state(5)), sum(counts) + dummy)
-    s = list(st.slots)
-    set_counts(g, s, counts, dummy)
-    st = State(tuple(s))
+    pos = Position(g, st)
+    set_counts(g, pos, counts, dummy)
+    st = pos.state()
     assert expected_receiver(counts, dummy, winner) == receiver
     after = force_trick(g, st, winner, decision=None)
     if receiver is None:
@@ -697,17 +702,17 @@ def test_dummy_trick_is_secret_and_simultaneous() -> None:
         a, b = g.legal_moves(st, 2)[:2]
         after_a, after_b = g.apply(st, a), g.apply(st, b)
         for viewer in (None, 1, 3):
-            va, vb = g.view(after_a, viewer), g.view(after_b, viewer)
+            va, vb = view(g, after_a, viewer), view(g, after_b, viewer)
             assert va == vb  # p2's choice cannot be told from any other seat
             assert va["pending"] == [{"player": 2, "move": "(chosen)"}]
             assert va["zones"]["dummy"] == {"hidden": 0}
-        assert g.view(after_a, 2)["pending"] == [{"player": 2, "move": g.move_text(a)}]
+        assert view(g, after_a, 2)["pending"] == [{"player": 2, "move": g.move_text(a)}]
         assert g.zone_cards(after_a, "hand-p2") == g.zone_cards(st, "hand-p2")
         assert g.to_move(after_a) == (1, 3)
         with pytest.raises(IllegalMove):
             g.apply(after_a, b)
         st = g.apply(after_a, g.legal_moves(after_a, 3)[0])
-        assert g.view(st, 1)["pending"] == [{"player": 2, "move": "(chosen)"},
+        assert view(g, st, 1)["pending"] == [{"player": 2, "move": "(chosen)"},
                                             {"player": 3, "move": "(chosen)"}]
         chosen = [g.card_text[a[2]], g.card_text[g.legal_moves(st, 1)[0][2]]]
         st = g.apply(st, g.legal_moves(st, 1)[0])
@@ -716,8 +721,8 @@ def test_dummy_trick_is_secret_and_simultaneous() -> None:
         dummy = g.zone_cards(st, "dummy")
         assert len(dummy) == 3 and set(chosen) <= set(dummy)
         for viewer in (None, 1, 2, 3):
-            assert g.view(st, viewer)["zones"]["dummy"] == {"hidden": 3}
-            assert g.view(st, viewer)["pending"] == []
+            assert view(g, st, viewer)["zones"]["dummy"] == {"hidden": 3}
+            assert view(g, st, viewer)["pending"] == []
         for p in (1, 2, 3):
             assert len(g.zone_cards(st, f"hand-p{p}")) == 10
         assert g.to_move(st) == (left(getv(g, st, "dealer"), 3),)
@@ -1118,60 +1123,67 @@ def reference_rob(n: int, v: dict[str, Any]) -> dict[str, Any]:
             "exempt": exempt, "supply": supply, "confiscated": confiscated, "lost": lost}
 
 
+def in_play_variant() -> str:
+    """Arsène with its own flow, but the robbing made a move of the dealer's, then a second
+    move to go on: the states just before and just after robbing can be looked at."""
+    text = (bundled_dir() / "arsene.cardgame").read_text(encoding="utf-8")
+    flow = text[text.index("\nflow {\n") + 1:]
+    flow = flow[:flow.index("\n}\n") + 3]
+    assert flow.count("      rob_stores()\n") == 1
+    return ('extends "arsene"\n'
+            'move rob "rob the stores" { rob_stores() }\n'
+            'move go_on "go on" { }\n'
+            + flow.replace("      rob_stores()\n",
+                           "      dealer chooses rob\n      dealer chooses go_on\n"))
+
+
 def test_robbing_matches_the_rules_over_random_games(g: Game) -> None:
     n = g.players
     keys = ("tricks", "dummy_tricks", "store", "chips", "tokens", "exempt", "supply",
             "confiscated", "contest", "deals")
-    captured: list[tuple[dict[str, Any], dict[str, Any], list[Any]]] = []
-    original = g.ns["p_rob_stores"]
-
-    def spy(s: list[Any]) -> None:
-        before = {k: getv(g, s, k) for k in keys}
-        before["store"] = [tuple(t) for t in before["store"]]
-        # Facts at the end of every deal: all tricks played, hands and trick empty.
-        assert sum(before["tricks"]) + before["dummy_tricks"] == 11
-        assert all(not s[g.zone_slot(f"hand-p{p}")] for p in range(1, n + 1))
-        assert not s[g.zone_slot("trick")]
-        if n == 3:
-            assert before["dummy_tricks"] >= 1
-        else:
-            assert before["dummy_tricks"] == 0
-        original(s)
-        after = {k: getv(g, s, k) for k in (*keys, "lost")}
-        after["store"] = [tuple(t) for t in after["store"]]
-        captured.append((before, after, list(s)))
-
+    r = robbing_game(g, in_play_variant(), "rob-in-play")
     rng = random.Random(99)
-    g.ns["p_rob_stores"] = spy
-    try:
-        ends = 0
-        for seed in range(60):
-            st = g.new_state(seed)
-            while not g.is_terminal(st):
-                count = len(captured)
-                contest_now = getv(g, st, "contest")
-                st = g.apply(st, rng.choice(g.legal_moves(st)))
-                if len(captured) > count:
-                    before, after, _ = captured[-1]
-                    assert before["contest"] == contest_now
-                    want = reference_rob(n, before)
-                    for k in ("store", "chips", "tokens", "exempt", "supply", "confiscated",
-                              "lost"):
-                        assert after[k] == want[k], (k, before, after, want)
-                    stores_empty = all(not t for t in want["store"])
-                    should_end = (any(want["lost"]) or stores_empty
-                                  or before["deals"] >= g.options["max_deals"])
-                    assert g.is_terminal(st) == should_end
-                    if not should_end:
-                        emptied = any(not t for t in want["store"])
-                        assert getv(g, st, "contest") == (bool(g.options["advanced"])
-                                                          and (emptied or before["contest"]))
-            ends += 1
-            assert g.check_invariants(st) == []
-    finally:
-        g.ns["p_rob_stores"] = original
+    robbed = ends = 0
+    for seed in range(60):
+        st = r.new_state(seed)
+        contest_now = getv(r, st, "contest")
+        while not r.is_terminal(st):
+            if r.legal_texts(st) != ["rob"]:
+                contest_now = getv(r, st, "contest")
+                st = r.apply(st, rng.choice(r.legal_moves(st)))
+                continue
+            before = {k: getv(r, st, k) for k in keys}
+            before["store"] = [tuple(t) for t in before["store"]]
+            # Facts at the end of every deal: all tricks played, hands and trick empty.
+            assert sum(before["tricks"]) + before["dummy_tricks"] == 11
+            assert all(not r.zone_cards(st, f"hand-p{p}") for p in range(1, n + 1))
+            assert not r.zone_cards(st, "trick")
+            if n == 3:
+                assert before["dummy_tricks"] >= 1
+            else:
+                assert before["dummy_tricks"] == 0
+            assert before["contest"] == contest_now
+            st = r.apply_text(st, "rob")
+            robbed += 1
+            assert r.legal_texts(st) == ["go_on"]
+            after = {k: getv(r, st, k) for k in (*keys, "lost")}
+            after["store"] = [tuple(t) for t in after["store"]]
+            want = reference_rob(n, before)
+            for k in ("store", "chips", "tokens", "exempt", "supply", "confiscated", "lost"):
+                assert after[k] == want[k], (k, before, after, want)
+            st = r.apply_text(st, "go_on")
+            stores_empty = all(not t for t in want["store"])
+            should_end = (any(want["lost"]) or stores_empty
+                          or before["deals"] >= r.options["max_deals"])
+            assert r.is_terminal(st) == should_end
+            if not should_end:
+                emptied = any(not t for t in want["store"])
+                assert getv(r, st, "contest") == (bool(r.options["advanced"])
+                                                  and (emptied or before["contest"]))
+        ends += 1
+        assert r.check_invariants(st) == []
     assert ends == 60
-    assert len(captured) >= 60
+    assert robbed >= 60
 
 
 # ====================================================================== termination

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import pytest
-from cardgame.interpreter.engine.game import Game
+from cardgame.interpreter.engine import Game
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 from conftest import (
     ALL_CARDS,
     CASTLE,
@@ -81,7 +82,7 @@ def test_spice_2_deals_like_spice_1(spice1, spice2):
 def test_every_card_is_face_up(name):
     g = game(name)
     st = g.new_state(4)
-    zones = g.view(st, 1)["zones"]
+    zones = view(g, st, 1)["zones"]
     for z in FOUNDATIONS + COLUMNS:
         assert zones[z] == g.zone_cards(st, z)
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.bots.simple import BOTS, Bot, GreedyBot, NoMoveError, RandomBot, make_bot
-from cardgame.interpreter.engine.game import Game, Move
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, NoMoveError, RandomBot, make_bot
+from cardgame.interpreter.engine import Game, Move, Position, compile_game
+from cardgame.interpreter.observe import determinize, view
 
 TWO_HANDS = str(Path(__file__).parent / "data" / "two_hands.cardgame")
+PEEK = str(Path(__file__).parent / "data" / "peek.cardgame")
 
 
 def play_out(game: Game, seed: int, bots: dict[int, Bot], limit: int = 2000) -> list[Move]:
@@ -44,8 +47,16 @@ def test_bots_are_deterministic_for_a_seed(name: str) -> None:
     assert a == b and game.is_terminal(game.replay(3, a))
 
 
-def test_random_bots_with_other_seeds_differ() -> None:
+def test_random_bot_draws_uniformly_from_the_legal_moves() -> None:
     game = compile_game("calculation")
+    state = game.make_state({"turned": ["9♣"]}, seed=1)  # a discard to any of 4 piles
+    legal = game.legal_texts(state)
+    draws = 2000
+    counts = Counter(game.move_text(RandomBot(s).choose(game, state, 1)) for s in range(draws))
+    assert set(counts) == set(legal) and len(legal) >= 4
+    expected = draws / len(legal)
+    assert all(abs(n - expected) < 0.15 * expected for n in counts.values()), counts
+    # one bot's choices follow its own seeded stream: whole games differ by seed
     assert play_out(game, 3, {1: RandomBot(1)}) != play_out(game, 3, {1: RandomBot(2)})
 
 
@@ -95,13 +106,40 @@ def test_greedy_value_is_the_score_difference_to_the_best_opponent() -> None:
     assert GreedyBot().value(game, state, 2) == 5
 
 
-def test_bots_play_whole_multiplayer_games() -> None:
+def test_bots_play_whole_multiplayer_games_and_greedy_beats_random() -> None:
     game = compile_game("interaction", 3)
-    bots: dict[int, Bot] = {1: GreedyBot(1), 2: RandomBot(2), 3: GreedyBot(3)}
-    state = game.new_state(9)
-    for _ in range(1000):
-        if game.is_terminal(state):
-            break
-        player = game.to_move(state)[0]  # at a simultaneous choice: each in turn
-        state = game.apply(state, bots[player].choose(game, state, player))
-    assert game.is_terminal(state)
+    totals = [0, 0, 0]
+    for seed in range(12):
+        bots: dict[int, Bot] = {1: GreedyBot(seed), 2: RandomBot(seed), 3: GreedyBot(seed + 1)}
+        moves = play_out(game, seed, bots, limit=1000)  # each move legal for its player
+        final = game.replay(seed, moves)
+        assert game.is_terminal(final)
+        assert sorted(game.results(final)) in (["loss", "loss", "win"],
+                                               ["draw", "draw", "loss"], ["draw"] * 3)
+        totals = [a + b for a, b in zip(totals, game.scores(final), strict=True)]
+    # one move of look-ahead on the score is worth a lot against random play
+    assert totals[1] < 0.75 * min(totals[0], totals[2]), totals
+
+
+# ---------------------------------------------------------------------- what a seat knows
+def test_greedy_chooses_from_what_its_seat_sees() -> None:
+    """States that look the same to the seat, with other hidden cards and another random
+    seed, get the same choice from bots of the same seed: in Peek, a bot that looked at
+    the true state would know the top card of the stock and what a random pick gives."""
+    game = compile_game(PEEK)
+    choices = set()
+    for seed in range(40):
+        real = game.new_state(seed)
+        for k in range(3):
+            other = determinize(game, real, 1, random.Random(f"{seed}:{k}"))
+            assert view(game, other, 1) == view(game, real, 1)
+            assert game.zone_ids(other, "stock") != game.zone_ids(real, "stock")
+            # the same cards, in the same order, and another random seed
+            reseeded = Position(game, seed=seed + 1000).zone(
+                "stock", game.zone_ids(real, "stock")).state()
+            chosen = {game.move_text(GreedyBot(seed).choose(game, st, 1))
+                      for st in (real, other, reseeded)}
+            assert len(chosen) == 1, (seed, k, chosen)
+            choices |= chosen
+    assert choices == {"draw", "lucky", "safe"}  # bots of other seeds draw other worlds
+

@@ -7,8 +7,9 @@ the 2-pile [2] wants a 4, the 3-pile [3] wants a 6 and the 4-pile [4] wants an 8
 from __future__ import annotations
 
 import pytest
-from cardgame.interpreter.engine.game import Game
+from cardgame.interpreter.engine import Game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 from conftest import (
     CALCULATION_SEQUENCES,
     calculation_piles_done,
@@ -52,7 +53,7 @@ def test_deal_starts_the_piles_with_a_2_3_4_and_stocks_the_other_48(calculation,
 def test_stock_is_face_down_and_the_rest_face_up(calculation):
     g = calculation
     st = g.apply_text(g.new_state(3), "draw")
-    zones = g.view(st, 1)["zones"]
+    zones = view(g, st, 1)["zones"]
     assert zones["stock"] == {"hidden": 47}
     assert zones["turned"] == g.zone_cards(st, "turned") and len(zones["turned"]) == 1
     assert zones["foundation3"] == g.zone_cards(st, "foundation3")

@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -37,7 +38,7 @@ def g(mode: str) -> Game:
 
 
 def slot_texts(g: Game) -> list[str]:
-    return [z.text for z in g.gen.zone_slots if z.decl == "slot"]
+    return g.zone_names("slot")
 
 
 def ranks(g: Game, st: State, zone: str) -> list[int]:
@@ -45,7 +46,7 @@ def ranks(g: Game, st: State, zone: str) -> list[int]:
 
 
 def all_ranks(g: Game, st: State) -> Counter[int]:
-    return Counter(int(g.card_text[c]) for z in g.gen.zone_slots for c in st.slots[z.slot])
+    return Counter(int(g.card_text[c]) for c in g.all_card_ids(st))
 
 
 def run(k: int) -> list[int]:
@@ -102,7 +103,7 @@ def test_setup_terminals_stock_and_slots(g: Game, mode: str) -> None:
         assert sorted(ranks(g, st, "terminals")) == list(range(1, 11))
         assert len(g.zone_cards(st, "stock")) == 45
         assert all_ranks(g, st) == ALL_RANKS
-        assert g.view(st, 1)["zones"]["stock"] == {"hidden": 45}
+        assert view(g, st, 1)["zones"]["stock"] == {"hidden": 45}
         for zone in ("work", "drawn", "discard", *slot_texts(g)):
             assert g.zone_cards(st, zone) == []
     assert slot_texts(g) == [f"slot{i}" for i in range(1, MODES[mode] + 1)]
@@ -194,11 +195,10 @@ def test_no_extra_slot_can_be_opened(g: Game, mode: str) -> None:
     assert sorted(m[2] for m in moves) == list(range(1, n + 1))
     with pytest.raises(IllegalMove):
         g.apply_text(st, f"to_slot {n + 1}")
-    to_slot = g.move_names.index("to_slot")
     with pytest.raises(IllegalMove):
-        g.apply(st, (1, to_slot, n + 1))
-    assert len(g.view(st, 1)["zones"]) == len(g.gen.zone_slots)
-    assert sum(1 for z in g.view(st, 1)["zones"] if z.startswith("slot")) == n
+        g.apply(st, g.build_move(1, "to_slot", n + 1))
+    assert len(view(g, st, 1)["zones"]) == len(g.zone_names())
+    assert sum(1 for z in view(g, st, 1)["zones"] if z.startswith("slot")) == n
 
 
 def test_slot_limit_by_mode() -> None:
@@ -384,7 +384,7 @@ def test_won_game_may_use_slots(g: Game) -> None:
 # ---------------------------------------------------------------------- properties
 def check_conservation(g: Game, st: State) -> None:
     assert all_ranks(g, st) == ALL_RANKS
-    ids = sorted(c for z in g.gen.zone_slots for c in st.slots[z.slot])
+    ids = sorted(g.all_card_ids(st))
     assert ids == list(range(55))
     assert g.check_invariants(st) == []
     discard = ranks(g, st, "discard")

@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 from cardgame.interpreter import fuzz as F
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.engine.game import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, Position, State, compile_game, compile_loaded
 from cardgame.interpreter.engine.replay import load as load_replay
 from cardgame.interpreter.errors import IllegalMove
-from cardgame.interpreter.fuzz import Playthrough, PropertyFailure
+from cardgame.interpreter.fuzz import Playthrough, PropertyFailure, playthrough
+from cardgame.interpreter.lang import load, resolve_game
 
 MUTANTS = Path(__file__).resolve().parent / "mutants"
 SLOW = os.environ.get("CARDGAME_SLOW_TESTS") == "1"
@@ -225,12 +225,9 @@ def test_progress_line_goes_to_the_given_stream() -> None:
 # generated code draws chance only from the state's own seed, and the engine's apply
 # checks every move against the legal list. The checks are still proven here, on games
 # whose engine is broken on purpose.
-def sabotaged(**overrides: Any) -> Game:
-    g = compile_game("calculation")
-    clone = Game(g.checked, g.gen, g.source_id)
-    for k, v in overrides.items():
-        setattr(clone, k, v)
-    return clone
+def sabotaged() -> Game:
+    """Calculation compiled afresh (not the shared cached game), to be broken on purpose."""
+    return compile_loaded(load(resolve_game("calculation")))
 
 
 def first_failure(g: Game, seed: int = 0, choices: int = 0) -> PropertyFailure:
@@ -242,17 +239,16 @@ def first_failure(g: Game, seed: int = 0, choices: int = 0) -> PropertyFailure:
 
 def test_conservation_check_catches_a_duplicated_card() -> None:
     g = sabotaged()
-    eff = list(g._eff)
-    draw = g.move_names.index("draw")
-    real = eff[draw]
+    real_apply = g.apply
 
-    def duplicating(s: list[Any], m: Any) -> None:
-        real(s, m)
-        turned = g.zone_slot("turned")
-        s[turned] = s[turned] + s[turned]
+    def duplicating(state: State, move: Any) -> State:
+        after = real_apply(state, move)
+        if g.move_text(move) != "draw":
+            return after
+        turned = g.zone_ids(after, "turned")  # the card drawn is there, and now twice
+        return Position(g, after).zone("turned", turned + turned).state(check=False)
 
-    eff[draw] = duplicating
-    g._eff = tuple(eff)
+    g.apply = duplicating
     fail = first_failure(g)
     assert fail.cx.property == "conservation"
     assert "in two places" in fail.cx.message
@@ -292,26 +288,26 @@ def test_json_check_catches_a_lossy_round_trip() -> None:
     real = g.from_json
 
     def lossy(text: str) -> State:
-        st = real(text)
-        return State(st.slots[:2] + (st.slots[2] + 1,) + st.slots[3:])
+        st = real(text)  # comes back one move older
+        return Position(g, st).moves_played(g.moves_played(st) + 1).state()
 
     g.from_json = lossy
     fail = first_failure(g)
     assert fail.cx.property == "json"
 
 
-def test_leak_check_catches_a_view_that_shows_hidden_cards() -> None:
+def test_leak_check_catches_a_view_that_shows_hidden_cards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     g = compile_game(str(MUTANTS / "duel.cardgame"))
-    clone = Game(g.checked, g.gen, g.source_id)
-    real_view = clone.view
+    real_view = playthrough.view
 
-    def peeking(state: State, player: int | None) -> dict[str, Any]:
-        v = real_view(state, player)
-        v["zones"]["stock"] = [clone.card_text[c] for c in state.slots[clone.zone_slot("stock")]]
+    def peeking(game: Game, state: State, player: int | None) -> dict[str, Any]:
+        v = real_view(game, state, player)
+        v["zones"]["stock"] = game.zone_cards(state, "stock")
         return v
 
-    clone.view = peeking
-    fail = first_failure(clone)
+    monkeypatch.setattr(playthrough, "view", peeking)
+    fail = first_failure(g)
     assert fail.cx.property == "leak"
     assert "view changes" in fail.cx.message
 

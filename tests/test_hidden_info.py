@@ -1,8 +1,8 @@
 """Hidden information does not leak, in every game with cards some seat cannot see.
 
-The property: re-deal the cards a seat cannot see (permute the card ids among the zone
-slots invisible to that seat, each zone keeping its size) and the seat's view and its list
-of legal moves stay exactly the same. At a simultaneous choice, a seat's view does not
+The property: re-deal the cards a seat cannot see (`observe.determinize`: the card ids
+shuffled among the zones invisible to that seat, each zone keeping its size) and the
+seat's view and its list of legal moves stay exactly the same. At a simultaneous choice, a seat's view does not
 tell which card another seat has chosen.
 """
 
@@ -12,8 +12,9 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.observe import determinize, hidden_zones, view
 
 CONFIGS: list[tuple[str, int, dict[str, str]]] = [
     ("interaction", 3, {}),
@@ -41,31 +42,9 @@ def seats(g: Game) -> list[int | None]:
     return [None, *range(1, g.players + 1)]
 
 
-def invisible_slots(g: Game, seat: int | None) -> list[int]:
-    """The zone slots whose cards `seat` cannot see (None: a spectator)."""
-    out = []
-    for z in g.gen.zone_slots:
-        vis = g.checked.zones[z.decl].visibility
-        if vis == "hidden" or (vis == "owner" and (seat is None or z.owner != seat)):
-            out.append(z.slot)
-    return out
-
-
-def redeal(g: Game, st: State, seat: int | None, rng: random.Random) -> State:
-    """The same state with the cards `seat` cannot see dealt again at random."""
-    s = list(st.slots)
-    slots = invisible_slots(g, seat)
-    cards = [c for z in slots for c in s[z]]
-    rng.shuffle(cards)
-    for z in slots:
-        k = len(s[z])
-        s[z], cards = tuple(cards[:k]), cards[k:]
-    return State(tuple(s))
-
-
 def seat_sees(g: Game, st: State, seat: int | None) -> tuple[dict[str, Any], list[Any]]:
     moves = [] if seat is None else list(g.legal_moves(st, seat))
-    return g.view(st, seat), moves
+    return view(g, st, seat), moves
 
 
 def test_redealing_unseen_cards_changes_nothing_a_seat_sees(g: Game) -> None:
@@ -79,8 +58,9 @@ def test_redealing_unseen_cards_changes_nothing_a_seat_sees(g: Game) -> None:
                 for seat in seats(g):
                     want = seat_sees(g, st, seat)
                     for _ in range(2):
-                        other = redeal(g, st, seat, rng)
-                        changed += other != st
+                        other = determinize(g, st, seat, rng)
+                        changed += any(g.zone_ids(other, z) != g.zone_ids(st, z)
+                                       for z in hidden_zones(g, seat))
                         assert seat_sees(g, other, seat) == want, (seat, g.phase(st))
                         checked += 1
             st = g.apply(st, rng.choice(g.legal_moves(st)))
@@ -92,13 +72,15 @@ def test_redealing_unseen_cards_changes_nothing_a_seat_sees(g: Game) -> None:
 def test_hidden_zones_show_only_their_size(g: Game) -> None:
     st = g.new_state(7)
     for seat in seats(g):
-        view = g.view(st, seat)["zones"]
-        hidden = set(invisible_slots(g, seat))
-        for z in g.gen.zone_slots:
-            if z.slot in hidden:
-                assert view[z.text] == {"hidden": len(st.slots[z.slot])}
+        zones = view(g, st, seat)["zones"]
+        hidden = set(hidden_zones(g, seat))
+        assert hidden == {z.name for z in g.zones if z.visibility == "hidden" or (
+            z.visibility == "owner" and (seat is None or z.owner != seat))}
+        for z in g.zone_names():
+            if z in hidden:
+                assert zones[z] == {"hidden": len(g.zone_cards(st, z))}
             else:
-                assert view[z.text] == g.zone_cards(st, z.text)
+                assert zones[z] == g.zone_cards(st, z)
 
 
 SIMULTANEOUS: list[tuple[str, int, dict[str, str]]] = [
@@ -135,7 +117,7 @@ def test_pending_choices_stay_secret(config: tuple[str, int, dict[str, str]]) ->
                 assert all(x == seen[0] for x in seen)
                 assert seen[0][0]["pending"] == [{"player": q, "move": "(chosen)"}]
             for m, o in zip(options, outcomes, strict=True):
-                assert g.view(o, q)["pending"] == [{"player": q, "move": g.move_text(m)}]
+                assert view(g, o, q)["pending"] == [{"player": q, "move": g.move_text(m)}]
         # With all but one chosen, the last seat still sees nothing of the others' choices.
         partial = st
         for q in range(1, n):
@@ -145,3 +127,50 @@ def test_pending_choices_stay_secret(config: tuple[str, int, dict[str, str]]) ->
             alt = g.apply(alt, g.legal_moves(alt, q)[0])
         assert seat_sees(g, partial, n) == seat_sees(g, alt, n)
         assert g.to_move(partial) == (n,)
+
+
+# ---------------------------------------------------------------------- determinize
+def test_a_world_depends_only_on_what_the_seat_sees(g: Game) -> None:
+    """Two states that look the same to a seat give the same world for the same rng; the
+    seat's view is kept, and the world's random seed is its own."""
+    rng = random.Random(7)
+    for seed in range(3):
+        st = g.new_state(seed)
+        for _ in range(30):
+            if g.is_terminal(st):
+                break
+            for seat in seats(g):
+                other = determinize(g, st, seat, rng)  # the same view, other hidden cards
+                a = determinize(g, st, seat, random.Random(1))
+                b = determinize(g, other, seat, random.Random(1))
+                assert a == b
+                assert view(g, a, seat) == view(g, st, seat)
+                assert g.legal_moves(a, seat) == g.legal_moves(st, seat) if seat else True
+                assert a != determinize(g, st, seat, random.Random(2))
+            st = g.apply(st, rng.choice(g.legal_moves(st)))
+
+
+@pytest.mark.parametrize("config", SIMULTANEOUS, ids=config_id)
+def test_a_world_makes_the_secret_choices_of_others_again(
+        config: tuple[str, int, dict[str, str]]) -> None:
+    name, n, settings = config
+    g = compile_game(name, players=n, settings=settings)
+    st = at_simultaneous_choice(g, 1)
+    mine = g.legal_moves(st, n)[0]
+    worlds = set()
+    for m in g.legal_moves(st, 1):  # whatever p1 chose in secret...
+        chosen = g.apply(g.apply(st, m), mine)
+        world = determinize(g, chosen, n, random.Random(5))
+        assert g.pending(world)[-1] == mine  # ...p{n} keeps its own choice
+        assert g.zone_ids(world, f"hand-p{n}") == g.zone_ids(chosen, f"hand-p{n}")
+        worlds.add(world)
+    assert len(worlds) == 1  # ...and p{n}'s world is the same
+
+
+def test_a_world_of_an_open_game_differs_only_in_its_random_seed() -> None:
+    g = compile_game("besieged-castle")
+    st = g.new_state(4)
+    assert hidden_zones(g, 1) == ["deck"] and g.zone_ids(st, "deck") == ()
+    a, b = (determinize(g, st, 1, random.Random(k)) for k in (1, 2))
+    assert a != b and a != st  # the seed
+    assert g.differences(a, st) == ["the random seed"]

@@ -1,7 +1,7 @@
 """Interaction (rules: ../shared/rules/interaction.md), with 3 and 4 players.
 
 Later-turn positions start from a real first turn (every player opens), then the helper
-`edit` rewrites zones and variables on the state's slots, keeping all 53 cards in play and
+`edit` rewrites zones and variables by name (`Position`), keeping all 53 cards in play and
 the chip bookkeeping (`earned - paid == sum of chips`) consistent.
 """
 
@@ -13,10 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from cardgame.interpreter.codegen import WHO
-from cardgame.interpreter.engine.game import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, Position, State, compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
@@ -102,37 +101,24 @@ def edit(g: Game, st: State, zones: Mapping[str, Sequence[str]] | None = None,
     `stock_top` goes on top of the stock (its last card is drawn first); cards displaced
     from named zones go to the bottom of the stock. `chips=[...]` also sets `earned` so
     the chip invariant holds; `current=p` also makes p the one to decide."""
-    s = list(st.slots)
     zones = dict(zones or {})
-    ids = {norm(t): i for i, t in enumerate(g.card_text)}
     named = [norm(c) for zone in zones.values() for c in zone] + [norm(c) for c in stock_top]
     assert len(named) == len(set(named)), "bad test position: a card is named twice"
-    used = {ids[c] for c in named}
-    displaced: list[int] = []
-    for z in g.gen.zone_slots:
-        if z.text in zones:
-            displaced += [c for c in s[z.slot] if c not in used]
-            s[z.slot] = tuple(ids[norm(c)] for c in zones[z.text])
-        else:
-            s[z.slot] = tuple(c for c in s[z.slot] if c not in used)
-    stock = g.zone_slot("stock")
-    s[stock] = tuple(displaced) + s[stock] + tuple(ids[norm(c)] for c in stock_top)
+    used = {g.card_id(c) for c in named}
+    pos = Position(g, st, rest="stock")
+    displaced = [c for z in g.zone_names() if z in zones for c in pos.ids(z) if c not in used]
+    stock = (displaced + [c for c in pos.ids("stock") if c not in used]
+             + [g.card_id(c) for c in stock_top])
+    for z, cards in zones.items():
+        pos.zone(z, cards)
+    pos.zone("stock", stock)
     if "chips" in vars:
-        paid = vars.get("paid", s[g.gen.var_base["paid"]])
+        paid = vars.get("paid", pos.value("paid"))
         vars.setdefault("earned", sum(vars["chips"]) + paid)
-    for name, value in vars.items():
-        base = g.gen.var_base[name]
-        if isinstance(value, list):
-            for i, x in enumerate(value):
-                s[base + i] = x
-        else:
-            s[base] = value
+    pos.vars(vars)
     if "current" in vars:
-        s[WHO] = vars["current"]
-    out = State(tuple(s))
-    all_ids = sorted(c for z in g.gen.zone_slots for c in out.slots[z.slot])
-    assert all_ids == list(range(53)), "bad test position: cards lost or doubled"
-    return out
+        pos.to_move(vars["current"])
+    return pos.state()  # checks that every card is in play, once
 
 
 def play_position(g: Game, *, hand1: Sequence[str], fields: Sequence[Sequence[str]],
@@ -148,16 +134,14 @@ def play_position(g: Game, *, hand1: Sequence[str], fields: Sequence[Sequence[st
     st = edit(g, st, zones, stock_top=stock_top,
               chips=list(chips or [0] * n), current=1, paid=0)
     # The other hands lost cards named elsewhere: refill them from the stock's bottom.
-    s = list(st.slots)
-    stock = g.zone_slot("stock")
-    joker = g.card_text.index(JOKER)
+    pos = Position(g, st, rest="stock")
     for p in range(2, n + 1):
-        h = g.zone_slot(f"hand-p{p}")
-        while len(s[h]) < 5:
-            c = next(c for c in s[stock] if c != joker)
-            s[stock] = tuple(x for x in s[stock] if x != c)
-            s[h] += (c,)
-    st = State(tuple(s))
+        hand = list(pos.ids(f"hand-p{p}"))
+        while len(hand) < 5:
+            hand.append(next(c for c, text in zip(pos.ids("stock"), pos.cards("stock"),
+                                                  strict=True) if text != JOKER))
+            pos.zone(f"hand-p{p}", hand)
+    st = pos.state()
     assert g.to_move(st) == (1,)
     assert g.check_invariants(st) == []
     return st
@@ -213,9 +197,9 @@ def test_first_turn_is_simultaneous_and_secret(g: Game) -> None:
     assert g.to_move(after) == tuple(range(2, n + 1))
     assert g.zone_cards(after, "field-p1") == []  # nothing revealed yet
     for p in range(2, n + 1):
-        assert g.view(after, p)["pending"] == [{"player": 1, "move": "(chosen)"}]
-        assert card not in str(g.view(after, p))  # p1's hand and choice stay hidden
-    assert g.view(after, 1)["pending"] == [{"player": 1, "move": f"open {card}"}]
+        assert view(g, after, p)["pending"] == [{"player": 1, "move": "(chosen)"}]
+        assert card not in str(view(g, after, p))  # p1's hand and choice stay hidden
+    assert view(g, after, 1)["pending"] == [{"player": 1, "move": f"open {card}"}]
     with pytest.raises(IllegalMove):
         g.apply(after, first)  # p1 has chosen already
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.codegen import generate
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, IllegalMove, RuleError
+from cardgame.interpreter.lang import check, load
+from cardgame.interpreter.observe import hidden_zones, view, visible_zones
 
 
 def compile_text(tmp_path: Path, text: str, name: str = "t", **kw: object):  # type: ignore[no-untyped-def]
@@ -102,15 +105,15 @@ flow { simultaneously players choose pick }
     st = g.apply(st, m1)
     assert g.to_move(st) == (2,)
     # nothing has been revealed yet: player 2 sees no card of player 1's choice
-    v2 = g.view(st, 2)
+    v2 = view(g, st, 2)
     assert v2["zones"]["shown-p1"] == []
     assert v2["pending"] == [{"player": 1, "move": "(chosen)"}]
-    assert g.view(st, 1)["pending"][0]["move"] == g.move_text(m1)
+    assert view(g, st, 1)["pending"][0]["move"] == g.move_text(m1)
     with pytest.raises(IllegalMove):
         g.apply(st, m1)  # player 1 has chosen already
     st = g.apply(st, g.legal_moves(st, 2)[0])
     assert g.is_terminal(st)
-    assert len(g.view(st, 2)["zones"]["shown-p1"]) == 1
+    assert len(view(g, st, 2)["zones"]["shown-p1"]) == 1
 
 
 def test_runaway_while_is_a_rule_error_naming_the_rule(tmp_path: Path) -> None:
@@ -171,10 +174,10 @@ zone pile[piles]: face up
 move noop when loud { }
 '''
     g = compile_text(tmp_path, text)
-    assert [z.text for z in g.gen.zone_slots if z.decl == "pile"] == ["pile1", "pile2", "pile3"]
+    assert g.zone_names("pile") == ["pile1", "pile2", "pile3"]
     assert g.legal_texts(g.new_state(0)) == []
     g5 = compile_text(tmp_path, text, settings={"piles": "5", "loud": "true"})
-    assert len([z for z in g5.gen.zone_slots if z.decl == "pile"]) == 5
+    assert len(g5.zone_names("pile")) == 5
     assert g5.legal_texts(g5.new_state(0)) == ["noop"]
     with pytest.raises(Diagnostic, match="piles' is 2..5, not 9"):
         compile_text(tmp_path, text, settings={"piles": "9"})
@@ -241,7 +244,7 @@ move system "{os}') ; __import__('os').system('false" { os = 1 }
 ''')
     st = g.apply_text(g.new_state(0), "system")
     assert g.var(st, "os") == 1
-    assert "__builtins__" not in g.gen.source
+    assert "__builtins__" not in generate(check(load(tmp_path / "t.cardgame"))).source
 
 
 def test_concede_ends_the_game_as_a_loss_for_that_player() -> None:
@@ -390,12 +393,11 @@ move m { }
 
 def test_one_visibility_rule_for_every_seat() -> None:
     g = compile_game("interaction", 3)
-    text = {z.slot: z.text for z in g.gen.zone_slots}
-    seen = {text[z] for z in g.visible_slots(2)}
+    seen = set(visible_zones(g, 2))
     assert {"hand-p2", "center", "field-p1", "field-p2", "field-p3"} <= seen
     assert not {"hand-p1", "hand-p3", "stock", "deck"} & seen
-    assert {text[z] for z in g.hidden_slots(None)} >= {"hand-p1", "hand-p2", "hand-p3"}
-    assert sorted(g.visible_slots(2) + g.hidden_slots(2)) == sorted(text)
+    assert set(hidden_zones(g, None)) >= {"hand-p1", "hand-p2", "hand-p3"}
+    assert sorted(visible_zones(g, 2) + hidden_zones(g, 2)) == sorted(g.zone_names())
 
 
 def test_a_constant_player_out_of_range_is_a_compile_error(tmp_path: Path) -> None:

@@ -10,8 +10,9 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.observe import view
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
@@ -34,7 +35,7 @@ def var(g: Game, st: State, name: str) -> Any:
 
 
 def all_card_ids(g: Game, st: State) -> list[int]:
-    return sorted(c for z in g.gen.zone_slots for c in st.slots[z.slot])
+    return sorted(g.all_card_ids(st))
 
 
 # ---------------------------------------------------------------------- per-game checks
@@ -185,7 +186,7 @@ def test_json_and_replay_at_a_pending_simultaneous_choice(
             assert g.to_move(back) == g.to_move(st) == tuple(range(p + 1, n + 1))
             assert g.legal_moves(back) == g.legal_moves(st)
             for seat in [None, *range(1, n + 1)]:
-                assert g.view(back, seat) == g.view(st, seat)
+                assert view(g, back, seat) == view(g, st, seat)
             assert g.replay(seed, moves) == st
         last = g.legal_moves(st, n)[0]
         assert g.apply(g.from_json(g.to_json(st)), last) == g.apply(st, last)

@@ -13,9 +13,10 @@ import random
 from collections.abc import Callable
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.observe import view
 from conftest import (
     ALL_CARDS,
     ALL_GAMES,
@@ -120,12 +121,12 @@ def reference(name: str) -> tuple[Callable[[Zones], list[str]], Callable[[Zones,
 # ---------------------------------------------------------------------- checks
 def cards_in_one_place(g: Game, st_: State) -> None:
     """The 52 cards, each in exactly one zone: from the state's slots and from the view."""
-    ids = [c for z in g.gen.zone_slots for c in st_.slots[z.slot]]
+    ids = g.all_card_ids(st_)
     assert sorted(ids) == list(range(52))
     texts = sorted(norm(c) for cs in zones_of(g, st_).values() for c in cs)
     assert texts == sorted(ALL_CARDS)
     seen = 0
-    for zone in g.view(st_, 1)["zones"].values():
+    for zone in view(g, st_, 1)["zones"].values():
         seen += zone["hidden"] if isinstance(zone, dict) else len(zone)
     assert seen == 52
 
@@ -192,19 +193,17 @@ def test_moves_that_are_not_listed_are_rejected(name, data):
         unlisted += [(player, len(g.move_names) + 3), (player + 1, mid), (player, mid, 99, 99),
                      (player, mid, -1), ()]
         if name == CALCULATION:
-            unlisted += [(player, g.move_names.index("build"), 5),
-                         (player, g.move_names.index("lift"), 1, 0)]
+            unlisted += [g.build_move(player, "build", 5), g.build_move(player, "lift", 1, 0)]
         else:
-            deck = g.zone_slot("deck")
-            unlisted += [(player, g.move_names.index("home"), deck),
-                         (player, g.move_names.index("shift"), deck, g.zone_slot("column1"))]
-        saved = state.slots
+            unlisted += [g.build_move(player, "home", "deck"),
+                         g.build_move(player, "shift", "deck", "column1")]
+        saved = g.to_json(state)
         for bad in unlisted:
             assert bad not in moves
             with pytest.raises(IllegalMove) as e:
                 g.apply(state, bad)
             assert str(e.value) and "\n" not in str(e.value)
-        assert state.slots == saved
+        assert g.to_json(state) == saved
         previous[:] = moves
 
     walk(g, data, 150, check)
@@ -244,7 +243,7 @@ def test_json_round_trip_gives_an_equal_state(name, data):
         assert back == state
         assert g.legal_moves(back) == g.legal_moves(state)
         assert g.is_terminal(back) == g.is_terminal(state)
-        assert g.view(back, 1) == g.view(state, 1)
+        assert view(g, back, 1) == view(g, state, 1)
 
     walk(g, data, 150, check)
 
@@ -263,8 +262,7 @@ def test_every_game_ends_within_its_limit(name, data):
     assert g.end_reason(state) in g.end_reasons + [g.limit_reason]
     score = g.scores(state)[0]
     assert g.results(state) == ["win" if score == 52 else "loss"]
-    assert score == sum(len(g.zone_cards(state, z.text)) for z in g.gen.zone_slots
-                        if z.decl == "foundation")
+    assert score == sum(len(g.zone_cards(state, z)) for z in g.zone_names("foundation"))
 
 
 @games

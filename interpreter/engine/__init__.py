@@ -1,1 +1,12 @@
-"""The game API: executes the generated code."""
+"""The game API: executes the generated code.
+
+Other layers import from here: `Game`, `State`, `Move`, `Position`, `GameSpec`,
+`compile_game`. Only the engine (and codegen) know where things live in a state.
+"""
+
+from .game import Game, Move, Position, State, Zone
+from .pipeline import GameSpec, compile_game, compile_loaded
+from .texts import option_text
+
+__all__ = ["Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
+           "compile_loaded", "option_text"]

@@ -1,4 +1,9 @@
-"""The pipeline: file -> parse -> AST -> merged declarations -> checks -> code -> Game."""
+"""The pipeline: file -> parse -> AST -> merged declarations -> checks -> code -> Game.
+
+A compiled `Game` holds executed code and cannot cross a process boundary; a `GameSpec`
+(the game, players, settings and the files' fingerprint) can, and each process compiles
+it once.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,11 @@ import hashlib
 import sys
 from pathlib import Path
 
-from ..codegen.gen import generate
-from ..errors import Diagnostic
-from ..lang import check
-from ..lang.ast import Span
-from ..lang.loader import Loaded, load, resolve_game
+import attrs
+
+from ..codegen import generate
+from ..errors import CardgameError, Diagnostic, Span
+from ..lang import Loaded, bundled_dir, check, load, resolve_game
 from .game import Game
 
 _cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...]], Game] = {}
@@ -29,14 +34,18 @@ NESTING_LIMIT = 20_000
 
 
 def compile_loaded(loaded: Loaded, players: int | None = None,
-                   settings: dict[str, str] | None = None) -> Game:
+                   settings: dict[str, str] | None = None, ref: str | None = None) -> Game:
     # Deeply nested expressions recurse deeply in every stage; Python 3.11's frames are
     # cheap, so allow more depth while compiling and turn the rest into a clean error.
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, NESTING_LIMIT))
     try:
         checked = check(loaded, players, settings)
-        return Game(checked, generate(checked), source_id(loaded))
+        sid = source_id(loaded)
+        game = Game(checked, generate(checked), sid)
+        game.spec = GameSpec(ref if ref is not None else str(Path(loaded.path).resolve()),
+                             game.players, tuple(sorted((settings or {}).items())), sid)
+        return game
     except (RecursionError, MemoryError):
         raise _too_deep(loaded) from None
     except SyntaxError as e:  # Python's own limits on the generated code (nesting)
@@ -70,5 +79,43 @@ def compile_game(game: str | Path, players: int | None = None,
     sid = source_id(loaded)
     key = (str(path), sid, players, tuple(sorted((settings or {}).items())))
     if key not in _cache:
-        _cache[key] = compile_loaded(loaded, players, settings)
+        _cache[key] = compile_loaded(loaded, players, settings, _ref(str(game), path))
     return _cache[key]
+
+
+def _ref(given: str, path: Path) -> str:
+    """How a spec names the game: its bundled name, else the file's absolute path."""
+    if path.parent.resolve() == bundled_dir().resolve() and given == path.stem:
+        return given
+    return str(path.resolve())
+
+
+@attrs.frozen
+class GameSpec:
+    """The recipe of a compiled game: a small picklable value. `compile()` compiles it once
+    per process and refuses game files that changed since the spec was made."""
+
+    game: str  # a bundled game's name, or the absolute path of a .cardgame file
+    players: int | None = None
+    settings: tuple[tuple[str, str], ...] = ()  # --set NAME=VALUE pairs, sorted
+    source: str = ""  # the fingerprint of the game files (Game.source_id); "": not checked
+
+    @classmethod
+    def of(cls, game: str | Path, players: int | None = None,
+           settings: dict[str, str] | None = None) -> GameSpec:
+        """The spec of a game as `compile_game` takes it (compiled here, for its fingerprint)."""
+        spec: GameSpec = compile_game(game, players, settings).spec
+        return spec
+
+    def compile(self) -> Game:
+        if self not in _specs:
+            game = compile_game(self.game, self.players, dict(self.settings))
+            if self.source and game.source_id != self.source:
+                raise CardgameError(f"the game files of '{self.game}' changed since this spec "
+                                    f"was made (fingerprint {self.source}, now "
+                                    f"{game.source_id})")
+            _specs[self] = game
+        return _specs[self]
+
+
+_specs: dict[GameSpec, Game] = {}

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import attrs
 
 from ..errors import CardgameError, IllegalMove
 from .game import Game, Move, State
+from .texts import option_text
 
 FORMAT = "cardgame-replay"
 
@@ -85,13 +85,9 @@ def from_game(game: Game, game_ref: str, seed: int, moves: list[Move],
               settings: dict[str, str] | None = None, note: str = "") -> Replay:
     return Replay(game=game_ref, players=game.players,
                   options=dict(settings if settings is not None else
-                               {k: _opt_str(v) for k, v in game.options.items()}),
+                               {k: option_text(v) for k, v in game.options.items()}),
                   seed=seed, moves=[(m[0], game.move_text(m)) for m in moves],
                   title=game.name, source=game.source_id, note=note)
-
-
-def _opt_str(v: Any) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def parse(text: str, where: str = "replay") -> Replay:
@@ -118,7 +114,7 @@ def parse(text: str, where: str = "replay") -> Replay:
         if not isinstance(options, dict):
             raise ReplayError(f"{where}: 'options' must be an object")
         return Replay(game=game, players=players,
-                      options={str(k): _opt_str(v) for k, v in options.items()}, seed=seed,
+                      options={str(k): option_text(v) for k, v in options.items()}, seed=seed,
                       moves=moves, title=str(data.get("title", "")),
                       source=str(data.get("source", "")), note=str(data.get("note", "")))
     except KeyError as e:

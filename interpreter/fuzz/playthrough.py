@@ -9,7 +9,6 @@ the state where the property failed and, when a move itself failed, that move.
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -17,10 +16,10 @@ from typing import Any
 
 import attrs
 
-from ..codegen import MOVES
-from ..engine.game import Game, Move, State
+from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
+from ..observe import determinize, hidden_zones, view
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {
@@ -85,6 +84,8 @@ class Coverage:
 SAMPLE_EVERY = 8
 # re-deals of the hidden cards tried for a seat that must decide, at every state
 LEAK_DEALS = 3
+# draws for one re-deal until it differs from the real deal
+REDEAL_TRIES = 8
 
 Chooser = Callable[[int], int]  # n -> an index in range(n); 0 is the simplest choice
 
@@ -99,11 +100,11 @@ class Playthrough:
         self.max_moves = max_moves
         self.cov = coverage if coverage is not None else Coverage()
         self.tick = tick or (lambda: None)
-        self.zone_slots = [z.slot for z in g.gen.zone_slots]
+        self.zone_values = [g.zone_value(z) for z in g.zone_names()]  # as move arguments
         self.all_cards = list(range(len(g.card_text)))
-        # slots holding cards a seat cannot see: for each seat 1..n
-        self.hidden: dict[int, list[int]] = {
-            p: g.hidden_slots(p) for p in range(1, g.players + 1)}
+        # zones holding cards a seat cannot see: for each seat 1..n
+        self.hidden: dict[int, list[str]] = {
+            p: hidden_zones(g, p) for p in range(1, g.players + 1)}
         # a repeated state means a possible endless game unless a limit ends it; the
         # slot of moves played is left out of the comparison, unless a rule reads it
         self.detect_loops = not g.limit and "moves_played" not in names_used(g)
@@ -136,9 +137,8 @@ class Playthrough:
     def classify(self, state: State, m: Move, e: RuleError) -> str:
         """Was the rule error in the move's own effect, or in the flow after it or the
         rules of the state it leads to (legal moves, end conditions)?"""
-        s = list(state.slots)
         try:
-            self.g._step(s, m)
+            self.g.apply_unsettled(state, m)
         except CardgameError:
             return "legal-move-fails" if e.rule.startswith("move ") else "rule-error"
         except Exception:
@@ -147,8 +147,7 @@ class Playthrough:
 
     # ------------------------------------------------------------------ checks
     def conservation(self, st: State) -> str | None:
-        s = st.slots
-        got = sorted(itertools.chain.from_iterable(s[z] for z in self.zone_slots))
+        got = sorted(self.g.all_card_ids(st))
         if got == self.all_cards:
             return None
         seen: dict[int, int] = {}
@@ -178,13 +177,8 @@ class Playthrough:
             d = decls.get(name)
             where = f" ({d.span})" if d is not None and d.span.line else ""
             doc = f' "{d.doc}"' if d is not None and d.doc else ""
-            why = ""
-            fn = dict(self.g.invariants).get(name)
-            if fn is not None:
-                try:
-                    fn(list(st.slots), self.g.legal_moves(st))
-                except CardgameError as e:
-                    why = f": evaluating it failed: {e}"
+            err = self.g.invariant_error(st, name)
+            why = f": evaluating it failed: {err}" if err is not None else ""
             parts.append(f"invariant `{name}`{doc}{where} does not hold{why}")
         return "; ".join(parts)
 
@@ -193,28 +187,26 @@ class Playthrough:
         text = g.to_json(st)
         back = g.from_json(text)
         if back != st:
-            diff = [i for i, (a, b) in enumerate(zip(st.slots, back.slots, strict=False))
-                    if a != b or type(a) is not type(b)]
-            return f"from_json(to_json(state)) differs in slots {diff[:8]}"
+            diff = g.differences(st, back)
+            return f"from_json(to_json(state)) differs in {', '.join(diff[:8])}"
         return None
 
-    def permuted(self, st: State, p: int, rng: random.Random) -> State | None:
-        """The state with the cards that seat p cannot see dealt again (same counts)."""
-        slots = self.hidden[p]
-        s = list(st.slots)
-        cards = [c for z in slots for c in s[z]]
-        if len(cards) < 2:
+    def permuted(self, st: State, p: int, rng: random.Random,
+                 real: list[tuple[int, ...]]) -> State | None:
+        """The state with the cards that seat p cannot see dealt again (same counts), in
+        another order than the `real` one (None: fewer than two such cards)."""
+        g = self.g
+        n = sum(map(len, real))
+        if n < 2:
             return None
-        shuffled = cards[:]
-        rng.shuffle(shuffled)
-        if shuffled == cards:
-            shuffled = cards[1:] + cards[:1]
-        i = 0
-        for z in slots:
-            k = len(s[z])
-            s[z] = tuple(shuffled[i:i + k])
-            i += k
-        return State(tuple(s))
+        other = determinize(g, st, p, rng)
+        # a re-deal that happens to be the real one tells nothing: draw again (with many
+        # cards that is too unlikely to look for: 1 in 8! or less)
+        for _ in range(REDEAL_TRIES if n < 8 else 0):
+            if [g.zone_ids(other, z) for z in self.hidden[p]] != real:
+                break
+            other = determinize(g, st, p, rng)
+        return other
 
     def leak(self, st: State, seed: int, step: int, views: bool) -> tuple[int, str] | None:
         """Deal again the cards each seat cannot see; the seat's view and (when it must
@@ -225,13 +217,14 @@ class Playthrough:
         for p in range(1, g.players + 1):
             if not views and p not in movers:
                 continue
+            real = [g.zone_ids(st, z) for z in self.hidden[p]]
             for k in range(LEAK_DEALS if p in movers else 1):
-                other = self.permuted(st, p, rng)
+                other = self.permuted(st, p, rng, real)
                 if other is None:
                     break
                 self.cov.checks += 1
-                if views and k == 0 and g.view(st, p) != g.view(other, p):
-                    a, b = g.view(st, p), g.view(other, p)
+                if views and k == 0 and view(g, st, p) != view(g, other, p):
+                    a, b = view(g, st, p), view(g, other, p)
                     keys = [key for key in a if a[key] != b.get(key)]
                     return p, (f"p{p}'s view changes when the cards hidden from p{p} are "
                                f"dealt again (in: {', '.join(keys)})")
@@ -282,7 +275,7 @@ class Playthrough:
             elif t == "bool":
                 cands = [not a]
             elif t == "zone":
-                cands = [z for z in self.zone_slots if z != a][:8]
+                cands = [z for z in self.zone_values if z != a][:8]
             elif t == "player":
                 cands = [q for q in range(1, g.players + 1) if q != a] + [0, g.players + 1]
             elif isinstance(a, int):
@@ -356,7 +349,7 @@ class Playthrough:
         if stray:
             raise self.fail("crash", f"legal moves for a player who does not decide now: "
                             f"{self.text(stray[0])}", seed, moves, st)
-        if g.limit and st.slots[MOVES] >= g.limit:
+        if g.limit and g.moves_played(st) >= g.limit:
             raise self.fail("crash", f"the declared limit of {g.limit} moves did not end the "
                             "game", seed, moves, st)
 
@@ -390,13 +383,13 @@ class Playthrough:
                 reason = g.end_reason(st) or "ended"
                 cov.endings[reason] = cov.endings.get(reason, 0) + 1
                 break
-            cov.decisions.add(st.slots[0])
+            cov.decisions.add(g.decision(st))
             legal = g.legal_moves(st)
             for m in legal:
                 cov.legal.add(m[1])
             self.path_checks(st, seed, moves, step)
             if self.detect_loops:
-                key = st.slots[:MOVES] + st.slots[MOVES + 1:]
+                key = g.position_key(st)
                 if key in seen:
                     i = seen[key]
                     raise self.fail(
@@ -567,7 +560,7 @@ def names_used(g: Game) -> set[str]:
 
 
 def zones_text(g: Game, st: State) -> list[tuple[str, list[str]]]:
-    return [(z.text, [g.card_text[c] for c in st.slots[z.slot]]) for z in g.gen.zone_slots]
+    return [(z, g.zone_cards(st, z)) for z in g.zone_names()]
 
 
 def vars_of(g: Game, st: State) -> dict[str, Any]:

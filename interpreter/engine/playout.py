@@ -1,0 +1,200 @@
+"""The generated code of one game, run on a mutable list of slots.
+
+`Machine` executes the generated module and holds what the engine needs of it. Its
+methods work in place on a slot list: set up a deal, run the automatic steps, settle a
+state (limit, end conditions, legal moves), apply a move. `Game` builds the immutable
+API on them; random playouts (and, later, search) run here without building a `State`
+per step.
+
+Exceptions that generated code raises go through one place, `_Translate`: our own
+errors pass unchanged, anything else becomes a `RuleError` that names the rule.
+"""
+
+from __future__ import annotations
+
+import linecache
+import random
+from collections.abc import Callable
+from typing import Any, Literal, NoReturn
+
+from ..codegen import MOVES, PC, PENDING, RNG, WHO, GameOver, Generated, namespace
+from ..errors import NOSPAN, CardgameError, RuleError, Span
+from ..lang import Checked
+from .state import Move
+
+
+class _Translate:
+    """`with _Translate(rule):` around a call into generated code. Our own errors pass
+    unchanged, and so does GameOver (the `end` of a rule, which the caller handles);
+    any other exception is a slip in a rule that the checks could not see, and becomes
+    a RuleError naming the rule (and where it is, when known)."""
+
+    __slots__ = ("rule", "span")
+
+    def __init__(self, rule: str | Callable[[], str], span: Span = NOSPAN) -> None:
+        self.rule = rule  # or a function giving it, called only when a rule fails
+        self.span = span
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, typ: type[BaseException] | None, e: BaseException | None,
+                 tb: object) -> Literal[False]:
+        if e is None or not isinstance(e, Exception) or isinstance(e, (CardgameError, GameOver)):
+            return False
+        rule = self.rule if isinstance(self.rule, str) else self.rule()
+        raise RuleError(f"{type(e).__name__}: {e}", self.span, rule) from None
+
+
+class Machine:
+    """A compiled game's generated code and layout, with the loops that run it in place."""
+
+    def __init__(self, checked: Checked, gen: Generated) -> None:
+        self.checked = checked
+        self.gen = gen
+        self.card_text = gen.card_text
+        self.zone_text = {z.slot: z.text for z in gen.zone_slots}
+        self._zone_at = {z.text: z.slot for z in gen.zone_slots}
+        # each variable's first slot, and its number of elements (None: one value)
+        self._var_at: dict[str, tuple[int, int | None]] = {
+            v.name: (gen.var_base[v.name], None if v.dim is None else v.dim[1])
+            for v in checked.vars.values()}
+        self.move_names = gen.move_names + ["pass"]
+        self.move_param_types = gen.move_param_types + [[]]
+        filename = f"<cardgame {checked.name}>"
+        ns = namespace(checked, gen.spans, [z.slot for z in gen.zone_slots], self.zone_text,
+                       gen.card_text, gen.node_span)
+        code = compile(gen.source, filename, "exec")
+        linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
+        exec(code, ns)  # our generated code only: see codegen's module docstring
+        self.ns = ns
+        self._succ = ns["SUCC"]
+        self._sim = ns["SIMULTANEOUS"]
+        self._eff = ns["EFF"]
+        self._score = ns["score"]
+        self._won = ns["won"]
+        self._setup = ns["setup"]
+        self._step_settle = ns["step_settle"]
+        self._gen_run = ns["run"]
+        self._gen_settle = ns["settle"]
+        self._ncards = len(checked.cards)
+        self._zone_slots = [z.slot for z in gen.zone_slots]
+        self._move_rules = [f"move {n}" for n in self.move_names]
+
+    # ------------------------------------------------------------------ in place
+    def _init_slots(self, seed: int) -> list[Any]:
+        s: list[Any] = [None] * self.gen.nslots
+        s[PC] = self.gen.entry
+        s[RNG] = seed
+        s[MOVES] = 0
+        for z in self._zone_slots:
+            s[z] = ()
+        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards))
+        try:
+            with _Translate("setup"):
+                self._setup(s)
+        except GameOver:  # pragma: no cover - the checker forbids 'end' in setup
+            raise RuleError("the game ended during setup", rule="setup") from None
+        return s
+
+    def _run(self, s: list[Any]) -> None:
+        """Run automatic steps from the current node until a decision or the end."""
+        # the generated run writes the node it stopped at only when it stops, so the
+        # node it started from names the rule that failed
+        with _Translate("flow", self.gen.node_span.get(s[PC], NOSPAN)):
+            self._gen_run(s, s[PC])
+
+    def _settle(self, s: list[Any]) -> list[Move]:
+        """After the flow stopped: apply the limit and end conditions; return the legal moves.
+        (The same generated code as the fast path, so the two cannot disagree.)"""
+        with _Translate("legal moves"):
+            legal: list[Move] = self._gen_settle(s)
+        return legal
+
+    def _step(self, s: list[Any], m: Move) -> None:
+        """Apply a move (assumed legal) in place, then run to the next decision."""
+        pc = s[PC]
+        if pc in self._sim:
+            # A simultaneous choice: keep it secret until every player has chosen, then
+            # carry out all the choices in the order of the players' list.
+            pending = s[PENDING] + (m,)
+            s[MOVES] += 1
+            if len(pending) < len(s[WHO]):
+                s[PENDING] = pending
+                return
+            s[PENDING] = None
+            order = {p: i for i, p in enumerate(s[WHO])}
+            todo = sorted(pending, key=lambda mv: order[mv[0]])
+        else:
+            todo = [m]
+            s[MOVES] += 1
+        eff = self._eff
+        try:
+            with _Translate(self._move_rules[m[1]]):
+                for mv in todo:
+                    eff[mv[1]](s, mv)
+        except GameOver:
+            return
+        s[PC] = self._succ[pc]
+        self._run(s)
+
+    def _advance(self, s: list[Any], m: Move, before: tuple[Any, ...]) -> list[Move]:
+        """`_step` then `_settle` on `s`, a copy of the slots `before`, through the
+        generated fast step where it applies."""
+        if s[PC] in self._sim:
+            self._step(s, m)
+            return self._settle(s)
+        try:
+            return self._step_settle(s, m)
+        except CardgameError:
+            raise
+        except Exception:
+            # The fast step does not say which part failed: the move's effect, the flow
+            # after it or the rules of the state it reached. Play it again part by part
+            # (the slots hold the random seed, so it fails the same way) for that name.
+            self._relabel(before, m)
+
+    def _relabel(self, before: tuple[Any, ...], m: Move) -> NoReturn:
+        s = list(before)
+        self._step(s, m)
+        self._settle(s)
+        raise RuleError("the step failed once but not when played again",  # pragma: no cover
+                        rule=f"move {self.move_names[m[1]]} or the flow after it")
+
+    def _start(self, seed: int) -> tuple[list[Any], list[Move]]:
+        s = self._init_slots(seed)
+        self._run(s)
+        return s, self._settle(s)
+
+    # ------------------------------------------------------------------ playouts
+    def random_playout(self, seed: int, rng: random.Random,
+                       max_moves: int = 1_000_000) -> tuple[list[Any], int]:
+        """Play uniformly random legal moves on a mutable state; return it and the move count."""
+        s, legal = self._start(seed)
+        n = 0
+        sim = self._sim
+        fast = self._step_settle
+        step = self._step
+        settle = self._settle
+        randrange = rng.randrange
+        m: Move = ()
+        names = self.move_names
+
+        def failed() -> str:
+            return f"move {names[m[1]]} or the flow after it" if m else "setup"
+
+        with _Translate(failed):
+            if not sim:
+                while legal and n < max_moves:
+                    m = legal[randrange(len(legal))]
+                    legal = fast(s, m)
+                    n += 1
+            while legal and n < max_moves:
+                m = legal[randrange(len(legal))]
+                if s[PC] in sim:
+                    step(s, m)
+                    legal = settle(s)
+                else:
+                    legal = fast(s, m)
+                n += 1
+        return s, n

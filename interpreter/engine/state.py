@@ -1,0 +1,92 @@
+"""The state value: an immutable tuple of slots, its position key and its JSON form.
+
+A `State` is hashable and cheap to share. It caches its legal moves and why the game
+ended once the engine has worked them out; equality and hash are over the slots only.
+Only the engine reads `State.slots`: every other layer asks `Game` (or `Position`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..codegen import ENDED, MOVES, PC
+from ..errors import CardgameError
+
+Move = tuple[Any, ...]
+
+
+class State:
+    """An immutable game state. Equality and hash are over the slots only."""
+
+    __slots__ = ("slots", "_legal", "_ended")
+
+    def __init__(self, slots: tuple[Any, ...], legal: list[Move] | None = None) -> None:
+        self.slots = slots
+        self._legal = legal
+        # why the game is over, once known (a state built by hand is settled lazily)
+        self._ended: Any = slots[ENDED] if legal is not None else None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.slots == other.slots
+
+    def __hash__(self) -> int:
+        return hash(self.slots)
+
+    def __repr__(self) -> str:
+        return f"State(pc={self.slots[PC]}, moves={self.slots[MOVES]}, ended={self.slots[ENDED]!r})"
+
+
+def position_key(state: State) -> tuple[Any, ...]:
+    """The state without its move counter: equal for a position reached again."""
+    s = state.slots
+    return s[:MOVES] + s[MOVES + 1:]
+
+
+# ---------------------------------------------------------------------- JSON
+def to_json(state: State, header: dict[str, Any]) -> str:
+    """The state as JSON: the game's identity (`header`) and the slots."""
+    return json.dumps({"format": "cardgame-state", "version": 1, **header,
+                       "slots": jsonable(state.slots)})
+
+
+def from_json(text: str, name: str, players: int, nslots: int, zone_slots: Sequence[int],
+              ncards: int) -> State:
+    """A state saved by `to_json` for this game (its name, players and layout), checked:
+    every zone holds cards of the deck and every card is in exactly one zone."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CardgameError(f"not a saved state: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != "cardgame-state":
+        raise CardgameError("not a saved state (no 'cardgame-state' format marker)")
+    if data.get("game") != name or data.get("players") != players:
+        raise CardgameError(f"the state is of '{data.get('game')}' for "
+                            f"{data.get('players')} players, not this game")
+    slots = data.get("slots")
+    if not isinstance(slots, list) or len(slots) != nslots:
+        raise CardgameError("the saved state does not fit this game (its layout differs)")
+    t = tuplify(slots)
+    seen: list[int] = []
+    for z in zone_slots:
+        zone = t[z]
+        if not isinstance(zone, tuple) or not all(
+                type(c) is int and 0 <= c < ncards for c in zone):
+            raise CardgameError("the saved state has a broken zone")
+        seen += zone
+    if sorted(seen) != list(range(ncards)):
+        raise CardgameError("the saved state loses or duplicates cards")
+    return State(t)
+
+
+def jsonable(v: Any) -> Any:
+    if isinstance(v, (tuple, list)):
+        return [jsonable(x) for x in v]
+    return v
+
+
+def tuplify(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(tuplify(x) for x in v)
+    return v

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (importable as `support`: pytest's pythonpath holds tests/)."""

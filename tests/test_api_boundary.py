@@ -1,0 +1,34 @@
+"""The tests go through the public API: no test reads where things live in a state.
+
+Only codegen and the engine know slot numbers and the names of generated functions; the
+speed work will change both. Tests build positions with `Position` (zones and variables
+by name) and read them with `Game.zone_cards`, `Game.var` and `observe`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+FORBIDDEN = {
+    r"\.slots\b": "a state's slots",
+    r"\.ns\b": "the generated module's namespace",
+    r"\.gen\b": "the generated code's layout",
+    r"\b(var_base|zone_base|zone_slots?)\b": "slot numbers",
+    r"\._(eff|step|settle|run|sim|succ|step_settle|init_slots)\b": "the engine's insides",
+    r"\bcodegen import .*\b(PC|RNG|MOVES|PENDING|ENDED|WHO)\b": "header slot numbers",
+}
+
+
+def test_no_test_reads_slots_or_generated_names() -> None:
+    bad = []
+    for path in sorted(TESTS.rglob("*.py")):
+        if path == Path(__file__).resolve():
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for pattern, what in FORBIDDEN.items():
+                if re.search(pattern, line):
+                    bad.append(f"{path.relative_to(TESTS)}:{n}: {what}: {line.strip()}")
+    assert not bad, "\n".join(bad)

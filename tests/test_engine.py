@@ -1,0 +1,152 @@
+"""The engine's own API: positions by name, moves by name, keys, and per-call events."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+
+import pytest
+from cardgame.interpreter.engine import Game, Move, Position, State, compile_game
+from cardgame.interpreter.errors import CardgameError, IllegalMove
+
+
+@pytest.fixture(scope="module")
+def arsene() -> Game:
+    return compile_game("arsene", 4)
+
+
+def walk(g: Game, seed: int, steps: int) -> list[tuple[State, Move]]:
+    rng = random.Random(seed)
+    st = g.new_state(seed)
+    out = []
+    for _ in range(steps):
+        if g.is_terminal(st):
+            break
+        m = rng.choice(g.legal_moves(st))
+        out.append((st, m))
+        st = g.apply(st, m)
+    return out
+
+
+# ---------------------------------------------------------------------- Position
+def test_position_places_cards_by_zone_name_and_sets_variables(arsene: Game) -> None:
+    g = arsene
+    st = (Position(g, seed=2)
+          .zone("hand[p1]", "As Kd 10h")  # `decl[index]` names a zone too
+          .zone("trick", ["Qc"])
+          .var("chips", [3, 0, 1, 2])
+          .var("chips[p2]", 5)
+          .var("trumps", True)
+          .state())
+    assert g.zone_cards(st, "hand-p1") == ["A♠", "K♦", "10♥"]
+    assert g.zone_cards(st, "trick") == ["Q♣"]
+    assert g.var(st, "chips") == [3, 5, 1, 2] and g.var(st, "chips[p4]") == 2
+    assert g.var(st, "trumps") is True
+    assert sorted(g.all_card_ids(st)) == list(range(52))
+    before = g.new_state(2)
+    # the cards p1 held that are not placed again went on top of the deck's rest (`deck`)
+    gone = [c for c in g.zone_cards(before, "hand-p1") if c not in ("A♠", "K♦", "10♥", "Q♣")]
+    assert g.zone_cards(st, "deck")[-len(gone):] == gone
+
+
+def test_position_refuses_what_does_not_exist(arsene: Game) -> None:
+    pos = Position(arsene)
+    with pytest.raises(CardgameError, match="no zone 'hand-p9'"):
+        pos.zone("hand-p9", [])
+    with pytest.raises(CardgameError, match="no element 'p9'"):
+        pos.zone("hand[p9]", [])
+    with pytest.raises(CardgameError, match="no variable 'chip'"):
+        pos.var("chip", 1)
+    with pytest.raises(CardgameError, match="has 4 elements, given 3"):
+        pos.var("chips", [1, 2, 3])
+    with pytest.raises(CardgameError, match="every copy is used"):
+        pos.zone("trick", "As").zone("widow", "As")
+    with pytest.raises(CardgameError, match="simultaneous"):
+        pos.pending([])
+    with pytest.raises(CardgameError, match="loses or duplicates"):
+        Position(arsene).zone("trick", [0, 0]).state()
+
+
+def test_position_sets_who_decides_and_the_move_counter() -> None:
+    g = compile_game("interaction", 3)
+    st = g.new_state(1)
+    for p in (1, 2, 3):
+        st = g.apply(st, g.legal_moves(st, p)[0])
+    assert g.phase(st) == "Play"
+    other = next(p for p in (1, 2, 3) if p != g.to_move(st)[0])
+    moved = Position(g, st).var("current", other).to_move(other).moves_played(40).state()
+    assert g.to_move(moved) == (other,) and g.moves_played(moved) == 40
+    assert g.position_key(moved) != g.position_key(st)
+    assert g.differences(st, moved) == ["moves played", "who decides", "variable current"]
+
+
+def test_make_state_is_position_in_one_call() -> None:
+    g = compile_game("calculation")
+    a = g.make_state({"turned": ["2♥"], "stock": ["9♣"]}, seed=1, rest="stock")
+    b = Position(g, seed=1, rest="stock").zone("turned", "2h").zone("stock", "9c").state()
+    assert a == b and g.zone_cards(a, "stock")[-1] == "9♣"
+
+
+# ---------------------------------------------------------------------- moves and keys
+def test_build_move_names_moves_by_text_legal_or_not() -> None:
+    g = compile_game("besieged-castle")
+    st = g.new_state(3)
+    legal = g.legal_moves(st)
+    for m in legal:
+        assert g.build_move(*([m[0], g.move_names[m[1]]] + g.move_text(m).split()[1:])) == m
+    bad = g.build_move(1, "shift", "deck", "column1")
+    with pytest.raises(IllegalMove):
+        g.apply(st, bad)
+    with pytest.raises(CardgameError, match="takes 2 argument"):
+        g.build_move(1, "shift", "column1")
+
+
+def test_position_key_ignores_only_the_move_counter(arsene: Game) -> None:
+    g = arsene
+    st = g.new_state(4)
+    later = Position(g, st).moves_played(17).state()
+    assert later != st and g.position_key(later) == g.position_key(st)
+    assert g.position_key(Position(g, st).var("deals", 9).state()) != g.position_key(st)
+
+
+def test_apply_unsettled_stops_before_the_reached_state_is_settled(arsene: Game) -> None:
+    for st, m in walk(arsene, 3, 80):
+        unsettled = arsene.apply_unsettled(st, m)
+        assert arsene.settle(unsettled) == arsene.apply(st, m)
+        assert arsene.legal_moves(unsettled) == arsene.legal_moves(arsene.apply(st, m))
+
+
+# ---------------------------------------------------------------------- events
+def test_events_belong_to_the_call_that_asked_for_them(arsene: Game) -> None:
+    """While one call observes its step, calls in other threads (plain or observed) run on
+    the same game: none of their log lines reach the observed call, and its own all do."""
+    g = arsene
+    steps = [(st, m) for st, m in walk(g, 11, 400) if g.apply_with_events(st, m)[1]]
+    assert len(steps) > 20
+    want = [g.apply_with_events(st, m) for st, m in steps]
+    stop = threading.Event()
+
+    def other_calls(observe: bool) -> None:
+        while not stop.is_set():
+            for st, m in steps:
+                if observe:
+                    g.apply_with_events(st, m)
+                else:
+                    g.apply(st, m)
+                g.new_state(5)
+
+    threads = [threading.Thread(target=other_calls, args=(k % 2 == 0,)) for k in range(2)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, in the middle of steps
+    try:
+        for t in threads:
+            t.start()
+        for _ in range(150):
+            assert [g.apply_with_events(st, m) for st, m in steps] == want
+            assert g.start_with_events(5)[1] == g.start_with_events(5)[1] != []
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        sys.setswitchinterval(interval)

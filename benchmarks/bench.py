@@ -44,8 +44,10 @@ import handwritten_besieged_castle  # noqa: E402
 import handwritten_calculation  # noqa: E402
 import handwritten_chains  # noqa: E402
 import handwritten_interaction  # noqa: E402
-from cardgame.interpreter.engine.game import Game  # noqa: E402
-from cardgame.interpreter.engine.pipeline import compile_game  # noqa: E402
+from cardgame.interpreter.engine import (
+    Game,  # noqa: E402
+    compile_game,  # noqa: E402
+)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def game_from_args(args: argparse.Namespace) -> Any:
-    from .engine.pipeline import compile_game
+    from .engine import compile_game
 
     return compile_game(args.game, args.players, parse_settings(args.set))
 
@@ -75,7 +75,7 @@ def _option_doc(od: Any) -> str:
 
 # ---------------------------------------------------------------------- check
 def cmd_check(args: argparse.Namespace) -> int:
-    from .engine.pipeline import compile_game
+    from .engine import compile_game
 
     failed = 0
     for f in args.files:
@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--seat", type=int, action="append", default=None, metavar="K",
                     help="a seat you play (repeatable; default seat 1)")
-    from .bots.simple import BOTS
+    from .bots import BOTS
 
     sp.add_argument("--bots", choices=sorted(BOTS), default="greedy",
                     help="the bot for the other seats")

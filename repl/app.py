@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.engine import replay as replay_mod
-from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import CardgameError, Diagnostic, Diagnostics, UsageError
 from cardgame.interpreter.options import option_text, parse_settings
 from prompt_toolkit import PromptSession, print_formatted_text

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from cardgame.interpreter.bots.simple import BOTS
+from cardgame.interpreter.bots import BOTS
 from cardgame.interpreter.errors import IllegalMove
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 

@@ -23,8 +23,9 @@ from typing import Any
 
 import attrs
 from cardgame.interpreter.cards import SUIT_SYMBOLS
-from cardgame.interpreter.engine import Game, State, option_text
+from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.observe import BACK, view
+from cardgame.interpreter.options import option_text
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth

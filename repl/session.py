@@ -15,10 +15,11 @@ from pathlib import Path
 
 import attrs
 from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
-from cardgame.interpreter.engine import Game, Move, State, option_text
+from cardgame.interpreter.engine import Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError, IllegalMove
 from cardgame.interpreter.observe import card_args, masked_move, secret_choice, visible_cards
+from cardgame.interpreter.options import option_text
 
 from .render import EVENTS_SHOWN, TableInfo
 

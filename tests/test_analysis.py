@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cardgame.interpreter.analysis import simulate, simulation_text
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import compile_game
 
 MUTANTS = Path(__file__).resolve().parent / "mutants"
 SPEED = re.compile(r"^  (games|moves)/s .*$", re.M)

@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from cardgame.interpreter.engine import Game
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.observe import view
 from conftest import (

@@ -12,8 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import pytest
-from cardgame.interpreter.engine import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.observe import view
 from hypothesis import HealthCheck, given, settings

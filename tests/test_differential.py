@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import compile_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 

@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.engine.pipeline import compile_loaded
+from cardgame.interpreter.engine import compile_loaded
 from cardgame.interpreter.errors import Diagnostic, Diagnostics
 from cardgame.interpreter.lang.builder import build_module
 from cardgame.interpreter.lang.loader import load
@@ -173,7 +173,7 @@ def test_the_tutorial_example_keeps_its_invariants() -> None:
     it declares hold in every position (what `cardgame fuzz` checks at length)."""
     import random
 
-    from cardgame.interpreter.engine.pipeline import compile_game
+    from cardgame.interpreter.engine import compile_game
 
     for columns in ("8", "12"):
         game = compile_game(EXAMPLES / "castle-courtyard.cardgame", None, {"columns": columns})

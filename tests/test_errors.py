@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import CardgameError, Diagnostic, Diagnostics
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

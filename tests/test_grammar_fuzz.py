@@ -24,7 +24,7 @@ from typing import Any
 
 import lark
 import pytest
-from cardgame.interpreter.engine.pipeline import compile_loaded
+from cardgame.interpreter.engine import compile_loaded
 from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.lang.loader import bundled_dir, load
 from cardgame.interpreter.lang.parser import lark_parser

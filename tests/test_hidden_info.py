@@ -12,8 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.observe import determinize, hidden_zones, view
 
 CONFIGS: list[tuple[str, int, dict[str, str]]] = [

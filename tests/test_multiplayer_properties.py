@@ -10,8 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.observe import view
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import Diagnostic
 from cardgame.interpreter.lang import (
     BUILTINS,

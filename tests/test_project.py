@@ -103,7 +103,7 @@ for name in sys.argv[2:]:
     importlib.import_module(name)
 importlib.import_module("cardgame.repl.app")
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import compile_game
 compile_game("arsene", 4)
 sys.exit(main(["check", "--quiet", "calculation", "chains", "interaction"]))
 """

@@ -13,8 +13,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from cardgame.interpreter.engine import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.observe import view
 from conftest import (

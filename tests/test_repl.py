@@ -18,10 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cardgame.interpreter.bots.simple import GreedyBot
+from cardgame.interpreter.bots import GreedyBot
 from cardgame.interpreter.cli import build_parser
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.engine import replay as replay_mod
-from cardgame.interpreter.engine.pipeline import compile_game
 from cardgame.interpreter.errors import CardgameError, UsageError
 from cardgame.repl.app import COMMANDS, Repl, make_repl
 from cardgame.repl.commands import HANDLERS, REPLAY_COMMANDS, REPLAY_HANDLERS

@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardgame.interpreter.engine.game import Game, State
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, State, compile_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 

@@ -6,7 +6,6 @@ Other layers import from here: `Game`, `State`, `Move`, `Position`, `GameSpec`,
 
 from .game import Game, Move, Position, State, Zone
 from .pipeline import GameSpec, compile_game, compile_loaded
-from .texts import option_text
 
 __all__ = ["Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
-           "compile_loaded", "option_text"]
+           "compile_loaded"]

@@ -22,8 +22,8 @@ from pathlib import Path
 import attrs
 
 from ..errors import CardgameError, IllegalMove
+from ..options import option_text
 from .game import Game, Move, State
-from .texts import option_text
 
 FORMAT = "cardgame-replay"
 

@@ -2,7 +2,7 @@
 
 A move is a tuple `(player, move_index, *args)`. Its text is the move's name and its
 arguments, each written by its parameter type; `parse_move` finds the legal move with a
-given text. Card texts compare through one normaliser (`norm`): case and spacing do not
+given text. Card texts compare through one normaliser (`cards.normalize`): case and spacing do not
 matter, and suits may be written as letters (`Qs`, `10h`).
 """
 
@@ -11,24 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import SUITS
+from ..cards import normalize as norm
 from ..errors import CardgameError, IllegalMove
 from .playout import Machine
 from .state import Move
-
-_SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
-
-
-def norm(text: str) -> str:
-    """One spelling of a card or move text: lower case, single spaces, suits as letters."""
-    t = " ".join(text.strip().lower().split())
-    for sym, letter in _SUIT_LETTERS.items():
-        t = t.replace(sym, letter)
-    return t
-
-
-def option_text(value: Any) -> str:
-    """An option's value as it is written in `--set NAME=VALUE` (true/false for booleans)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def arg_text(g: Machine, value: Any, typ: str) -> str:

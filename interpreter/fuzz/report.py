@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from ..engine.game import Game, Move
+from ..engine import Game, Move
 from ..errors import CardgameError
 from ..options import option_text
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..engine.game import Game
+from ..engine import Game
 from .playthrough import Counterexample, Coverage, Playthrough, PropertyFailure
 
 DB_DIR = Path(".cardgame") / "fuzz-db"

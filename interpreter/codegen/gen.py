@@ -16,6 +16,11 @@ lowered to node functions returning the next node, so that a game can stop at an
 decision and resume from the state alone. Nothing from the game file reaches the
 generated code except through names we mangle and literals we `repr`; the code runs with
 no builtins beyond the few it needs.
+
+`generate(checked, optimize=False)` emits the plain code, the reference the optimised code
+is tested against (tests/test_optimize.py): defs are called as functions, not inlined; no
+hoisting, no def tables, no unrolling, no jump threading, no shortcut for a constant
+decider or a single decision node.
 """
 
 from __future__ import annotations
@@ -115,8 +120,9 @@ class _Hoist:
 
 
 class Gen:
-    def __init__(self, g: Checked) -> None:
+    def __init__(self, g: Checked, optimize: bool = True) -> None:
         self.g = g
+        self.optimize = optimize
         self.T = g.types
         self.n = g.players
         self.out: list[str] = []
@@ -445,7 +451,7 @@ class Gen:
                 binds.append((var, a))
                 inner[p.name] = Local(var, origin, lo, hi)
         self.inline_depth += 1
-        if self.inline_depth > 12 or self.inline_budget <= 0:
+        if not self.optimize or self.inline_depth > 12 or self.inline_budget <= 0:
             self.inline_depth -= 1
             self.def_funcs.add(d.name)
             return f"d_{d.name}(s{''.join(', ' + a for a in args)})"
@@ -859,7 +865,7 @@ class Gen:
             # the effect
             body = self.block(md.body, env, rule, "    ")
             self.out.append(f"def eff_{mid}(s, m):")
-            if any(re.search(r"\bme\b", ln) for ln in body):
+            if not self.optimize or any(re.search(r"\bme\b", ln) for ln in body):
                 self.out.append("    me = m[0]")
             for i, prm in enumerate(params):
                 self.out.append(f"    {prm} = m[{i + 2}]")
@@ -925,9 +931,9 @@ class Gen:
             levels[lvl].append(c)
         env: dict[str, Local] = {"me": Local("me")}
         h = _Hoist({n: i + 1 for i, n in enumerate(pnames)})
-        self.hoist = h
+        self.hoist = h if self.optimize else None
         # tables for defs of a constant-range parameter, filled before the loops
-        self.tables = {}
+        self.tables = {} if self.optimize else None
         self.range_params = {p.name for p in md.params if None not in self.const_range(p.source)}
         conds: list[list[str]] = []
         fors: list[str] = []
@@ -952,7 +958,7 @@ class Gen:
                 if isinstance(c, A.IsEmpty) and c.negated and self.t(c.operand) == "zone":
                     h.guards[f"s[{self.expr(c.operand, env, rule)}]"] = lvl
             conds.append(level_conds)
-        tables = [code for _, code in self.tables.values()]
+        tables = [code for _, code in (self.tables or {}).values()]
         self.tables = None
         self.range_params = set()
         self.hoist = None
@@ -963,7 +969,7 @@ class Gen:
         copies = 1
         for lvl, p in enumerate(md.params, 1):
             lo, hi = self.const_range(p.source)
-            if lo is not None and hi is not None and 0 < hi - lo + 1 <= 8 and (
+            if self.optimize and lo is not None and hi is not None and 0 < hi - lo + 1 <= 8 and (
                     copies * (hi - lo + 1) <= 64):
                 unroll.add(lvl)
                 copies *= hi - lo + 1
@@ -1025,7 +1031,7 @@ class Gen:
         """Bypass nodes that only jump on, so a step runs as few node functions as possible."""
         alias: dict[int, int] = {}
         for i, body in enumerate(self.nodes):
-            m = _JUMP.match(body[0]) if len(body) == 1 else None
+            m = _JUMP.match(body[0]) if len(body) == 1 and self.optimize else None
             if m and i not in self.decisions:
                 alias[i] = int(m.group(1))
 
@@ -1218,7 +1224,7 @@ class Gen:
         lines = []
         # a decision whose decider is a constant is entered without calling its node
         const_who = {}
-        for d in self.decisions:
+        for d in self.decisions if self.optimize else ():
             body = self.nodes[d]
             if len(body) == 2 and body[1] == "    return -1" and re.fullmatch(
                     r"    s\[5\] = \d+", body[0]):
@@ -1237,7 +1243,7 @@ class Gen:
             lines.append("    if s[2] >= LIMIT:")
             lines.append("        s[4] = LIMIT_REASON")
             lines.append("        return []")
-        if len(self.decisions) == 1:
+        if len(self.decisions) == 1 and self.optimize:
             (d,) = self.decisions
             lines.append(f"    _legal = legal_{d}(s)")
         else:
@@ -1465,5 +1471,5 @@ def _names_in(e: Any) -> set[str]:
     return found
 
 
-def generate(g: Checked) -> Generated:
-    return Gen(g).generate()
+def generate(g: Checked, optimize: bool = True) -> Generated:
+    return Gen(g, optimize).generate()

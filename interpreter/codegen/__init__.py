@@ -4,7 +4,8 @@ Only codegen and engine know slot indices and generated names. Other layers impo
 `cardgame.interpreter.codegen`, not from its modules.
 """
 
-from .gen import ENDED, MOVES, PC, PENDING, RNG, WHO, Generated, generate
+from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
+from .module import Generated, generate
 from .runtime import GameOver, namespace
 
 __all__ = ["ENDED", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",

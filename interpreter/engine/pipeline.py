@@ -6,7 +6,7 @@ import hashlib
 import sys
 from pathlib import Path
 
-from ..codegen.gen import generate
+from ..codegen import generate
 from ..errors import Diagnostic
 from ..lang.ast import Span
 from ..lang.checker import check

@@ -1,0 +1,95 @@
+"""What every lowering pass shares, and the one place codegen asks what a name means or
+what type an expression has.
+
+`Ctx.resolve` and `Ctx.type_of` are the only readers of the checker's scopes and types:
+when the checker records a reference per name and a type per expression, these two
+methods read them and nothing else changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..lang import Checked
+from ..lang import ast as A
+from .layout import Layout
+from .runtime import EXPORTED
+from .writer import Local, Names
+
+# built-in names and what they lower to (`no_moves` and `legal_count` read the legal moves
+# that `settle` computed: only end conditions and invariants may use them)
+BUILTIN_NAMES = {
+    "suits": "(1, 2, 3, 4)", "colors": "(1, 2)", "no_moves": "(not _legal)",
+    "legal_count": "len(_legal)", "moves_played": "s[2]", "ended": "(s[4] is not None)",
+}
+
+
+@attrs.frozen
+class Ref:
+    """What a name refers to."""
+
+    kind: str  # local, zone, zones (an array), var, vars (an array), const, def, builtin
+    local: Local | None = None
+    slot: int = 0  # a zone's or variable's slot; an array's first slot
+    dim: tuple[str, int] | None = None  # an array's index kind and size
+    value: Any = None  # a constant's value
+    decl: A.DefDecl | None = None
+
+
+class Ctx:
+    """The program being compiled, its slot layout, the module-wide names and spans, and
+    whether to optimise."""
+
+    def __init__(self, g: Checked, optimize: bool = True) -> None:
+        self.g = g
+        self.n = g.players
+        self.optimize = optimize
+        self.layout = Layout(g)
+        self.names = Names()
+        self.def_funcs: set[str] = set()  # defs called as functions: emit d_<name>
+        self.inline_budget = 400_000  # a def used many times in many defs: call it
+
+    # ---- the two questions the checker already answered
+    def type_of(self, e: A.Expr) -> str:
+        return self.g.types.get(id(e), "any")
+
+    def resolve(self, name: str, env: dict[str, Local]) -> Ref | None:
+        """The binding of a name in scope (locals first, then the game's declarations)."""
+        if name in env:
+            return Ref("local", local=env[name])
+        g = self.g
+        lay = self.layout
+        if name in g.zones:
+            z = g.zones[name]
+            return Ref("zone" if z.dim is None else "zones", slot=lay.zone_base[name], dim=z.dim)
+        if name in g.vars:
+            v = g.vars[name]
+            return Ref("var" if v.dim is None else "vars", slot=lay.var_base[name], dim=v.dim)
+        if name in g.constants:
+            return Ref("const", value=g.constants[name][1])
+        if name in g.defs:
+            return Ref("def", decl=g.defs[name])
+        if name in BUILTIN_NAMES:
+            return Ref("builtin")
+        return None
+
+    def def_of(self, func: str) -> A.DefDecl | None:
+        """The def a call names (None: a built-in function)."""
+        return self.g.defs.get(func)
+
+    # ---- facts
+    def const_int(self, e: A.Expr) -> int | None:
+        return self.g.const_int(e)  # one constant folder: the checker's
+
+    def const_range(self, e: A.Expr) -> tuple[int | None, int | None]:
+        if isinstance(e, A.Binary) and e.op == "..":
+            return self.const_int(e.left), self.const_int(e.right)
+        return None, None
+
+    def helper(self, name: str) -> str:
+        """A runtime helper's name for a call, noting whether it may raise."""
+        if EXPORTED[name].may_raise:
+            self.names.raising += 1
+        return name

@@ -8,6 +8,7 @@ methods read them and nothing else changes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -36,6 +37,19 @@ class Ref:
     dim: tuple[str, int] | None = None  # an array's index kind and size
     value: Any = None  # a constant's value
     decl: A.DefDecl | None = None
+
+
+def walk(node: Any) -> Iterator[A.Expr | A.Stmt]:
+    """Every expression and statement in a node, itself included (a generic traversal:
+    it belongs in lang/ast.py, next to the nodes)."""
+    if isinstance(node, (A.Expr, A.Stmt)):
+        yield node
+        for f in attrs.fields(type(node)):
+            if f.name != "span":
+                yield from walk(getattr(node, f.name))
+    elif isinstance(node, tuple):
+        for x in node:
+            yield from walk(x)
 
 
 class Ctx:

@@ -16,6 +16,7 @@ import attrs
 
 from ..lang import ast as A
 from ..lang import elem
+from .context import walk
 from .optimize import new_hoist, unrolled_levels
 from .stmts import Stmts
 from .writer import CodeWriter, Frame, Local
@@ -57,7 +58,9 @@ class Moves:
         self.stmts.block(md.body, fr, w)
         body = w.lines
         effect = [f"def eff_{mid}(s, m):"]
-        if not cx.optimize or any(re.search(r"\bme\b", ln) for ln in body):
+        # `me` is read by the body, or by the zone a card parameter is taken from
+        if not cx.optimize or any(isinstance(n, A.Me) for n in walk(
+                (md.body, tuple(p.source for p in md.params)))):
             effect.append("    me = m[0]")
         for i, prm in enumerate(params):
             effect.append(f"    {prm} = m[{i + 2}]")

@@ -63,6 +63,7 @@ class Node:
     span: A.Span
     body: list[str | Branch] = attrs.Factory(list)  # code lines (indented from 0) and branches
     exit: Exit | None = None  # None: stop (the node was never closed)
+    ends: bool = False  # its code may end the game (`end`, or a procedure that ends)
 
     def targets(self) -> list[int]:
         out = [b.target for b in self.body if isinstance(b, Branch)]
@@ -165,6 +166,17 @@ class FlowLowering:
                 return True
         return _escaping_break(st)
 
+    def may_end(self, stmts: tuple[A.Stmt, ...], seen: frozenset[str] = frozenset()) -> bool:
+        """Does running these statements possibly end the game?"""
+        procs = self.cx.g.procs
+        for s in walk_stmts(stmts):
+            if isinstance(s, A.End):
+                return True
+            if (isinstance(s, A.CallStmt) and s.func in procs and s.func not in seen
+                    and self.may_end(procs[s.func].body, seen | {s.func})):
+                return True
+        return False
+
     def emit(self, stmts: tuple[A.Stmt, ...], node: int, fr: Frame) -> int:
         """Append stmts to `node`; return the node where control continues."""
         for st in stmts:
@@ -190,14 +202,12 @@ class FlowLowering:
             return self.new_node(st.span, fr)
         if not self.blocks(st):
             # a loop without a decision runs as a plain Python loop inside this node
+            # (an `end` in it raises _GameOver, which `run` catches: the game stops here)
             w = CodeWriter()
             self.stmts.stmt(st, fr.scope() if isinstance(st, (A.For, A.While, A.Repeat))
                             else fr, w)
-            lines = w.lines
-            if any("_GameOver" in ln for ln in lines) or isinstance(st, A.CallStmt):
-                lines = (["try:"] + ["    " + ln for ln in lines]
-                         + ["except _GameOver:", "    return -1"])
-            self.nodes[node].body += lines
+            self.nodes[node].body += w.lines
+            self.nodes[node].ends |= self.may_end((st,))
             return node
         if isinstance(st, A.Choose):
             return self.choose(st, node, fr)

@@ -94,8 +94,12 @@ class Ctx:
         return self.g.defs.get(func)
 
     # ---- facts
-    def const_int(self, e: A.Expr) -> int | None:
-        return self.g.const_int(e)  # one constant folder: the checker's
+    def const_int(self, e: A.Expr, env: dict[str, Local] | None = None) -> int | None:
+        """The value of a constant integer expression (one constant folder: the
+        checker's), unless a local name in scope hides a constant it names."""
+        if env and any(isinstance(n, A.Name) and n.name in env for n in walk(e)):
+            return None
+        return self.g.const_int(e)
 
     def const_range(self, e: A.Expr) -> tuple[int | None, int | None]:
         if isinstance(e, A.Binary) and e.op == "..":

@@ -27,6 +27,7 @@ class Decision:
     simultaneous: bool
     succ: int
     span: A.Span
+    who: int | None = None  # the decider, when it is a constant player
 
 
 @attrs.define
@@ -255,14 +256,17 @@ class FlowLowering:
         self.close(node, d)
         who = self.x.expr(st.who, fr)
         dn = self.nodes[d]
+        who_const = None
         if st.simultaneous:
             sid = cx.names.span_id(st.who.span, fr.rule)
             dn.body.append(f"s[5] = {cx.helper('_players')}({who}, {sid})")
             skip = len(dn.body)  # with nobody to choose, go straight on
             dn.body += ["s[3] = ()"]
         else:
-            if who.isdigit() and 1 <= int(who) <= cx.n:
-                dn.body.append(f"s[5] = {who}")
+            const = cx.const_int(st.who, fr.env)
+            if const is not None and 1 <= const <= cx.n:
+                dn.body.append(f"s[5] = {const}")
+                who_const = const
             else:
                 sid = cx.names.span_id(st.who.span, fr.rule)
                 dn.body.append(f"s[5] = {cx.helper('_player')}({who}, {sid})")
@@ -271,7 +275,8 @@ class FlowLowering:
         if st.simultaneous:
             dn.body.insert(skip, Branch("not s[5]", cont))
         alts = tuple(cx.layout.move_ids[m] for m in st.moves)
-        self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span)
+        self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span,
+                                     who_const)
         return cont
 
     def loop(self, st: A.While | A.Repeat | A.For, node: int, fr: Frame) -> int:

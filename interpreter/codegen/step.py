@@ -4,8 +4,6 @@ from a node to the next decision) and `step_settle` (apply a move, run, settle).
 
 from __future__ import annotations
 
-import re
-
 from .exprs import Exprs
 from .flow import FlowGraph
 from .stmts import LOOP_LIMIT
@@ -19,12 +17,8 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
     decisions = graph.decisions
     lines = []
     # a decision whose decider is a constant is entered without calling its node
-    const_who = {}
-    for d in decisions if cx.optimize else ():
-        body = graph.nodes[d].body
-        if len(body) == 1 and isinstance(body[0], str) and re.fullmatch(r"s\[5\] = \d+",
-                                                                        body[0]):
-            const_who[d] = int(body[0].split("=")[1])
+    const_who = {d.node: d.who for d in decisions.values()
+                 if d.who is not None and cx.optimize}
     lines.append(f"CONST_WHO = {const_who!r}")
     lines.append(f"LIMIT = {g.limit.count if g.limit else 0}")
     reasons = tuple(e.reason or e.name or "end condition" for e in g.ends)

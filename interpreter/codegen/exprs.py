@@ -91,16 +91,16 @@ class Exprs:
                     sid = self.sid(e.index.span, fr)
                     return (f"tuple({ref.slot - 1} + _ix(_i, {ref.dim[1]}, {sid}) "
                             f"for _i in {lst})")
-                i = self.index_code(e.index, ref.dim, fr)
-                if i.isdigit():
-                    return str(ref.slot - 1 + int(i))
-                return f"({ref.slot - 1} + {i})"
+                v = self.int_value(e.index, fr)
+                if v is not None and 1 <= v <= ref.dim[1]:
+                    return str(ref.slot - 1 + v)
+                return f"({ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)})"
             if ref is not None and ref.kind == "vars":
                 assert ref.dim is not None
-                i = self.index_code(e.index, ref.dim, fr)
-                if i.isdigit():
-                    return f"s[{ref.slot - 1 + int(i)}]"
-                return f"s[{ref.slot - 1} + {i}]"
+                v = self.int_value(e.index, fr)
+                if v is not None and 1 <= v <= ref.dim[1]:
+                    return f"s[{ref.slot - 1 + v}]"
+                return f"s[{ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)}]"
         ot = cx.type_of(e.obj)
         obj = self.expr(e.obj, fr)
         i = self.expr(e.index, fr)
@@ -138,6 +138,14 @@ class Exprs:
         if kind == "suit" and isinstance(idx, A.Attr) and idx.name == "suit":
             return not self.cx.g.has_suitless and not self.card_may_be_none(idx.obj, fr)
         return False
+
+    def int_value(self, e: A.Expr, fr: Frame) -> int | None:
+        """The value of an integer expression known when compiling: a constant, or a
+        local bound to one value (an unrolled parameter)."""
+        if isinstance(e, A.Name) and e.name in fr.env:
+            loc = fr.env[e.name]
+            return loc.lo if loc.lo is not None and loc.lo == loc.hi else None
+        return self.cx.const_int(e, fr.env)
 
     def card_may_be_none(self, e: A.Expr, fr: Frame) -> bool:
         if isinstance(e, A.Quant) and e.kind == "first":
@@ -307,9 +315,9 @@ class Exprs:
         if op == "..":
             a = self.expr(e.left, fr)
             b = self.expr(e.right, fr)
-            if (a.lstrip("-").isdigit() and b.lstrip("-").isdigit()
-                    and int(b) - int(a) < MAX_RANGE):
-                return f"range({a}, {int(b) + 1})"
+            lo, hi = self.int_value(e.left, fr), self.int_value(e.right, fr)
+            if lo is not None and hi is not None and hi - lo < MAX_RANGE:
+                return f"range({lo}, {hi + 1})"
             sid = self.sid(e.span, fr)
             return f"{cx.helper('_rng')}({a}, {b}, {sid})"
         if op in ("and", "or") or (op in ("+", "-", "*") and cx.type_of(e) == "int"):
@@ -325,7 +333,8 @@ class Exprs:
         a = self.expr(e.left, fr)
         b = self.expr(e.right, fr)
         if op in ("/", "%"):
-            if b.isdigit() and int(b) != 0:
+            divisor = self.int_value(e.right, fr)
+            if divisor is not None and divisor != 0:
                 return f"({a} {'//' if op == '/' else '%'} {b})"
             sid = self.sid(e.span, fr)
             return f"{cx.helper('_div' if op == '/' else '_mod')}({a}, {b}, {sid})"

@@ -48,7 +48,7 @@ CONFIGS = list(configs())
 
 
 def _both(path: Path, players: int, settings: dict[str, str]) -> tuple[Game, Game]:
-    fast = compile_game(path, players, settings)
+    fast = compile_game(path, players or None, settings)
     plain = Game(fast.checked, generate(fast.checked, optimize=False), fast.source_id)
     return fast, plain
 
@@ -73,7 +73,11 @@ def test_optimised_and_plain_code_agree(path: Path, players: int,
                                         settings: dict[str, str]) -> None:
     fast, plain = _both(path, players, settings)
     assert fast.gen.source != plain.gen.source or "def " not in fast.gen.source
-    for seed in (1, 2):
+    play_both(fast, plain, seeds=(1, 2))
+
+
+def play_both(fast: Game, plain: Game, seeds: tuple[int, ...]) -> None:
+    for seed in seeds:
         a = _outcome(fast.start_with_events, seed)
         b = _outcome(plain.start_with_events, seed)
         assert a[0] == b[0]
@@ -102,6 +106,178 @@ def test_optimised_and_plain_code_agree(path: Path, players: int,
         pa = _outcome(fast.random_playout, seed, random.Random(seed), PLAYOUT)
         pb = _outcome(plain.random_playout, seed, random.Random(seed), PLAYOUT)
         assert pa == pb
+
+
+# Games written to exercise the optimiser: defs inlined into defs, arguments hoisted out
+# of loops, def tables (and defs that may fail, which must not be tabulated), unrolled
+# parameters over zone arrays, guards from earlier conjuncts, quantifiers over computed
+# lists, conditions that fail with a rule error; and a flow with phases, breaks, blocking
+# procedures, `let`, simultaneous choices and an `end` in a procedure.
+OPTIMISER_GAMES = {
+    "opt1": """\
+game "Opt One"
+players 2
+deck standard
+zone hand[player]: owner
+zone pile[4]: face up
+zone pot: face up
+var total = 0
+var best[player] = 0
+def bump(x: int) = x + 1
+def rk(c: card) = c.rank
+def twice(y: int) = bump(y) + bump(y)
+def top_rank(j: int) = (top of pile[j]).rank
+def risky(j: int) = 100 / (j - 5)
+def size_of(j: int) = size(pile[j])
+def deep(k: int, c: card) = twice(k) + rk(c) + size_of(k)
+setup {
+  shuffle deck
+  deal 6 from deck to hand
+  for k in 1..4 { move top of deck to pile[k] }
+}
+move play(c in hand[me], k in 1..4) "play {c} on {k}"
+  when pile[k] is not empty and top_rank(k) <= c.rank + twice(k) and deep(k, c) > 3
+{
+  move c to pile[k]
+  total += rk(c)
+  best[me] = max(best[me], deep(k, c))
+}
+move take(k in 1..4, j in 1..4) "take {k} {j}"
+  when k != j and pile[k] is not empty and size(pile[j]) < 6 and top_rank(k) > twice(j) - 5
+{
+  move top of pile[k] to pile[j]
+}
+move odd(k in 1..4, j in 2..3) "odd {k} {j}"
+  when pile[k] is not empty and (top of pile[k]).rank > j and risky(k + j - j) > -1000
+{
+  move top of pile[k] to pot
+}
+move peek(k in 1..4) "peek {k}"
+  when total > 150 and (top of pile[k]).rank > 0
+{
+  total -= 1
+}
+move count_up(n in 1..20) "count {n}"
+  when n == size(pot) + 1 and bump(n) == twice(n) - n - 1 + 0 * total
+{
+  total += n
+}
+flow {
+  repeat {
+    for p in players {
+      p may choose play | take | odd | peek | count_up
+    }
+    if total > 300 { end "rich" }
+  }
+}
+limit 200 moves
+score = best[me] + size(hand[me])
+""",
+    "opt2": """\
+game "Opt Two"
+players 1
+deck standard
+zone stock: face down
+zone col[5]: face up
+zone home[suit]: face up
+var moved = 0
+def wanted(s: suit) = size(home[s]) + 1
+def fits_home(c: card) = c.rank == wanted(c.suit)
+def col_top(i: int) = top of col[i]
+def can_stack(c: card, i: int) = col[i] is empty or (col_top(i)).rank == c.rank + 1
+def any_fit = any i in 1..5: col[i] is not empty and fits_home(top of col[i])
+setup {
+  shuffle deck
+  for i in 1..5 { move top 3 of deck to col[i] }
+  move all of deck to stock
+}
+def five = 5
+move deal_one "deal"
+  when stock is not empty
+{
+  for i in 1..5 { if stock is not empty { move top of stock to col[i] } }
+}
+move home_move(i in 1..5) "home {i}"
+  when col[i] is not empty and fits_home(col_top(i))
+{
+  let c = top of col[i]
+  move c to home[c.suit]
+  moved += 1
+}
+move shift(i in 1..5, j in 1..5) "shift {i} {j}"
+  when i != j and col[i] is not empty and can_stack(col_top(i), j)
+        and (let t = col_top(i) in t.rank > 1)
+{
+  move top of col[i] to col[j]
+  moved += 1
+}
+move sweep(i in 1..5) "sweep {i}"
+  when (count c in col[i] where c.rank > wanted(c.suit)) > 2 and (sum c in col[i]: c.rank) > 20
+{
+  move each c in col[i] where c.rank > 10 to stock
+}
+end blocked when stock is empty and no_moves "no move"
+limit 300 moves
+score = size(home)
+invariant fifty_two: size(stock) + size(col) + size(home) == 52
+""",
+    "opt3": """\
+game "Opt Three"
+players 3
+deck standard
+zone hand[player]: owner
+zone table: face up
+zone pool: face up
+var round = 0
+var points[player] = 0
+var lead: player = 1
+proc score_round(p: player) {
+  points[p] += size(table)
+  move all of table to pool
+  if points[p] > 40 { end "{p} reached 40" }
+}
+proc fill(n: int) {
+  for p in players { if size(hand[p]) < n and deck is not empty { move top of deck to hand[p] } }
+}
+move play(c in hand[me]) "play {c}" when table is empty or c.suit == (top of table).suit or c.rank > 10
+{
+  move c to table
+  log "{me} plays {c}"
+}
+move draw "draw" when deck is not empty { move top of deck to hand[me] }
+move bid(n in 1..3) "bid {n}" { points[me] += n - 2 }
+flow {
+  phase "deal" {
+    shuffle deck
+    fill(4)
+  }
+  while true {
+    round += 1
+    let starter = lead
+    phase "tricks" {
+      for p in players from starter {
+        p chooses play | draw
+        if deck is empty and table is empty { break }
+      }
+    }
+    simultaneously players choose bid
+    repeat 2 times { fill(4) }
+    if size(table) > 0 { score_round(lead) } else { lead = left of lead }
+    if round >= 12 { break }
+  }
+  end "twelve rounds"
+}
+score = points[me]
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMISER_GAMES))
+def test_optimiser_games_agree(tmp_path: Path, name: str) -> None:
+    path = tmp_path / f"{name}.cardgame"
+    path.write_text(OPTIMISER_GAMES[name], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    play_both(fast, plain, seeds=tuple(range(8)))
 
 
 def test_every_game_is_covered() -> None:

@@ -107,7 +107,9 @@ class Ctx:
         return None, None
 
     def helper(self, name: str) -> str:
-        """A runtime helper's name for a call, noting whether it may raise."""
-        if EXPORTED[name].may_raise:
-            self.names.raising += 1
+        """A runtime helper's name for a call in the code being emitted, noting whether the
+        call may raise or change the state (then the optimiser must not move that code)."""
+        h = EXPORTED[name]
+        if h.may_raise or not h.pure:
+            self.names.unsafe += 1
         return name

@@ -25,7 +25,7 @@ class Exprs:
             A.Int: lambda e, fr: str(e.value),  # type: ignore[attr-defined]
             A.Bool: lambda e, fr: "True" if e.value else "False",  # type: ignore[attr-defined]
             A.NoneLit: lambda e, fr: "None",
-            A.Me: lambda e, fr: fr.env["me"].code,
+            A.Me: lambda e, fr: self.local_code(fr.env["me"], fr),
             A.Players: lambda e, fr: "PLAYERS",
             A.Name: self.name,  # type: ignore[dict-item]
             A.ListLit: self.list_lit,  # type: ignore[dict-item]
@@ -64,7 +64,7 @@ class Exprs:
             raise Diagnostic(f"internal: unresolved name {e.name}", e.span)
         if ref.kind == "local":
             assert ref.local is not None
-            return ref.local.code
+            return self.local_code(ref.local, fr)
         if ref.kind == "zone":
             return str(ref.slot)
         if ref.kind == "zones":
@@ -79,6 +79,10 @@ class Exprs:
         if ref.kind == "builtin":
             return BUILTIN_NAMES[e.name]
         raise Diagnostic(f"internal: unresolved name {e.name}", e.span)  # pragma: no cover
+
+    def local_code(self, loc: Local, fr: Frame) -> str:
+        """A local name read in the code (the optimiser notes how deep it is bound)."""
+        return loc.code
 
     def index(self, e: A.Index, fr: Frame) -> str:
         cx = self.cx
@@ -361,11 +365,12 @@ class Exprs:
     def quant(self, e: A.Quant, fr: Frame) -> str:
         cx = self.cx
         st = cx.type_of(e.source)
+        walrus = cx.names.walrus
         src = self.expr(e.source, fr)
         if st == "zone":
             src = f"s[{src}]"
         pending = None
-        if ":=" in src:
+        if cx.names.walrus != walrus:
             # an assignment expression may not stand in a comprehension's iterable
             pending = (cx.names.tmp("s"), src)
             src = pending[0]

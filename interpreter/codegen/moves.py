@@ -8,8 +8,6 @@ that may fail (an empty zone, a bad index...) stays behind the conjuncts before 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -17,9 +15,9 @@ import attrs
 from ..lang import ast as A
 from ..lang import elem
 from .context import walk
-from .optimize import new_hoist, unrolled_levels
+from .optimize import new_hoist, unrolled_levels, value_key
 from .stmts import Stmts
-from .writer import CodeWriter, Frame, Local
+from .writer import INDENT, CodeWriter, Frame, Local
 
 
 @attrs.define
@@ -72,7 +70,6 @@ class Moves:
         """The legal-move generator of one move, as a block of lines (indented from 0)
         that appends `(me, mid, args...)` to `out` for every legal combination."""
         cx = self.cx
-        x = self.x
         conj = conjuncts(md.when) if md.when is not None else []
         pnames = [p.name for p in md.params]
         # each conjunct is tested at the first loop level where all its parameters are bound
@@ -85,67 +82,13 @@ class Moves:
                 lvl = max(lvl, floor)
             floor = max(floor, lvl)
             levels[lvl].append(c)
-        h = new_hoist(cx, md)
-        fr = Frame({"me": Local("me")}, rule, hoist=h,
-                   # tables for defs of a constant-range parameter, filled before the loops
-                   tables={} if cx.optimize else None,
-                   range_params=frozenset(p.name for p in md.params
-                                          if None not in cx.const_range(p.source)))
-        conds: list[list[str]] = []
-        fors: list[str] = []
-        for lvl in range(len(pnames) + 1):
-            if lvl > 0:
-                p = md.params[lvl - 1]
-                var = f"u_{p.name}"
-                st = cx.type_of(p.source)
-                if h is not None:
-                    h.cur = lvl - 1
-                src = x.expr(p.source, fr)
-                origin = None
-                if st == "zone":
-                    origin = src
-                    src = f"s[{src}]"
-                lo, hi = cx.const_range(p.source)
-                fr.env[p.name] = Local(var, origin, lo, hi)
-                fors.append(f"for {var} in {src}:")
-            if h is not None:
-                h.cur = lvl
-            level_conds = []
-            for c in levels[lvl]:
-                level_conds.append(x.expr(c, fr))
-                if (h is not None and isinstance(c, A.IsEmpty) and c.negated
-                        and cx.type_of(c.operand) == "zone"):
-                    h.guards[f"s[{x.expr(c.operand, fr)}]"] = lvl
-            conds.append(level_conds)
-        tables = [code for _, code in (fr.tables or {}).values()]
-        hoisted = h.hoisted if h is not None else {}
-        args = "".join(f", u_{p}" for p in pnames)
-        unroll = unrolled_levels(cx, md)
-
-        def loops(lvl: int, ind: str) -> list[str]:
-            if lvl > len(pnames):
-                return [f"{ind}out.append((me, {mid}{args}))"]
-            p = md.params[lvl - 1]
-            if lvl in unroll:
-                lo, hi = cx.const_range(p.source)
-                assert lo is not None and hi is not None
-                body = level_lines(conds[lvl], hoisted.get(lvl, []), ind,
-                                   lambda i: loops(lvl + 1, i))
-                name = re.compile(rf"\bu_{p.name}\b")
-                return [name.sub(str(v), ln) for v in range(lo, hi + 1) for ln in body]
-            body = level_lines(conds[lvl], hoisted.get(lvl, []), ind + "    ",
-                               lambda i: loops(lvl + 1, i))
-            return [ind + fors[lvl - 1]] + body
-
-        lines: list[str] = []
-        ind = ""
-        if conds[0]:
-            lines.append(f"if {' and '.join(conds[0])}:")
-            ind = "    "
-        lines += [ind + t for t in tables]
-        lines += [f"{ind}{v} = {c}" for v, c in hoisted.get(0, [])]
-        lines += loops(1, ind)
-        return lines
+        # tables for defs of a constant-range parameter, filled before the loops
+        fr = Frame({"me": Local("me", level=0)}, rule, hoist=new_hoist(cx),
+                   tables={} if cx.optimize else None)
+        gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md))
+        w = CodeWriter()
+        gen.level(0, fr, w)
+        return w.lines
 
     def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
         """Could evaluating e fail (an empty zone, a bad index, division by zero...)?"""
@@ -180,16 +123,68 @@ class Moves:
         return False
 
 
-def level_lines(conds: list[str], hoisted: list[tuple[str, str]], ind: str,
-                inner: Callable[[str], list[str]]) -> list[str]:
-    """One parameter's level: its conditions, what is computed there, then the next."""
-    out: list[str] = []
-    if conds:
-        out.append(f"{ind}if {' and '.join(conds)}:")
-        ind += "    "
-    out += [f"{ind}{v} = {c}" for v, c in hoisted]
-    lines: list[str] = inner(ind)
-    return out + lines
+class _Generator:
+    """One move's legal-move generator, written level by level: level 0 before the loops,
+    level i inside the loop over the i-th parameter (or, unrolled, once per value)."""
+
+    def __init__(self, moves: Moves, md: A.MoveDecl, mid: int, conds: list[list[A.Expr]],
+                 unroll: set[int]) -> None:
+        self.x = moves.x
+        self.cx = moves.cx
+        self.md = md
+        self.mid = mid
+        self.conds = conds
+        self.unroll = unroll
+
+    def level(self, lvl: int, fr: Frame, w: CodeWriter) -> None:
+        """One instance of a level: its conditions, what is computed there (hoisted
+        values, and before the loops the def tables), then the next level."""
+        cx = self.cx
+        x = self.x
+        h = fr.hoist
+        if h is not None:
+            h.enter(lvl)
+            h.cur = lvl
+        conds = []
+        for c in self.conds[lvl]:
+            conds.append(x.expr(c, fr))
+            if (h is not None and isinstance(c, A.IsEmpty) and c.negated
+                    and cx.type_of(c.operand) == "zone"):
+                h.guards[value_key(c.operand, fr.env)] = lvl  # later conjuncts may rely on it
+        inner = CodeWriter(w.ind + INDENT if conds else w.ind)
+        params = self.md.params
+        if lvl == len(params):
+            args = "".join(f", {fr.env[p.name].code}" for p in params)
+            inner.line(f"out.append((me, {self.mid}{args}))")
+        else:
+            p = params[lvl]
+            lo, hi = cx.const_range(p.source)
+            rng = (p.name, lo, hi) if lo is not None and hi is not None else None
+            if lvl + 1 in self.unroll:
+                assert lo is not None and hi is not None
+                for v in range(lo, hi + 1):
+                    one = fr.scope()
+                    one.env[p.name] = Local(str(v), None, v, v, level=lvl + 1, param=rng)
+                    self.level(lvl + 1, one, inner)
+            else:
+                src = x.expr(p.source, fr)
+                origin = None
+                if cx.type_of(p.source) == "zone":
+                    origin = src
+                    src = f"s[{src}]"
+                loop = fr.scope()
+                loop.env[p.name] = Local(f"u_{p.name}", origin, lo, hi, level=lvl + 1,
+                                         param=rng)
+                inner.line(f"for u_{p.name} in {src}:")
+                with inner.indented():
+                    self.level(lvl + 1, loop, inner)
+        if conds:
+            w.line(f"if {' and '.join(conds)}:")
+        hoisted = h.levels[lvl].lines if h is not None else []
+        tables = [code for _, code in fr.tables.values()] if lvl == 0 and fr.tables else []
+        w.lines += [inner.ind + t for t in tables]
+        w.lines += [f"{inner.ind}{v} = {c}" for v, c in hoisted]
+        w.lines += inner.lines
 
 
 def conjuncts(e: A.Expr) -> list[A.Expr]:

@@ -1,38 +1,56 @@
 """The optimiser: def inlining, hoisting, def tables and unrolling.
 
 None of this changes what a game does (tests/test_optimize.py plays every game with and
-without it). `Optimizing` lowers expressions like `Exprs` but inlines defs; inside a
-legal-move generator (a frame with a `Hoist`) it also computes loop-invariant def
-arguments and card attributes once at the outermost loop level they depend on, drops the
-empty check of `top of Z` where an earlier conjunct guarded `Z is not empty`, and turns a
-def called with a parameter over a few constants into a table filled before the loops.
-Small constant-range parameters are unrolled (moves.py asks `unrolled_levels`).
+without it). Every decision is taken on the AST, on the locals in scope, or on facts the
+lowering records as it emits (`Names.unsafe`, `Names.walrus`, `Hoist.needs`), never by
+reading the emitted text.
+
+`Optimizing` lowers expressions like `Exprs` but inlines defs. Inside a legal-move
+generator (a frame with a `Hoist`) it also:
+- computes a def argument once at the outermost loop level whose values it reads, when
+  it can neither fail nor change the state;
+- computes a card attribute of such a hoisted card with it;
+- drops the empty check of `top of Z` where an earlier conjunct checked `Z is not empty`;
+- turns a def called with a move parameter over a few constants into a table filled
+  before the loops, when no entry can fail.
+moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`).
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
 import attrs
 
 from ..lang import ast as A
 from .context import Ctx
 from .exprs import Exprs
-from .writer import Frame, Hoist, Local
+from .writer import INNER, Frame, Hoist, Local
 
 INLINE_DEPTH = 12  # deeper than this, a def is called
+INLINE_BUDGET = 400_000  # characters of inlined code, after which defs are called
 UNROLL_VALUES = 8  # a parameter over at most this many constants is unrolled...
 UNROLL_COPIES = 64  # ...while a generator has at most this many copies of its innermost level
 TABLE_SPAN = 64  # the widest constant range a def table covers
+TABLE_LITERALS = 8  # up to this many entries, a table is written out entry by entry
 
-_RAISING_CALL = re.compile(r"\b_(?:E|ix|at|nn|div|mod|pick|topn|min|max|player|rng)\(")
-_RAISING = re.compile(r"\b_(?:E|ix|at|nn|div|mod|pick|topn|min|max|take\w*|player|cat|rng)\(|"
-                      r"\b_[laqifT]\d+\b")
-_SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z_0-9]*|-?\d+|s\[\d+\]|None|True|False)$")
+
+@attrs.frozen
+class _Arg:
+    """What lowering one def argument read and emitted."""
+
+    level: int  # the deepest loop level it reads (-1: none)
+    unsafe: bool  # it calls a helper that may raise or change the state
+    walrus: int  # assignment expressions in it
 
 
 class Optimizing(Exprs):
     """Expression lowering that inlines defs, hoists and tabulates."""
+
+    def local_code(self, loc: Local, fr: Frame) -> str:
+        if fr.hoist is not None:
+            fr.hoist.read(loc.level)
+        return loc.code
 
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame, span: A.Span,
                  call: A.Call | None = None) -> str:
@@ -40,52 +58,52 @@ class Optimizing(Exprs):
             table = self.table_call(call, fr)
             if table is not None:
                 return table
-        args = []
-        guard_levels = []
+        names = self.cx.names
         h = fr.hoist
+        args = []
+        facts = []
         for a in arg_exprs:
+            saved = h.needs if h is not None else -1
             if h is not None:
-                saved_used, h.guard_used = h.guard_used, -1
+                h.needs = -1
+            unsafe, walrus = names.unsafe, names.walrus
             args.append(self.as_tuple(a, fr))
+            level = h.needs if h is not None else INNER
+            facts.append(_Arg(level, names.unsafe != unsafe, names.walrus - walrus))
             if h is not None:
-                guard_levels.append(h.guard_used)
-                h.guard_used = max(saved_used, h.guard_used)
-        return self.inline_def(d, args, fr, span, arg_exprs, guard_levels)
+                h.needs = max(saved, h.needs)
+        return self.inline_def(d, args, fr, arg_exprs, facts)
 
-    def inline_def(self, d: A.DefDecl, args: list[str], fr: Frame, span: A.Span,
-                   arg_exprs: tuple[A.Expr, ...] = (),
-                   guard_levels: list[int] | None = None) -> str:
+    def inline_def(self, d: A.DefDecl, args: list[str], fr: Frame,
+                   arg_exprs: tuple[A.Expr, ...] = (), facts: list[_Arg] | None = None) -> str:
         inner: dict[str, Local] = {}
         binds: list[tuple[str, str]] = []
         h = fr.hoist
-        env = fr.env
         names = self.cx.names
-        for i, (p, a, ae) in enumerate(zip(d.params, args, arg_exprs or (None,) * len(args),
-                                           strict=False)):
-            if h is not None and ae is not None and not _SIMPLE.match(a) and not _RAISING.search(a):
-                # what the argument depends on, read from the code it compiled to
-                deps = set(re.findall(r"\bu_(\w+)", a)) & set(h.param_level)
-                if not re.search(r"\b_h\d+\b", a) and all(
-                        n in env and env[n].code == f"u_{n}" for n in deps):
-                    level = max([h.param_level[n] for n in deps]
-                                + [guard_levels[i] if guard_levels else -1, 0])
-                    if level < h.cur:
-                        key = (level, a)
-                        if key not in h.by_code:
-                            var = names.tmp("h")
-                            h.by_code[key] = var
-                            h.level_of[var] = level
-                            h.hoisted.setdefault(level, []).append((var, a))
-                        inner[p.name] = Local(h.by_code[key], self.origin(ae, fr))
-                        continue
-            origin = self.origin(ae, fr) if ae is not None else None
+        for i, (p, a, ae) in enumerate(zip(d.params, args, arg_exprs, strict=False)):
+            simple = self.simple(ae, fr)
+            if h is not None and facts is not None and not simple:
+                f = facts[i]
+                level = max(f.level, 0)
+                if not f.unsafe and level < h.cur:
+                    # loop-invariant where it is used: compute it once, at its level
+                    var = h.hoist(level, ("arg", value_key(ae, fr.env)), a, names)
+                    names.walrus -= f.walrus  # its code is no longer in place
+                    inner[p.name] = Local(var, self.origin(ae, fr), level=level, hoisted=True)
+                    continue
+            origin = self.origin(ae, fr)
             lo = hi = None
-            if isinstance(ae, A.Name) and ae.name in env:
-                lo, hi = env[ae.name].lo, env[ae.name].hi
+            if isinstance(ae, A.Name) and ae.name in fr.env:
+                lo, hi = fr.env[ae.name].lo, fr.env[ae.name].hi
             elif isinstance(ae, A.Int):
                 lo = hi = ae.value
-            if _SIMPLE.match(a):
-                inner[p.name] = Local(a, origin, lo, hi)
+            if simple:
+                # a name or a literal is used as it is; a local keeps its level
+                loc = fr.env.get(ae.name) if isinstance(ae, A.Name) else fr.env.get("me") \
+                    if isinstance(ae, A.Me) else None
+                inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
+                                      hoisted=loc.hoisted if loc else False,
+                                      param=loc.param if loc else None)
             else:
                 var = names.tmp("a")
                 binds.append((var, a))
@@ -99,88 +117,117 @@ class Optimizing(Exprs):
             body = self.bind(var, a, body)
         return body
 
+    def simple(self, e: A.Expr, fr: Frame) -> bool:
+        """Is e's code a name or a literal, cheap and safe to repeat wherever it is used?"""
+        if isinstance(e, (A.Int, A.Bool, A.NoneLit, A.Me, A.Players)):
+            return True
+        if isinstance(e, A.Name):
+            ref = self.cx.resolve(e.name, fr.env)
+            if ref is None:
+                return False
+            if ref.kind in ("local", "zone", "zones", "var"):
+                return True  # a local is always bound to a name or a literal
+            if ref.kind == "const":
+                return ref.value is None or isinstance(ref.value, (bool, int))
+            return ref.kind == "builtin" and e.name == "moves_played"
+        return False
+
     def table_call(self, e: A.Call, fr: Frame) -> str | None:
         """In a legal-move generator, a def called with one move parameter that ranges over
         constants (and otherwise constants) is evaluated once per value, before the loops,
-        instead of once per iteration of the inner loops: `wanted(k)` -> `_T3[u_k - 1]`."""
+        instead of once per iteration of the inner loops: `wanted(k)` -> `_T3[u_k]`."""
         tables = fr.tables
         if tables is None:
             return None
-        env = fr.env
-        var = None
+        loc = None
         for a in e.args:
-            if (isinstance(a, A.Name) and a.name in env and a.name in fr.range_params
-                    and env[a.name].code == f"u_{a.name}"):
-                if var is not None and var != a.name:
-                    return None
-                var = a.name
-            elif not isinstance(a, A.Int):
+            if isinstance(a, A.Int):
+                continue
+            arg = fr.env.get(a.name) if isinstance(a, A.Name) else None
+            if arg is None or arg.param is None or (loc is not None and loc.param != arg.param):
                 return None
-        if var is None:
+            loc = arg
+        if loc is None or loc.param is None:
             return None
-        lo, hi = env[var].lo, env[var].hi
-        if lo is None or hi is None or hi - lo > TABLE_SPAN:
+        pname, lo, hi = loc.param
+        if hi - lo > TABLE_SPAN:
             return None
-        key = (e.func, lo, hi,
-               tuple(a.name if isinstance(a, A.Name) else a.value for a in e.args))  # type: ignore[attr-defined]
+        key = (e.func, lo, hi, tuple(a.value if isinstance(a, A.Int) else pname
+                                     for a in e.args))
         d = self.cx.def_of(e.func)
         assert d is not None
         if key not in tables:
+            names = self.cx.names
+            unsafe, walrus = names.unsafe, names.walrus
             plain = attrs.evolve(fr, tables=None, hoist=None)
-            if 0 <= lo and hi - lo < 8:
+            if 0 <= lo and hi - lo < TABLE_LITERALS:
                 # a few values: one expression each, the parameter a literal that Python
                 # folds (`s[8 + 1]` -> `s[9]`), and no comprehension to call
                 items = []
                 for i in range(lo, hi + 1):
-                    inner = plain.scope()
-                    inner.env[var] = Local(str(i), None, i, i)
-                    args = [self.as_tuple(a, inner) for a in e.args]
-                    items.append(self.inline_def(d, args, inner, e.span, e.args))
+                    items.append(self._table_entry(d, e, plain, Local(str(i), None, i, i)))
                 table = "(" + "None, " * lo + "".join(f"{x}, " for x in items) + ")"
             else:
-                it = self.cx.names.tmp("i")
-                inner = plain.scope()
-                inner.env[var] = Local(it, None, lo, hi)
-                args = [self.as_tuple(a, inner) for a in e.args]
-                body = self.inline_def(d, args, inner, e.span, e.args)
+                it = names.tmp("i")
+                body = self._table_entry(d, e, plain, Local(it, None, lo, hi))
                 pad = f"(None,) * {lo} + " if lo > 0 else ""
                 table = f"{pad}tuple([{body} for {it} in range({lo}, {hi + 1})])"
-                items = [body]
-            if any(_RAISING_CALL.search(x) for x in items):
+            failing = names.unsafe != unsafe
+            names.unsafe, names.walrus = unsafe, walrus  # the entries are not in place
+            if failing:
                 return None  # evaluated ahead of its guards it could fail: keep it in place
-            name = self.cx.names.tmp("T")
+            name = names.tmp("T")
             tables[key] = (name, f"{name} = {table}")
         name = tables[key][0]
-        if lo >= 0:
-            return f"{name}[{env[var].code}]"
-        return f"{name}[{env[var].code} - {lo}]"
+        index = self.local_code(loc, fr)
+        return f"{name}[{index}]" if lo >= 0 else f"{name}[{index} - {lo}]"
+
+    def _table_entry(self, d: A.DefDecl, e: A.Call, fr: Frame, value: Local) -> str:
+        inner = fr.scope()
+        for a in e.args:
+            if isinstance(a, A.Name):
+                inner.env[a.name] = value
+        args = [self.as_tuple(a, inner) for a in e.args]
+        return self.inline_def(d, args, inner, e.args)
 
     def card_attr(self, e: A.Attr, table: str, obj: str, fr: Frame) -> str:
         h = fr.hoist
-        if h is not None and obj in h.level_of:  # invariant where the card is
-            level = h.level_of[obj]
-            key = (level, f"{table}[{obj}]")
-            if key not in h.by_code:
-                var = self.cx.names.tmp("h")
-                h.by_code[key] = var
-                h.level_of[var] = level
-                h.hoisted.setdefault(level, []).append((var, key[1]))
-            return h.by_code[key]
+        loc = fr.env.get(e.obj.name) if isinstance(e.obj, A.Name) else None
+        if h is not None and loc is not None and loc.hoisted and loc.level is not None:
+            # the card is hoisted: so is its attribute
+            return h.hoist(loc.level, ("attr", table, loc.code), f"{table}[{obj}]",
+                           self.cx.names)
         return super().card_attr(e, table, obj, fr)
 
     def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
         h = fr.hoist
-        if h is not None and src in h.guards:
-            h.guard_used = max(h.guard_used, h.guards[src])
-            return f"{src}[{-1 if e.op == 'top' else 0}]"
+        if h is not None and self.cx.type_of(e.operand) == "zone":
+            level = h.guards.get(value_key(e.operand, fr.env))
+            if level is not None:  # an earlier conjunct checked that it is not empty
+                h.read(level)
+                return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
 
 
-def new_hoist(cx: Ctx, md: A.MoveDecl) -> Hoist | None:
-    """The hoisting state of a move's legal-move generator (None in plain code)."""
-    if not cx.optimize:
-        return None
-    return Hoist({p.name: i + 1 for i, p in enumerate(md.params)})
+def value_key(e: Any, env: dict[str, Local]) -> Any:
+    """A key equal for two expressions that certainly have the same value here: the same
+    tree, with each name bound to the same local (or to the same global)."""
+    if isinstance(e, A.Name):
+        loc = env.get(e.name)
+        return ("local", loc.code) if loc is not None else ("name", e.name)
+    if isinstance(e, A.Me):
+        return ("local", env["me"].code)
+    if isinstance(e, (A.Expr, A.Stmt)):
+        return (type(e).__name__,) + tuple(value_key(getattr(e, f.name), env)
+                                           for f in attrs.fields(type(e)) if f.name != "span")
+    if isinstance(e, tuple):
+        return tuple(value_key(x, env) for x in e)
+    return e
+
+
+def new_hoist(cx: Ctx) -> Hoist | None:
+    """The hoisting state of a legal-move generator (None in plain code)."""
+    return Hoist() if cx.optimize else None
 
 
 def unrolled_levels(cx: Ctx, md: A.MoveDecl) -> set[int]:

@@ -22,15 +22,16 @@ INDENT = "    "
 
 
 class Names:
-    """Fresh temporaries and the span table, one for the whole module. Also what the
-    lowering has emitted so far that later decisions depend on: how many calls of a helper
-    that may raise, and how many assignment expressions (counted, never re-read from text)."""
+    """Fresh temporaries and the span table, one for the whole module. Also two facts
+    about the code emitted in place so far, which the optimiser reads before moving code
+    (counted as it is emitted, never read back from the text): calls of runtime helpers
+    that may raise or change the state (runtime.EXPORTED), and assignment expressions."""
 
     def __init__(self) -> None:
         self.spans: list[tuple[A.Span, str]] = []
         self.count = 0
-        self.raising = 0  # calls of runtime helpers that may raise a rule error
-        self.walrus = 0  # assignment expressions (`:=`)
+        self.unsafe = 0  # calls that may raise a rule error or change the state
+        self.walrus = 0  # assignment expressions (`:=`), which a comprehension's iterable may not hold
 
     def tmp(self, base: str = "t") -> str:
         self.count += 1
@@ -61,6 +62,9 @@ class CodeWriter:
             self.ind = saved
 
 
+INNER = 1 << 30  # the loop level of a value bound inside an expression: it never moves out
+
+
 @attrs.define
 class Local:
     """A name bound in generated code: a parameter, a loop variable, a `let`..."""
@@ -69,23 +73,51 @@ class Local:
     origin: str | None = None  # for a card: the zone (slot code) it was taken from
     lo: int | None = None  # known integer range, to skip index checks
     hi: int | None = None
+    # In a legal-move generator: the loop level where the value is bound (0: before the
+    # loops; a move parameter: its loop; None: inside an expression, never hoisted)...
+    level: int | None = None
+    hoisted: bool = False  # ...whether it is a value the optimiser hoisted...
+    param: tuple[str, int, int] | None = None  # ...and a move parameter over lo..hi
+
+
+@attrs.define
+class HoistLevel:
+    """What one instance of a loop level computes before its inner loops."""
+
+    lines: list[tuple[str, str]] = attrs.Factory(list)  # (variable, code)
+    by_key: dict[Any, str] = attrs.Factory(dict)  # value key -> variable
 
 
 @attrs.define
 class Hoist:
-    """The hoisting state of one legal-move generator (see optimize.py).
+    """The hoisting state of one legal-move generator (see optimize.py): the instance of
+    each loop level being compiled, the zones known not to be empty there, and the deepest
+    loop level the code lowered so far reads (`needs`)."""
 
-    A `def` argument that depends only on parameters of outer loops is computed once at
-    that loop level, not in every inner iteration; `top of Z` needs no empty check where
-    an earlier conjunct (`Z is not empty`) has guarded it."""
-
-    param_level: dict[str, int]
     cur: int = 0  # the loop level being compiled
-    hoisted: dict[int, list[tuple[str, str]]] = attrs.Factory(dict)
-    by_code: dict[tuple[int, str], str] = attrs.Factory(dict)
-    level_of: dict[str, int] = attrs.Factory(dict)  # hoisted variable -> its loop level
-    guards: dict[str, int] = attrs.Factory(dict)
-    guard_used: int = -1
+    levels: list[HoistLevel] = attrs.Factory(list)
+    guards: dict[Any, int] = attrs.Factory(dict)  # zone (value key) -> level of its check
+    needs: int = -1
+
+    def enter(self, level: int) -> None:
+        """Start an instance of a loop level: what deeper instances hoisted and guarded is
+        out of scope now."""
+        del self.levels[level:]
+        self.levels.append(HoistLevel())
+        self.guards = {k: v for k, v in self.guards.items() if v < level}
+
+    def read(self, level: int | None) -> None:
+        self.needs = max(self.needs, INNER if level is None else level)
+
+    def hoist(self, level: int, key: Any, code: str, names: Names) -> str:
+        """A variable computed at `level` holding `code` (one per value key and level)."""
+        lv = self.levels[level]
+        if key not in lv.by_key:
+            var = names.tmp("h")
+            lv.by_key[key] = var
+            lv.lines.append((var, code))
+        self.read(level)
+        return lv.by_key[key]
 
 
 @attrs.define
@@ -98,7 +130,6 @@ class Frame:
     hoist: Hoist | None = None
     # def tables of this generator: (def, range, args) -> (name, code); None: no tables here
     tables: dict[Any, tuple[str, str]] | None = None
-    range_params: frozenset[str] = frozenset()  # move parameters over a constant range
     depth: int = 0  # defs being inlined around this point
     # in the flow: the phase new nodes belong to, and where `break` goes in each loop
     phase: str = ""

@@ -63,7 +63,6 @@ class Ctx:
         self.layout = Layout(g)
         self.names = Names()
         self.def_funcs: set[str] = set()  # defs called as functions: emit d_<name>
-        self.inline_budget = 400_000  # a def used many times in many defs: call it
 
     # ---- the two questions the checker already answered
     def type_of(self, e: A.Expr) -> str:

@@ -43,6 +43,7 @@ class Exprs:
 
     def expr(self, e: A.Expr, fr: Frame) -> str:
         lower = self._lower.get(type(e))
+        self.cx.names.nodes += 1
         if lower is None:  # pragma: no cover - the checker knows every expression
             raise Diagnostic("internal: cannot compile expression", e.span)
         return lower(e, fr)

@@ -28,7 +28,7 @@ from .exprs import Exprs
 from .writer import INNER, Frame, Hoist, Local
 
 INLINE_DEPTH = 12  # deeper than this, a def is called
-INLINE_BUDGET = 400_000  # characters of inlined code, after which defs are called
+INLINE_BUDGET = 50_000  # expressions inlined in all, after which defs are called
 UNROLL_VALUES = 8  # a parameter over at most this many constants is unrolled...
 UNROLL_COPIES = 64  # ...while a generator has at most this many copies of its innermost level
 TABLE_SPAN = 64  # the widest constant range a def table covers
@@ -46,6 +46,10 @@ class _Arg:
 
 class Optimizing(Exprs):
     """Expression lowering that inlines defs, hoists and tabulates."""
+
+    def __init__(self, cx: Ctx) -> None:
+        super().__init__(cx)
+        self.budget = INLINE_BUDGET  # for the whole module: a def used in many defs is called
 
     def local_code(self, loc: Local, fr: Frame) -> str:
         if fr.hoist is not None:
@@ -108,11 +112,12 @@ class Optimizing(Exprs):
                 var = names.tmp("a")
                 binds.append((var, a))
                 inner[p.name] = Local(var, origin, lo, hi)
-        if fr.depth + 1 > INLINE_DEPTH or self.cx.inline_budget <= 0:
+        if fr.depth + 1 > INLINE_DEPTH or self.budget <= 0:
             return self.call_function(d, args)
+        nodes = names.nodes
         body = self.expr(d.body, attrs.evolve(fr, env=inner, rule=f"def {d.name}",
                                               depth=fr.depth + 1))
-        self.cx.inline_budget -= len(body)  # a def used many times in many defs: call it
+        self.budget -= names.nodes - nodes
         for var, a in reversed(binds):
             body = self.bind(var, a, body)
         return body

@@ -30,6 +30,7 @@ class Names:
     def __init__(self) -> None:
         self.spans: list[tuple[A.Span, str]] = []
         self.count = 0
+        self.nodes = 0  # expressions lowered (a measure of the code emitted)
         self.unsafe = 0  # calls that may raise a rule error or change the state
         self.walrus = 0  # assignment expressions (`:=`), which a comprehension's iterable may not hold
 

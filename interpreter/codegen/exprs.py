@@ -101,11 +101,7 @@ class Exprs:
                     return str(ref.slot - 1 + v)
                 return f"({ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)})"
             if ref is not None and ref.kind == "vars":
-                assert ref.dim is not None
-                v = self.int_value(e.index, fr)
-                if v is not None and 1 <= v <= ref.dim[1]:
-                    return f"s[{ref.slot - 1 + v}]"
-                return f"s[{ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)}]"
+                return f"s[{self.var_slot(e, fr)}]"
         ot = cx.type_of(e.obj)
         obj = self.expr(e.obj, fr)
         i = self.expr(e.index, fr)
@@ -114,6 +110,16 @@ class Exprs:
         if ot == "zone":
             return f"{at}(s[{obj}], {i}, {sid})"
         return f"{at}({obj}, {i}, {sid})"
+
+    def var_slot(self, e: A.Index, fr: Frame) -> str:
+        """The slot of an element of a variable array: a number if the index is known."""
+        assert isinstance(e.obj, A.Name)
+        ref = self.cx.resolve(e.obj.name, fr.env)
+        assert ref is not None and ref.dim is not None
+        v = self.int_value(e.index, fr)
+        if v is not None and 1 <= v <= ref.dim[1]:
+            return str(ref.slot - 1 + v)
+        return f"{ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)}"
 
     def index_code(self, idx: A.Expr, dim: tuple[str, int], fr: Frame) -> str:
         """An index into an array of zones or variables, checked unless known in range."""

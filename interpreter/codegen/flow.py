@@ -10,12 +10,15 @@ emitted functions all read the graph, never the emitted text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from ..errors import Diagnostic
 from ..lang import ast as A
 from ..lang import walk_stmts
-from .stmts import Stmts
+from .bounds import FULL
+from .stmts import Stmts, assigned
 from .writer import CodeWriter, Frame, Local
 
 
@@ -192,8 +195,7 @@ class FlowLowering:
         x = self.x
         if isinstance(st, A.LetStmt):
             slot = cx.layout.new_slot()
-            self.code(node, f"s[{slot}] = {x.as_tuple(st.value, fr)}")
-            fr.env[st.name] = Local(f"s[{slot}]", None)
+            fr.env[st.name] = self.keep(node, slot, st.value, st.span, fr)
             return node
         if isinstance(st, A.End):
             self.nodes[node].exit = Finish(self.stmts.end_text(st, fr))
@@ -244,11 +246,18 @@ class FlowLowering:
             p = cx.g.procs[st.func]
             inner = Frame({}, f"proc {p.name}", phase=fr.phase, loops=fr.loops)
             for prm, a in zip(p.params, st.args, strict=False):
-                slot = cx.layout.new_slot()
-                self.code(node, f"s[{slot}] = {x.as_tuple(a, fr)}")
-                inner.env[prm.name] = Local(f"s[{slot}]", None)
+                inner.env[prm.name] = self.keep(node, cx.layout.new_slot(), a, a.span, fr)
             return self.emit(p.body, node, inner)
         raise Diagnostic("internal: cannot lower this statement", st.span)  # pragma: no cover
+
+    def keep(self, node: int, slot: int, e: A.Expr, span: A.Span, fr: Frame,
+             lower: Callable[[A.Expr, Frame], str] | None = None) -> Local:
+        """`s[slot] = <e>` in a node (a number guarded to 64 bits): the flow's variable."""
+        w = CodeWriter()
+        w.line(f"s[{slot}] = {(lower or self.x.as_tuple)(e, fr)}")
+        kept = self.stmts.bind_int(f"s[{slot}]", e, span, fr, w)
+        self.nodes[node].body += w.lines
+        return Local(f"s[{slot}]", None, *(FULL if kept else (None, None)))
 
     def choose(self, st: A.Choose, node: int, fr: Frame) -> int:
         cx = self.cx
@@ -292,7 +301,7 @@ class FlowLowering:
         elif isinstance(st, A.Repeat):
             if st.count is not None:
                 ctr = cx.layout.new_slot()
-                self.code(node, f"s[{ctr}] = {x.expr(st.count, fr)}")
+                self.keep(node, ctr, st.count, st.count.span, fr, x.expr)
                 self.nodes[head].body += [Branch(f"s[{ctr}] <= 0", exit_), f"s[{ctr}] -= 1"]
             self.close(node, head)
         else:
@@ -307,6 +316,8 @@ class FlowLowering:
             self.nodes[head].body += [Branch(f"s[{pos}] >= len(s[{lst}])", exit_),
                                       f"s[{var}] = s[{lst}][s[{pos}]]", f"s[{pos}] += 1"]
             lo, hi = cx.const_range(st.source)
+            if st.var in assigned(st.body):
+                lo = hi = None  # the body changes it: its range no longer holds
             inner.env[st.var] = Local(f"s[{var}]", None, lo, hi)
         self.close(head, body_n)
         end = self.emit(st.body, body_n, attrs.evolve(inner, loops=fr.loops + (exit_,)))

@@ -136,14 +136,24 @@ def setup(stmts: Stmts) -> list[str]:
     """The initial values of the variables, then the setup block."""
     cx = stmts.cx
     out = ["def setup(s):"]
+    w = CodeWriter("    ")
     for v in cx.g.vars.values():
-        code = stmts.x.as_tuple(v.init, Frame({}, f"var {v.name}"))
+        fr = Frame({}, f"var {v.name}")
+        code = stmts.x.as_tuple(v.init, fr)
         base = cx.layout.var_base[v.name]
         if v.dim is None:
-            out.append(f"    s[{base}] = {code}")
-        else:
-            out.append(f"    for _i in range({v.dim[1]}): s[{base} + _i] = {code}")
-    w = CodeWriter("    ")
+            w.line(f"s[{base}] = {code}")
+            stmts.bind_int(f"s[{base}]", v.init, v.init.span, fr, w)  # a number: within 64 bits
+            continue
+        guard = CodeWriter()
+        stmts.bind_int(f"s[{base} + _i]", v.init, v.init.span, fr, guard)
+        if not guard.lines:
+            w.line(f"for _i in range({v.dim[1]}): s[{base} + _i] = {code}")
+            continue
+        w.line(f"for _i in range({v.dim[1]}):")
+        with w.indented():
+            w.line(f"s[{base} + _i] = {code}")
+            w.lines += [w.ind + ln for ln in guard.lines]
     stmts.block(cx.g.setup, Frame({}, "setup"), w)
     out += w.lines
     out.append("")

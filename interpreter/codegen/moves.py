@@ -16,7 +16,7 @@ from ..lang import ast as A
 from ..lang import elem
 from .context import walk
 from .optimize import new_hoist, unrolled_levels, value_key
-from .stmts import Stmts
+from .stmts import Stmts, assigned
 from .writer import INDENT, CodeWriter, Frame, Local
 
 
@@ -49,6 +49,8 @@ class Moves:
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
             lo, hi = cx.const_range(p.source)
+            if p.name in assigned(md.body):
+                lo = hi = None  # the body changes it: its range no longer holds
             fr.env[p.name] = Local(var, origin, lo, hi)
             params.append(var)
             ptypes.append("card" if st == "zone" else elem(st))

@@ -36,7 +36,8 @@ EXPORTED: dict[str, Helper] = {
     "_take_any": Helper(True, pure=False), "_loop": Helper(True), "_player": Helper(True),
     "_fmt": Helper(False), "_dist": Helper(True), "_pass_effect": Helper(False),
     "_flow_loop": Helper(True), "_rng": Helper(True), "_rep": Helper(True),
-    "_big": Helper(True), "_players": Helper(True), "_GameOver": Helper(False),
+    "_big": Helper(True), "_big_items": Helper(True), "_players": Helper(True),
+    "_GameOver": Helper(False),
 }
 
 
@@ -223,6 +224,11 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if type(v) is int and not -BIG <= v <= BIG:
             err(sid, "a number grew beyond 64 bits: a runaway rule")
         return v
+
+    @export
+    def _big_items(t: Any, sid: int) -> None:
+        for v in t:
+            _big(v, sid)
 
     @export
     def _players(who: Any, sid: int) -> tuple[int, ...]:

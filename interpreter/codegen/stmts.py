@@ -10,7 +10,10 @@ from collections.abc import Callable
 
 from ..errors import Diagnostic
 from ..lang import ast as A
+from .bounds import FULL, Bounds, arith, fits
+from .context import walk
 from .exprs import Exprs
+from .runtime import BIG
 from .writer import CodeWriter, Frame, Local
 
 LOOP_LIMIT = 100_000  # automatic steps or loop rounds before a rule counts as runaway
@@ -20,6 +23,8 @@ class Stmts:
     def __init__(self, x: Exprs) -> None:
         self.x = x
         self.cx = x.cx
+        # proofs that a number stays within 64 bits, to leave its guard out (not in plain code)
+        self.bounds = Bounds(x.cx) if x.cx.optimize else None
         self._lower: dict[type, Callable[[A.Stmt, Frame, CodeWriter], None]] = {
             A.Assign: self.assign,  # type: ignore[dict-item]
             A.CallStmt: self.call,  # type: ignore[dict-item]
@@ -60,17 +65,39 @@ class Stmts:
     # ------------------------------------------------------------ values
     def assign(self, st: A.Assign, fr: Frame, w: CodeWriter) -> None:
         x = self.x
+        cx = self.cx
         value = x.as_tuple(st.value, fr)
-        target = self.lvalue(st.target, fr)
-        ttype = self.cx.type_of(st.target)
-        if " * " in value and ttype == "int":
-            # numbers that multiply can grow without bound: keep them to 64 bits
+        ttype = cx.type_of(st.target)
+        compound = st.op != "="
+        tg = st.target
+        if (compound and isinstance(tg, A.Index) and ttype in ("int", "list:int")
+                and x.int_value(tg.index, fr) is None and not self.kept(st, fr)):
+            # the slot is computed once, as `s[i] += v` does, then read again by the guard
+            t = cx.names.tmp("t")
+            w.line(f"{t} = {x.var_slot(tg, fr)}")
+            target = f"s[{t}]"
+        else:
+            target = self.lvalue(tg, fr)
+        if ttype == "int" and not self.kept(st, fr):
             sid = self.sid(st.span, fr)
-            big = self.cx.helper("_big")
-            if st.op == "=":
-                w.line(f"{target} = {big}({value}, {sid})")
+            if cx.type_of(st.value) != "int":  # a value of unknown type: _big lets others by
+                big = cx.helper("_big")
+                w.line(f"{target} = {big}({target} {st.op[0]} {value}, {sid})" if compound
+                       else f"{target} = {big}({value}, {sid})")
+            elif compound:
+                w.line(f"{target} {st.op} {value}")
+                w.line(self.check(target, sid))
             else:
-                w.line(f"{target} = {big}({target} {st.op[0]} {value}, {sid})")
+                v = cx.names.tmp("v")
+                w.line(self.check(f"({v} := {value})", sid, v))
+                w.line(f"{target} = {v}")
+            return
+        if ttype == "list:int" and not self.kept(st, fr):
+            sid = self.sid(st.span, fr)
+            v = cx.names.tmp("v")
+            new = f"{target} + tuple({value})" if compound else value
+            w.line(f"{cx.helper('_big_items')}(({v} := {new}), {sid})")
+            w.line(f"{target} = {v}")
             return
         if st.op == "=":
             w.line(f"{target} = {value}")
@@ -78,6 +105,37 @@ class Stmts:
             w.line(f"{target} = {target} + tuple({value})")
         else:
             w.line(f"{target} {st.op} {value}")
+
+    def kept(self, st: A.Assign, fr: Frame) -> bool:
+        """Is the number (or each number of the list) this assignment keeps proven to stay
+        within 64 bits? Plain code proves nothing."""
+        b = self.bounds
+        if b is None:
+            return False
+        sc = b.scope(fr.env)
+        ttype = self.cx.type_of(st.target)
+        if ttype == "list:int":
+            return fits(b.elems(st.value, sc))
+        value = b.of(st.value, sc)
+        if st.op == "=":
+            return fits(value)
+        return fits(arith(st.op[0], b.of(st.target, sc), value))
+
+    def check(self, code: str, sid: int, name: str | None = None) -> str:
+        """A guard: the number must stay within 64 bits (the checks that `_big` makes,
+        inline: this runs at every assignment of a number that is not proven small)."""
+        return (f"if not {-BIG} <= {code} <= {BIG}: "
+                f"{self.cx.helper('_big')}({name or code}, {sid})")
+
+    def bind_int(self, var: str, e: A.Expr, span: A.Span, fr: Frame, w: CodeWriter) -> bool:
+        """After `var = <e>` has been written: guard it if it is a number not proven to
+        stay within 64 bits. Whether the bound name holds a number."""
+        if self.cx.type_of(e) != "int":
+            return False
+        b = self.bounds
+        if b is None or not fits(b.of(e, b.scope(fr.env))):
+            w.line(self.check(var, self.sid(span, fr)))
+        return True
 
     def lvalue(self, e: A.Expr, fr: Frame) -> str:
         if isinstance(e, A.Name):
@@ -93,8 +151,10 @@ class Stmts:
     def let(self, st: A.LetStmt, fr: Frame, w: CodeWriter) -> None:
         var = self.cx.names.tmp("v")
         code = self.x.as_tuple(st.value, fr)
-        fr.env[st.name] = Local(var, self.x.origin(st.value, fr))
+        origin = self.x.origin(st.value, fr)
         w.line(f"{var} = {code}")
+        kept = self.bind_int(var, st.value, st.span, fr, w)
+        fr.env[st.name] = Local(var, origin, *(FULL if kept else (None, None)))
 
     def call(self, st: A.CallStmt, fr: Frame, w: CodeWriter) -> None:
         args = [self.x.as_tuple(a, fr) for a in st.args]
@@ -125,6 +185,8 @@ class Stmts:
         if isinstance(st.source, A.Binary) and st.source.op == "..":
             if isinstance(st.source.left, A.Int) and isinstance(st.source.right, A.Int):
                 lo, hi = st.source.left.value, st.source.right.value
+        if st.var in assigned(st.body):
+            lo = hi = None  # its values are the range's only until the body assigns it
         inner.env[st.var] = Local(var, origin, lo, hi)
         w.line(f"for {var} in {src}:")
         with w.indented():
@@ -254,3 +316,9 @@ class Stmts:
         else:
             w.line(f"for _c in {cs}: {cx.helper('_take_any')}(s, _c, {sid})")
         put_many(cs)
+
+
+def assigned(stmts: tuple[A.Stmt, ...]) -> set[str]:
+    """The names these statements assign to (a local's known range does not hold then)."""
+    return {n.target.name for n in walk(stmts)
+            if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}

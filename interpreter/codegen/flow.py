@@ -82,11 +82,32 @@ class FlowGraph:
     entry: int
     decisions: dict[int, Decision]
     alias: dict[int, int] = attrs.Factory(dict)  # threaded jump nodes -> where they led
+    kept: set[int] | None = None  # the nodes emitted (None: all)
+
+    def is_kept(self, i: int) -> bool:
+        return i not in self.alias if self.kept is None else i in self.kept
 
     def edges(self) -> dict[int, list[int]]:
         """Each kept node and the nodes it may jump to."""
         return {i: sorted(set(n.targets())) for i, n in enumerate(self.nodes)
-                if i not in self.alias}
+                if self.is_kept(i)}
+
+    def successors(self, i: int) -> list[int]:
+        """Where control may go from node i: its jumps, or after a decision its successor."""
+        d = self.decisions.get(i)
+        return self.nodes[i].targets() + ([d.succ] if d is not None else [])
+
+    def drop_unreachable(self) -> None:
+        """Keep only the nodes a game can reach from the entry (after jump threading, the
+        nodes that only jumped on are among those left behind)."""
+        seen = {self.entry}
+        todo = [self.entry]
+        while todo:
+            for t in self.successors(todo.pop()):
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        self.kept = seen
 
     def thread_jumps(self) -> None:
         """Bypass nodes that only jump on, so a step runs as few node functions as possible."""
@@ -115,6 +136,8 @@ class FlowGraph:
         """The node functions and the NODES table."""
         out = []
         for i, n in enumerate(self.nodes):
+            if self.kept is not None and i not in self.kept:
+                continue
             out.append(f"def n_{i}(s):")
             for b in n.body:
                 out.append(f"    if {b.cond}: return {b.target}" if isinstance(b, Branch)
@@ -126,7 +149,8 @@ class FlowGraph:
             else:
                 out.append("    return -1")
             out.append("")
-        out.append("NODES = (" + "".join(f"n_{i}, " for i in range(len(self.nodes))) + ")")
+        out.append("NODES = (" + "".join(f"n_{i}, " if self.kept is None or i in self.kept
+                                         else "None, " for i in range(len(self.nodes))) + ")")
         return out
 
 

@@ -83,13 +83,9 @@ def generate(g: Checked, optimize: bool = True) -> Generated:
     graph = FlowLowering(stmts).lower()
     if optimize:
         graph.thread_jumps()
+        graph.drop_unreachable()
     out += graph.functions()
     out += legal_functions(cx, graph, generators)
-    out.append("def ends(s, _legal):")
-    for i, e in enumerate(g.ends):
-        out.append(f"    if {x.expr(e.cond, Frame({}, 'end'))}: return {i}")
-    out.append("    return -1")
-    out.append("")
     out += results(x)
     out += step_code(x, graph)
     out += def_functions(x)

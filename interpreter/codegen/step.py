@@ -38,7 +38,7 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
         lines.append(f"    _legal = legal_{d}(s)")
     else:
         lines.append("    _legal = LEGAL[s[0]](s)")
-    for i, e in enumerate(g.ends):  # inline, not a call to ends(): this runs every step
+    for i, e in enumerate(g.ends):  # inline: this runs every step
         lines.append(f"    if {x.expr(e.cond, Frame({}, 'end'))}:")
         lines.append(f"        s[4] = END_REASONS[{i}]")
         lines.append("        return []")

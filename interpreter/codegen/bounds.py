@@ -84,7 +84,7 @@ class Bounds:
         if isinstance(e, A.Name):
             if e.name in sc:
                 return sc[e.name]
-            ref = cx.resolve(e.name, {})
+            ref = cx.resolve(e, {})
             if ref is None:
                 return None
             if ref.kind in ("var", "vars"):
@@ -125,7 +125,7 @@ class Bounds:
             return self.of(e.body, {**sc, e.name: self.of(e.value, sc)})
         if isinstance(e, A.Index):
             if isinstance(e.obj, A.Name) and e.obj.name not in sc:
-                ref = cx.resolve(e.obj.name, {})
+                ref = cx.resolve(e.obj, {})
                 if ref is not None and ref.kind == "vars":
                     return FULL
             return self.elems(e.obj, sc)
@@ -143,7 +143,7 @@ class Bounds:
         return None
 
     def builtin(self, e: A.Call, sc: dict[str, Range]) -> Range:
-        d = self.cx.def_of(e.func)
+        d = self.cx.callee(e)
         if d is not None:
             return self.call(d, tuple(self.of(a, sc) for a in e.args))
         f = e.func
@@ -200,7 +200,7 @@ class Bounds:
         if isinstance(e, A.Name):
             if e.name in sc:
                 return None
-            ref = cx.resolve(e.name, {})
+            ref = cx.resolve(e, {})
             if ref is not None and ref.kind in ("var", "vars"):
                 return FULL  # a list variable's elements are guarded
             if ref is not None and ref.kind == "const" and isinstance(ref.value, tuple):
@@ -213,7 +213,7 @@ class Bounds:
             return None
         if isinstance(e, A.Index):
             if isinstance(e.obj, A.Name) and e.obj.name not in sc:
-                ref = cx.resolve(e.obj.name, {})
+                ref = cx.resolve(e.obj, {})
                 if ref is not None and ref.kind == "vars":
                     return FULL
             return None

@@ -68,8 +68,9 @@ class Ctx:
     def type_of(self, e: A.Expr) -> str:
         return self.g.types.get(id(e), "any")
 
-    def resolve(self, name: str, env: dict[str, Local]) -> Ref | None:
-        """The binding of a name in scope (locals first, then the game's declarations)."""
+    def resolve(self, e: A.Name, env: dict[str, Local]) -> Ref | None:
+        """What a name refers to here: a local in scope first, then the declarations."""
+        name = e.name
         if name in env:
             return Ref("local", local=env[name])
         g = self.g
@@ -88,15 +89,25 @@ class Ctx:
             return Ref("builtin")
         return None
 
-    def def_of(self, func: str) -> A.DefDecl | None:
+    def local(self, e: A.Expr | None, env: dict[str, Local]) -> Local | None:
+        """The local an expression names, if it is a local name (or `me`)."""
+        if isinstance(e, A.Me):
+            return env.get("me")
+        if isinstance(e, A.Name):
+            ref = self.resolve(e, env)
+            return ref.local if ref is not None else None
+        return None
+
+    def callee(self, e: A.Call) -> A.DefDecl | None:
         """The def a call names (None: a built-in function)."""
-        return self.g.defs.get(func)
+        return self.g.defs.get(e.func)
 
     # ---- facts
     def const_int(self, e: A.Expr, env: dict[str, Local] | None = None) -> int | None:
         """The value of a constant integer expression (one constant folder: the
         checker's), unless a local name in scope hides a constant it names."""
-        if env and any(isinstance(n, A.Name) and n.name in env for n in walk(e)):
+        if env and any(isinstance(n, A.Expr) and self.local(n, env) is not None
+                       for n in walk(e)):
             return None
         return self.g.const_int(e)
 

@@ -60,7 +60,7 @@ class Exprs:
 
     # ------------------------------------------------------------ names and indexing
     def name(self, e: A.Name, fr: Frame) -> str:
-        ref = self.cx.resolve(e.name, fr.env)
+        ref = self.cx.resolve(e, fr.env)
         if ref is None:  # pragma: no cover - the checker resolved every name
             raise Diagnostic(f"internal: unresolved name {e.name}", e.span)
         if ref.kind == "local":
@@ -88,7 +88,7 @@ class Exprs:
     def index(self, e: A.Index, fr: Frame) -> str:
         cx = self.cx
         if isinstance(e.obj, A.Name):
-            ref = cx.resolve(e.obj.name, fr.env)
+            ref = cx.resolve(e.obj, fr.env)
             if ref is not None and ref.kind == "zones":
                 assert ref.dim is not None
                 if cx.type_of(e.index).startswith("list:"):
@@ -114,7 +114,7 @@ class Exprs:
     def var_slot(self, e: A.Index, fr: Frame) -> str:
         """The slot of an element of a variable array: a number if the index is known."""
         assert isinstance(e.obj, A.Name)
-        ref = self.cx.resolve(e.obj.name, fr.env)
+        ref = self.cx.resolve(e.obj, fr.env)
         assert ref is not None and ref.dim is not None
         v = self.int_value(e.index, fr)
         if v is not None and 1 <= v <= ref.dim[1]:
@@ -134,7 +134,7 @@ class Exprs:
         if isinstance(idx, A.Int):
             return 1 <= idx.value <= size
         if isinstance(idx, A.Name):
-            ref = self.cx.resolve(idx.name, fr.env)
+            ref = self.cx.resolve(idx, fr.env)
             if ref is not None and ref.kind == "local":
                 loc = ref.local
                 assert loc is not None
@@ -153,8 +153,8 @@ class Exprs:
     def int_value(self, e: A.Expr, fr: Frame) -> int | None:
         """The value of an integer expression known when compiling: a constant, or a
         local bound to one value (an unrolled parameter)."""
-        if isinstance(e, A.Name) and e.name in fr.env:
-            loc = fr.env[e.name]
+        loc = self.cx.local(e, fr.env)
+        if loc is not None:
             return loc.lo if loc.lo is not None and loc.lo == loc.hi else None
         return self.cx.const_int(e, fr.env)
 
@@ -162,7 +162,7 @@ class Exprs:
         if isinstance(e, A.Quant) and e.kind == "first":
             return True
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e.name, fr.env)
+            ref = self.cx.resolve(e, fr.env)
             return ref is not None and ref.kind == "var"
         return isinstance(e, A.NoneLit)
 
@@ -170,8 +170,9 @@ class Exprs:
         """The zone (slot code) a card expression certainly comes from, if known."""
         if e is None:
             return None
-        if isinstance(e, A.Name) and e.name in fr.env:
-            return fr.env[e.name].origin
+        loc = self.cx.local(e, fr.env)
+        if loc is not None:
+            return loc.origin
         if (isinstance(e, A.Quant) and e.kind in ("first", "random")
                 and self.cx.type_of(e.source) == "zone"):
             return self.expr(e.source, fr)
@@ -228,7 +229,7 @@ class Exprs:
     # ------------------------------------------------------------ calls
     def call(self, e: A.Call, fr: Frame) -> str:
         cx = self.cx
-        d = cx.def_of(e.func)
+        d = cx.callee(e)
         if d is not None:
             return self.def_call(d, e.args, fr, e.span, e)
         f = e.func
@@ -277,7 +278,7 @@ class Exprs:
 
     def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e.name, fr.env)
+            ref = self.cx.resolve(e, fr.env)
             if ref is not None and ref.kind == "zones":
                 assert ref.dim is not None
                 return ("(" + " + ".join(f"len(s[{ref.slot + i}])" for i in range(ref.dim[1]))
@@ -302,7 +303,7 @@ class Exprs:
             return f"{cx.helper('_cat')}(s, {x})" if ot == "list:zone" else f"s[{x}]"
         p = self.expr(e.operand, fr)
         if isinstance(e.operand, A.Name):
-            ref = cx.resolve(e.operand.name, fr.env)
+            ref = cx.resolve(e.operand, fr.env)
             if ref is not None and ref.kind == "var":
                 # a player variable may be none: say where, not a Python TypeError
                 p = f"{cx.helper('_player')}({p}, {self.sid(e.operand.span, fr)})"

@@ -104,15 +104,17 @@ class Moves:
         if isinstance(e, A.Quant) and e.kind in ("min", "max", "random"):
             return True
         if isinstance(e, A.Call):
-            d = cx.def_of(e.func)
+            d = cx.callee(e)
             if d is not None and e.func not in seen:
                 if self.may_raise(d.body, seen | {e.func}):
                     return True
             elif d is None and e.func not in ("size", "count", "cards", "abs", "sum", "rest",
                                               "reverse", "sorted"):
                 return True
-        if isinstance(e, A.Name) and e.name in cx.g.defs and e.name not in seen:
-            return self.may_raise(cx.g.defs[e.name].body, seen | {e.name})
+        if isinstance(e, A.Name) and e.name not in seen:
+            ref = cx.resolve(e, {})
+            if ref is not None and ref.decl is not None:
+                return self.may_raise(ref.decl.body, seen | {e.name})
         if isinstance(e, A.Attr) and self.x.card_may_be_none(e.obj, Frame({}, "")):
             return True
         for f in attrs.fields(type(e)):
@@ -152,7 +154,7 @@ class _Generator:
             conds.append(x.expr(c, fr))
             if (h is not None and isinstance(c, A.IsEmpty) and c.negated
                     and cx.type_of(c.operand) == "zone"):
-                h.guards[value_key(c.operand, fr.env)] = lvl  # later conjuncts may rely on it
+                h.guards[value_key(cx, c.operand, fr.env)] = lvl  # later conjuncts may rely on it
         inner = CodeWriter(w.ind + INDENT if conds else w.ind)
         params = self.md.params
         if lvl == len(params):

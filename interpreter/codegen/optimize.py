@@ -91,20 +91,19 @@ class Optimizing(Exprs):
                 level = max(f.level, 0)
                 if not f.unsafe and level < h.cur:
                     # loop-invariant where it is used: compute it once, at its level
-                    var = h.hoist(level, ("arg", value_key(ae, fr.env)), a, names)
+                    var = h.hoist(level, ("arg", value_key(self.cx, ae, fr.env)), a, names)
                     names.walrus -= f.walrus  # its code is no longer in place
                     inner[p.name] = Local(var, self.origin(ae, fr), level=level, hoisted=True)
                     continue
             origin = self.origin(ae, fr)
+            loc = self.cx.local(ae, fr.env)
             lo = hi = None
-            if isinstance(ae, A.Name) and ae.name in fr.env:
-                lo, hi = fr.env[ae.name].lo, fr.env[ae.name].hi
+            if loc is not None:
+                lo, hi = loc.lo, loc.hi
             elif isinstance(ae, A.Int):
                 lo = hi = ae.value
             if simple:
                 # a name or a literal is used as it is; a local keeps its level
-                loc = fr.env.get(ae.name) if isinstance(ae, A.Name) else fr.env.get("me") \
-                    if isinstance(ae, A.Me) else None
                 inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                       hoisted=loc.hoisted if loc else False,
                                       param=loc.param if loc else None)
@@ -127,7 +126,7 @@ class Optimizing(Exprs):
         if isinstance(e, (A.Int, A.Bool, A.NoneLit, A.Me, A.Players)):
             return True
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e.name, fr.env)
+            ref = self.cx.resolve(e, fr.env)
             if ref is None:
                 return False
             if ref.kind in ("local", "zone", "zones", "var"):
@@ -148,7 +147,7 @@ class Optimizing(Exprs):
         for a in e.args:
             if isinstance(a, A.Int):
                 continue
-            arg = fr.env.get(a.name) if isinstance(a, A.Name) else None
+            arg = self.cx.local(a, fr.env)
             if arg is None or arg.param is None or (loc is not None and loc.param != arg.param):
                 return None
             loc = arg
@@ -159,7 +158,7 @@ class Optimizing(Exprs):
             return None
         key = (e.func, lo, hi, tuple(a.value if isinstance(a, A.Int) else pname
                                      for a in e.args))
-        d = self.cx.def_of(e.func)
+        d = self.cx.callee(e)
         assert d is not None
         if key not in tables:
             names = self.cx.names
@@ -197,7 +196,7 @@ class Optimizing(Exprs):
 
     def card_attr(self, e: A.Attr, table: str, obj: str, fr: Frame) -> str:
         h = fr.hoist
-        loc = fr.env.get(e.obj.name) if isinstance(e.obj, A.Name) else None
+        loc = self.cx.local(e.obj, fr.env)
         if h is not None and loc is not None and loc.hoisted and loc.level is not None:
             # the card is hoisted: so is its attribute
             return h.hoist(loc.level, ("attr", table, loc.code), f"{table}[{obj}]",
@@ -207,26 +206,24 @@ class Optimizing(Exprs):
     def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
         h = fr.hoist
         if h is not None and self.cx.type_of(e.operand) == "zone":
-            level = h.guards.get(value_key(e.operand, fr.env))
+            level = h.guards.get(value_key(self.cx, e.operand, fr.env))
             if level is not None:  # an earlier conjunct checked that it is not empty
                 h.read(level)
                 return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
 
 
-def value_key(e: Any, env: dict[str, Local]) -> Any:
+def value_key(cx: Ctx, e: Any, env: dict[str, Local]) -> Any:
     """A key equal for two expressions that certainly have the same value here: the same
     tree, with each name bound to the same local (or to the same global)."""
-    if isinstance(e, A.Name):
-        loc = env.get(e.name)
-        return ("local", loc.code) if loc is not None else ("name", e.name)
-    if isinstance(e, A.Me):
-        return ("local", env["me"].code)
+    if isinstance(e, (A.Name, A.Me)):
+        loc = cx.local(e, env)
+        return ("local", loc.code) if loc is not None else ("name", getattr(e, "name", "me"))
     if isinstance(e, (A.Expr, A.Stmt)):
-        return (type(e).__name__,) + tuple(value_key(getattr(e, f.name), env)
+        return (type(e).__name__,) + tuple(value_key(cx, getattr(e, f.name), env)
                                            for f in attrs.fields(type(e)) if f.name != "span")
     if isinstance(e, tuple):
-        return tuple(value_key(x, env) for x in e)
+        return tuple(value_key(cx, x, env) for x in e)
     return e
 
 

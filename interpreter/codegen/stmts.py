@@ -139,7 +139,7 @@ class Stmts:
 
     def lvalue(self, e: A.Expr, fr: Frame) -> str:
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e.name, fr.env)
+            ref = self.cx.resolve(e, fr.env)
             assert ref is not None
             if ref.kind == "local":
                 assert ref.local is not None

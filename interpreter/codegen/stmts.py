@@ -86,7 +86,7 @@ class Stmts:
                        else f"{target} = {big}({value}, {sid})")
             elif compound:
                 w.line(f"{target} {st.op} {value}")
-                w.line(self.check(target, sid))
+                w.line(self.check(target, sid, computed=True))
             else:
                 v = cx.names.tmp("v")
                 w.line(self.check(f"({v} := {value})", sid, v))
@@ -121,11 +121,14 @@ class Stmts:
             return fits(value)
         return fits(arith(st.op[0], b.of(st.target, sc), value))
 
-    def check(self, code: str, sid: int, name: str | None = None) -> str:
-        """A guard: the number must stay within 64 bits (the checks that `_big` makes,
-        inline: this runs at every assignment of a number that is not proven small)."""
-        return (f"if not {-BIG} <= {code} <= {BIG}: "
-                f"{self.cx.helper('_big')}({name or code}, {sid})")
+    def check(self, code: str, sid: int, name: str | None = None, computed: bool = False) -> str:
+        """A guard: the number must stay within 64 bits. The test `_big` makes, inline (this
+        runs at every assignment of a number that is not proven small); like `_big`, it
+        lets `none` by (`first` of nothing), unless the value was just computed by + or -."""
+        test = f"not {-BIG} <= {name or code} <= {BIG}"
+        if not computed:
+            test = f"{code} is not None and {test}"
+        return f"if {test}: {self.cx.helper('_big')}({name or code}, {sid})"
 
     def bind_int(self, var: str, e: A.Expr, span: A.Span, fr: Frame, w: CodeWriter) -> bool:
         """After `var = <e>` has been written: guard it if it is a number not proven to

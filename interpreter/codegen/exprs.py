@@ -2,7 +2,7 @@
 
 `Exprs` lowers plainly: a call of a `def` calls its function `d_<name>`. The optimiser
 (optimize.py) subclasses it to inline defs, hoist and tabulate; the hooks it overrides are
-`def_call`, `card_attr` and `top_card`.
+`def_call`, `local_code`, `card_attr` and `top_card`.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class Exprs:
             return repr(ref.value)
         if ref.kind == "def":
             assert ref.decl is not None
-            return self.def_call(ref.decl, (), fr, e.span)
+            return self.def_call(ref.decl, (), fr)
         if ref.kind == "builtin":
             return BUILTIN_NAMES[e.name]
         raise Diagnostic(f"internal: unresolved name {e.name}", e.span)  # pragma: no cover
@@ -231,7 +231,7 @@ class Exprs:
         cx = self.cx
         d = cx.callee(e)
         if d is not None:
-            return self.def_call(d, e.args, fr, e.span, e)
+            return self.def_call(d, e.args, fr, e)
         f = e.func
         ts = [cx.type_of(a) for a in e.args]
         args = [self.as_tuple(a, fr) for a in e.args]
@@ -266,7 +266,7 @@ class Exprs:
             return f"{cx.helper('_dist')}({args[0]}, {args[1]}, {args[2]})"
         raise Diagnostic(f"internal: unknown function {f}", e.span)  # pragma: no cover
 
-    def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame, span: A.Span,
+    def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
         """Plain code calls the def's function (the optimiser inlines it instead)."""
         args = [self.as_tuple(a, fr) for a in arg_exprs]

@@ -56,7 +56,7 @@ class Optimizing(Exprs):
             fr.hoist.read(loc.level)
         return loc.code
 
-    def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame, span: A.Span,
+    def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
         if call is not None:
             table = self.table_call(call, fr)
@@ -80,6 +80,8 @@ class Optimizing(Exprs):
 
     def inline_def(self, d: A.DefDecl, args: list[str], fr: Frame,
                    arg_exprs: tuple[A.Expr, ...] = (), facts: list[_Arg] | None = None) -> str:
+        if fr.depth + 1 > INLINE_DEPTH or self.budget <= 0:
+            return self.call_function(d, args)  # too deep, or too much inlined already
         inner: dict[str, Local] = {}
         binds: list[tuple[str, str]] = []
         h = fr.hoist
@@ -111,8 +113,6 @@ class Optimizing(Exprs):
                 var = names.tmp("a")
                 binds.append((var, a))
                 inner[p.name] = Local(var, origin, lo, hi)
-        if fr.depth + 1 > INLINE_DEPTH or self.budget <= 0:
-            return self.call_function(d, args)
         nodes = names.nodes
         body = self.expr(d.body, attrs.evolve(fr, env=inner, rule=f"def {d.name}",
                                               depth=fr.depth + 1))

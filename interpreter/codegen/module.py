@@ -11,12 +11,15 @@ the code runs with no builtins beyond the few it needs (runtime.py).
 `generate(checked, optimize=False)` emits the plain code, the reference that the
 optimised code is tested against (tests/test_optimize.py). Plain code:
 - calls each `def` as a function `d_<name>` (no inlining);
-- does no hoisting, no def tables and no unrolling in legal-move generators;
-- keeps every flow node, the jump-only ones too (no jump threading);
+- does no hoisting, no guard elision after `Z is not empty`, no def tables and no
+  unrolling in legal-move generators (optimize.py);
+- keeps every flow node, the jump-only and unreachable ones too (no jump threading);
+- guards every number it keeps (no interval proofs, bounds.py);
 - binds `me` in every effect, and takes no shortcut for a constant decider or a single
-  decision node.
-What the language means is the same in both: conjunct placement, the checks that turn
-a slip into a rule error, and the 64-bit guard.
+  decision node (step.py).
+What the language means is the same in both, and so it is not optional: conjunct
+placement (moves.py), the checks that turn a slip into a rule error, the 64-bit guard,
+and folding of constants the checker folds (a constant index, range or divisor).
 """
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ def play_both(fast: Game, plain: Game, seeds: tuple[int, ...]) -> None:
 # of loops, def tables (and defs that may fail, which must not be tabulated), unrolled
 # parameters over zone arrays, guards from earlier conjuncts, quantifiers over computed
 # lists, conditions that fail with a rule error; and a flow with phases, breaks, blocking
-# procedures, `let`, simultaneous choices and an `end` in a procedure.
+# procedures, `let`, simultaneous choices and an `end` in a procedure; a runaway flow.
 OPTIMISER_GAMES = {
     "opt1": """\
 game "Opt One"
@@ -268,6 +268,24 @@ flow {
   end "twelve rounds"
 }
 score = points[me]
+""",
+    # a runaway flow is stopped at the same node with and without jump threading
+    "runaway": """\
+game "Runaway 2"
+players 1
+deck standard
+zone pile: face up
+var x = 0
+move m { x += 1 }
+flow {
+  repeat {
+    x = x + 0
+    if x > 100 {
+      1 chooses m
+    }
+    if x > 200 { 1 chooses m }
+  }
+}
 """,
 }
 

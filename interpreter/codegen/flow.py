@@ -109,8 +109,9 @@ class FlowGraph:
                     todo.append(t)
         self.kept = seen
 
-    def thread_jumps(self) -> None:
-        """Bypass nodes that only jump on, so a step runs as few node functions as possible."""
+    def _jumps(self) -> tuple[dict[int, int], Callable[[int], int]]:
+        """The nodes that only jump on (not decisions), and where a jump to a node ends up
+        once those are bypassed (a cycle of such nodes stays: it is a runaway loop)."""
         alias = {i: n.exit.target for i, n in enumerate(self.nodes)
                  if not n.body and isinstance(n.exit, Goto) and i not in self.decisions}
 
@@ -121,6 +122,16 @@ class FlowGraph:
                 k = alias[k]
             return k
 
+        return alias, final
+
+    def bypassed(self) -> set[int]:
+        """The nodes jump threading bypasses: no step ever runs them once threaded."""
+        alias, final = self._jumps()
+        return set(alias) - {final(i) for i in alias}
+
+    def thread_jumps(self) -> None:
+        """Bypass nodes that only jump on, so a step runs as few node functions as possible."""
+        alias, final = self._jumps()
         for n in self.nodes:
             for b in n.body:
                 if isinstance(b, Branch):

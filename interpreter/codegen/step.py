@@ -55,9 +55,20 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
         "        if nxt < 0:",
         "            s[0] = pc",
         "            return",
-        "        pc = nxt",
-        "        n += 1",
-        f"        if n > {LOOP_LIMIT}:",
+    ]
+    if cx.optimize:
+        lines += ["        pc = nxt",
+                  "        n += 1",
+                  f"        if n > {LOOP_LIMIT}:"]
+    else:
+        # The runaway limit counts the nodes that do something: those jump threading would
+        # bypass do not count, so plain code stops a runaway flow where optimised code does.
+        lines.insert(0, f"BYPASSED = frozenset({sorted(graph.bypassed())!r})")
+        lines += ["        if pc not in BYPASSED:",
+                  "            n += 1",
+                  "        pc = nxt",
+                  f"        if n > {LOOP_LIMIT} and pc not in BYPASSED:"]
+    lines += [
         "            s[0] = pc",
         "            _flow_loop(pc)",
         "",

@@ -86,7 +86,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             failed += 1
             continue
         if args.graph:
-            print(flow_dot(game))
+            from .codegen import flow_dot
+
+            print(flow_dot(game.name, game.gen))
         elif not args.quiet:
             print(f"{f}: ok ({game.name}, {_n(game.players, 'player')}, "
                   f"{_n(len(game.checked.cards), 'card')}, {_n(len(game.checked.moves), 'move')}, "
@@ -96,53 +98,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def flow_dot(game: Any) -> str:
-    """The compiled flow as a Graphviz digraph: decisions as boxes, steps as ellipses."""
-    gen = game.gen
-    lines = [f'digraph "{_dot_escape(game.name)}" {{', "  rankdir=TB;",
-             '  node [fontname="Helvetica"];']
-    by_phase: dict[str, list[int]] = {}
-    for n in gen.edges:
-        by_phase.setdefault(gen.node_phase.get(n, ""), []).append(n)
-    for i, (phase, nodes) in enumerate(sorted(by_phase.items())):
-        ind = "  "
-        if phase:
-            lines.append(f'  subgraph cluster_{i} {{ label="{_dot_escape(phase)}";')
-            ind = "    "
-        for n in nodes:
-            span = gen.node_span.get(n)
-            where = f"line {span.line}" if span and span.line else ""
-            if n in gen.decisions:
-                d = gen.decisions[n]
-                alts = " | ".join(gen.move_names[a] for a in d.alts) + (" | pass" if d.optional else "")
-                kind = "simultaneous choice" if d.simultaneous else "choice"
-                label = f"{kind}: {alts}\\n{where}"
-                lines.append(f'{ind}n{n} [shape=box, style=bold, label="{_dot_escape(label)}"];')
-            else:
-                label = f"step {n}\\n{where}" if where else f"step {n}"
-                lines.append(f'{ind}n{n} [shape=ellipse, label="{label}"];')
-        if phase:
-            lines.append("  }")
-    lines.append('  start [shape=point]; end [shape=doublecircle, label="end"];')
-    lines.append(f"  start -> n{gen.entry};")
-    for n, targets in gen.edges.items():
-        if n in gen.decisions:
-            lines.append(f'  n{n} -> n{gen.decisions[n].succ} [label="move"];')
-            continue
-        for t in targets:
-            lines.append(f"  n{n} -> n{t};")
-        body_ends = any("s[4] = 'ended'" in ln for ln in gen.source.split(f"def n_{n}(s):")[1]
-                        .split("\ndef ")[0].splitlines()) if f"def n_{n}(s):" in gen.source else False
-        if body_ends:
-            lines.append(f"  n{n} -> end;")
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def _dot_escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\\\\n", "\\n")
 
 
 # ---------------------------------------------------------------------- simulate

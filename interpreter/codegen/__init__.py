@@ -4,8 +4,10 @@ Only codegen and engine know slot indices and generated names. Other layers impo
 `cardgame.interpreter.codegen`, not from its modules.
 """
 
-from .gen import ENDED, MOVES, PC, PENDING, RNG, WHO, Generated, generate
+from .dot import flow_dot
+from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
+from .module import Generated, generate
 from .runtime import GameOver, namespace
 
 __all__ = ["ENDED", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",
-           "generate", "namespace"]
+           "flow_dot", "generate", "namespace"]

@@ -7,7 +7,8 @@ line and the rule it happened in.
 from __future__ import annotations
 
 import random
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NamedTuple, NoReturn
 
 from ..cards import SUITS
 from ..errors import RuleError, Span
@@ -18,11 +19,26 @@ class GameOver(Exception):
     """Raised by `end` inside an effect: the game ends at once."""
 
 
-class _Never:
-    pass
+class Helper(NamedTuple):
+    may_raise: bool  # may a call raise a rule error?
+    pure: bool = True  # False: it changes the state (the random seed, zones)
 
 
-_NEVER = _Never()
+# Every name the generated code may use besides its own, with what codegen must know about
+# it: a call that may raise is never moved ahead of the conditions that guard it, and one
+# that is not pure is never moved at all. `namespace` binds exactly these names.
+EXPORTED: dict[str, Helper] = {
+    "_E": Helper(True), "_nn": Helper(True), "_ix": Helper(True), "_at": Helper(True),
+    "_topn": Helper(True), "_cat": Helper(False), "_min": Helper(True), "_max": Helper(True),
+    "_div": Helper(True), "_mod": Helper(True), "_pick": Helper(True, pure=False),
+    "_shuffle": Helper(False, pure=False), "_deal": Helper(True, pure=False),
+    "_take": Helper(True, pure=False), "_take_many": Helper(True, pure=False),
+    "_take_any": Helper(True, pure=False), "_loop": Helper(True), "_player": Helper(True),
+    "_fmt": Helper(False), "_dist": Helper(True), "_pass_effect": Helper(False),
+    "_flow_loop": Helper(True), "_rng": Helper(True), "_rep": Helper(True),
+    "_big": Helper(True), "_big_items": Helper(True), "_players": Helper(True),
+    "_GameOver": Helper(False),
+}
 
 
 def _dist(a: int, b: int, n: int) -> int:
@@ -49,60 +65,76 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     node_spans = node_spans or {}
     n_players = g.players
     all_zones = tuple(zone_slots)
+    bound: dict[str, Callable[..., Any] | type] = {"_dist": _dist, "_GameOver": GameOver}
+
+    def export(f: Callable[..., Any]) -> Callable[..., Any]:
+        bound[f.__name__] = f
+        return f
 
     def err(sid: int, message: str) -> NoReturn:
         span, rule = spans[sid]
         raise RuleError(message, span, rule)
 
+    @export
     def _E(sid: int) -> NoReturn:
         err(sid, "nothing there: the zone or list is empty")
 
+    @export
     def _nn(v: Any, sid: int) -> Any:
         if v is None:
             err(sid, "no card here (the value is none)")
         return v
 
+    @export
     def _ix(i: Any, n: int, sid: int) -> int:
         if type(i) is not int or not 1 <= i <= n:
             err(sid, f"index {i} is out of range 1..{n}")
         return i
 
+    @export
     def _at(seq: tuple[Any, ...], i: Any, sid: int) -> Any:
         if type(i) is not int or not 1 <= i <= len(seq):
             err(sid, f"position {i} is out of range 1..{len(seq)}")
         return seq[i - 1]
 
+    @export
     def _topn(seq: tuple[int, ...], n: int, sid: int) -> tuple[int, ...]:
         if n < 0 or n > len(seq):
             err(sid, f"cannot take {n} cards from a zone of {len(seq)}")
         return seq[len(seq) - n:]
 
+    @export
     def _cat(s: list[Any], zones: tuple[int, ...]) -> tuple[int, ...]:
         out: tuple[int, ...] = ()
         for z in zones:
             out += s[z]
         return out
 
+    @export
     def _min(seq: Any, sid: int) -> int:
         if not seq:
             err(sid, "the minimum of nothing")
         return min(seq)
 
+    @export
     def _max(seq: Any, sid: int) -> int:
         if not seq:
             err(sid, "the maximum of nothing")
         return max(seq)
 
+    @export
     def _div(a: int, b: int, sid: int) -> int:
         if b == 0:
             err(sid, "division by zero")
         return a // b
 
+    @export
     def _mod(a: int, b: int, sid: int) -> int:
         if b == 0:
             err(sid, "division by zero (in %)")
         return a % b
 
+    @export
     def _pick(s: list[Any], seq: Any, sid: int) -> Any:
         seq = tuple(seq)
         if not seq:
@@ -112,6 +144,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         s[1] = r.getrandbits(63)
         return v
 
+    @export
     def _shuffle(s: list[Any], cards: tuple[int, ...]) -> tuple[int, ...]:
         r = random.Random(s[1])
         lst = list(cards)
@@ -119,6 +152,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         s[1] = r.getrandbits(63)
         return tuple(lst)
 
+    @export
     def _deal(s: list[Any], src: int, dests: tuple[int, ...], n: int | None, sid: int) -> None:
         if not dests:
             err(sid, "dealing to no zones")
@@ -139,6 +173,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
                 s[d] = s[d] + (s[src][-1],)
                 s[src] = s[src][:-1]
 
+    @export
     def _take(s: list[Any], z: int, c: Any, sid: int) -> None:
         t = s[z]
         if t and t[-1] == c:
@@ -151,6 +186,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             return
         s[z] = t[:i] + t[i + 1:]
 
+    @export
     def _take_many(s: list[Any], z: int, cs: tuple[int, ...], sid: int) -> None:
         gone = set(cs)
         t = s[z]
@@ -161,6 +197,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             return
         s[z] = kept
 
+    @export
     def _take_any(s: list[Any], c: Any, sid: int) -> None:
         if c is None:
             err(sid, "no card to move (the value is none)")
@@ -170,21 +207,30 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
                 return
         err(sid, f"card {c} is nowhere")  # pragma: no cover - cards are always somewhere
 
+    @export
     def _rng(a: int, b: int, sid: int) -> range:
         if b - a >= MAX_VALUES:
             err(sid, f"the range {a}..{b} has more than {MAX_VALUES} values: a runaway rule")
         return range(a, b + 1)
 
+    @export
     def _rep(n: int, sid: int) -> range:
         if n > MAX_VALUES:
             err(sid, f"repeat {n} times is more than {MAX_VALUES} rounds: a runaway rule")
         return range(n)
 
+    @export
     def _big(v: Any, sid: int) -> Any:
         if type(v) is int and not -BIG <= v <= BIG:
             err(sid, "a number grew beyond 64 bits: a runaway rule")
         return v
 
+    @export
+    def _big_items(t: Any, sid: int) -> None:
+        for v in t:
+            _big(v, sid)
+
+    @export
     def _players(who: Any, sid: int) -> tuple[int, ...]:
         t = tuple(who)
         for p in t:
@@ -193,14 +239,17 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             err(sid, f"a player is named twice in {list(t)}")
         return t
 
+    @export
     def _loop(sid: int) -> NoReturn:
         err(sid, "this loop ran more than 100000 times: a runaway rule")
 
+    @export
     def _player(p: Any, sid: int) -> int:
         if type(p) is not int or not 1 <= p <= n_players:
             err(sid, f"{p!r} is not a player")
         return p
 
+    @export
     def _fmt(v: Any, t: str) -> str:
         if v is None:
             return "none"
@@ -220,19 +269,14 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             return ", ".join(_fmt(x, t[5:]) for x in v)
         return str(v)
 
+    @export
     def _flow_loop(pc: int) -> NoReturn:
         raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
                         node_spans.get(pc, Span("<flow>", 0, 0, 0, 0)), "flow")
 
+    @export
     def _pass_effect(s: list[Any], m: tuple[Any, ...]) -> None:
         return None
 
-    return {
-        "__builtins__": SAFE_BUILTINS, "_E": _E, "_nn": _nn, "_ix": _ix, "_at": _at,
-        "_topn": _topn, "_cat": _cat, "_min": _min, "_max": _max, "_div": _div, "_mod": _mod,
-        "_pick": _pick, "_shuffle": _shuffle, "_deal": _deal, "_take": _take,
-        "_take_many": _take_many, "_take_any": _take_any, "_loop": _loop, "_player": _player,
-        "_fmt": _fmt, "_dist": _dist, "_GameOver": GameOver, "_NEVER": _NEVER, "LOG": None,
-        "_pass_effect": _pass_effect, "_flow_loop": _flow_loop, "_rng": _rng, "_rep": _rep, "_big": _big,
-        "_players": _players,
-    }
+    assert bound.keys() == EXPORTED.keys(), "runtime.EXPORTED and namespace() disagree"
+    return {"__builtins__": SAFE_BUILTINS, "LOG": None, **bound}

@@ -1,0 +1,426 @@
+"""Expression lowering: an expression of the game -> one Python expression (a string).
+
+`Exprs` lowers plainly: a call of a `def` calls its function `d_<name>`. The optimiser
+(optimize.py) subclasses it to inline defs, hoist and tabulate; the hooks it overrides are
+`def_call`, `local_code`, `card_attr` and `top_card`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import Diagnostic
+from ..lang import ast as A
+from .context import BUILTIN_NAMES, Ctx
+from .writer import Frame, Local
+
+MAX_RANGE = 100_000  # the most values a range or repeat may run over
+_ATTR_TABLES = {"rank": "RANK", "suit": "SUIT", "color": "COLOR", "joker": "JOKER"}
+
+
+class Exprs:
+    def __init__(self, cx: Ctx) -> None:
+        self.cx = cx
+        self._lower: dict[type, Callable[[A.Expr, Frame], str]] = {
+            A.Int: lambda e, fr: str(e.value),  # type: ignore[attr-defined]
+            A.Bool: lambda e, fr: "True" if e.value else "False",  # type: ignore[attr-defined]
+            A.NoneLit: lambda e, fr: "None",
+            A.Me: lambda e, fr: self.local_code(fr.env["me"], fr),
+            A.Players: lambda e, fr: "PLAYERS",
+            A.Name: self.name,  # type: ignore[dict-item]
+            A.ListLit: self.list_lit,  # type: ignore[dict-item]
+            A.Attr: self.attr,  # type: ignore[dict-item]
+            A.Index: self.index,  # type: ignore[dict-item]
+            A.Call: self.call,  # type: ignore[dict-item]
+            A.Unary: self.unary,  # type: ignore[dict-item]
+            A.TopN: self.top_n,  # type: ignore[dict-item]
+            A.Binary: self.binary,  # type: ignore[dict-item]
+            A.IsEmpty: self.is_empty,  # type: ignore[dict-item]
+            A.IfExpr: self.if_expr,  # type: ignore[dict-item]
+            A.Let: self.let,  # type: ignore[dict-item]
+            A.Quant: self.quant,  # type: ignore[dict-item]
+        }
+
+    def expr(self, e: A.Expr, fr: Frame) -> str:
+        lower = self._lower.get(type(e))
+        self.cx.names.nodes += 1
+        if lower is None:  # pragma: no cover - the checker knows every expression
+            raise Diagnostic("internal: cannot compile expression", e.span)
+        return lower(e, fr)
+
+    def as_tuple(self, e: A.Expr, fr: Frame) -> str:
+        """An expression as a value to keep: a range becomes a tuple."""
+        code = self.expr(e, fr)
+        if isinstance(e, A.Binary) and e.op == "..":
+            return f"tuple({code})"
+        return code
+
+    def sid(self, span: A.Span, fr: Frame) -> int:
+        return self.cx.names.span_id(span, fr.rule)
+
+    # ------------------------------------------------------------ names and indexing
+    def name(self, e: A.Name, fr: Frame) -> str:
+        ref = self.cx.resolve(e, fr.env)
+        if ref is None:  # pragma: no cover - the checker resolved every name
+            raise Diagnostic(f"internal: unresolved name {e.name}", e.span)
+        if ref.kind == "local":
+            assert ref.local is not None
+            return self.local_code(ref.local, fr)
+        if ref.kind == "zone":
+            return str(ref.slot)
+        if ref.kind == "zones":
+            return f"Z_{e.name}"
+        if ref.kind in ("var", "vars"):
+            return f"s[{ref.slot}]"
+        if ref.kind == "const":
+            return repr(ref.value)
+        if ref.kind == "def":
+            assert ref.decl is not None
+            return self.def_call(ref.decl, (), fr)
+        if ref.kind == "builtin":
+            return BUILTIN_NAMES[e.name]
+        raise Diagnostic(f"internal: unresolved name {e.name}", e.span)  # pragma: no cover
+
+    def local_code(self, loc: Local, fr: Frame) -> str:
+        """A local name read in the code (the optimiser notes how deep it is bound)."""
+        return loc.code
+
+    def index(self, e: A.Index, fr: Frame) -> str:
+        cx = self.cx
+        if isinstance(e.obj, A.Name):
+            ref = cx.resolve(e.obj, fr.env)
+            if ref is not None and ref.kind == "zones":
+                assert ref.dim is not None
+                if cx.type_of(e.index).startswith("list:"):
+                    lst = self.expr(e.index, fr)
+                    sid = self.sid(e.index.span, fr)
+                    return (f"tuple({ref.slot - 1} + _ix(_i, {ref.dim[1]}, {sid}) "
+                            f"for _i in {lst})")
+                v = self.int_value(e.index, fr)
+                if v is not None and 1 <= v <= ref.dim[1]:
+                    return str(ref.slot - 1 + v)
+                return f"({ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)})"
+            if ref is not None and ref.kind == "vars":
+                return f"s[{self.var_slot(e, fr)}]"
+        ot = cx.type_of(e.obj)
+        obj = self.expr(e.obj, fr)
+        i = self.expr(e.index, fr)
+        sid = self.sid(e.span, fr)
+        at = cx.helper("_at")
+        if ot == "zone":
+            return f"{at}(s[{obj}], {i}, {sid})"
+        return f"{at}({obj}, {i}, {sid})"
+
+    def var_slot(self, e: A.Index, fr: Frame) -> str:
+        """The slot of an element of a variable array: a number if the index is known."""
+        assert isinstance(e.obj, A.Name)
+        ref = self.cx.resolve(e.obj, fr.env)
+        assert ref is not None and ref.dim is not None
+        v = self.int_value(e.index, fr)
+        if v is not None and 1 <= v <= ref.dim[1]:
+            return str(ref.slot - 1 + v)
+        return f"{ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)}"
+
+    def index_code(self, idx: A.Expr, dim: tuple[str, int], fr: Frame) -> str:
+        """An index into an array of zones or variables, checked unless known in range."""
+        code = self.expr(idx, fr)
+        kind, size = dim
+        if self.safe_index(idx, kind, size, fr):
+            return code
+        sid = self.sid(idx.span, fr)
+        return f"{self.cx.helper('_ix')}({code}, {size}, {sid})"
+
+    def safe_index(self, idx: A.Expr, kind: str, size: int, fr: Frame) -> bool:
+        if isinstance(idx, A.Int):
+            return 1 <= idx.value <= size
+        if isinstance(idx, A.Name):
+            ref = self.cx.resolve(idx, fr.env)
+            if ref is not None and ref.kind == "local":
+                loc = ref.local
+                assert loc is not None
+                return (loc.lo is not None and loc.hi is not None and 1 <= loc.lo
+                        and loc.hi <= size)
+            if ref is not None and ref.kind == "const":
+                return isinstance(ref.value, int) and 1 <= ref.value <= size
+        if kind == "player" and isinstance(idx, A.Me):
+            return True
+        if kind == "player" and isinstance(idx, A.Unary) and idx.op in ("left", "right"):
+            return True
+        if kind == "suit" and isinstance(idx, A.Attr) and idx.name == "suit":
+            return not self.cx.g.has_suitless and not self.card_may_be_none(idx.obj, fr)
+        return False
+
+    def int_value(self, e: A.Expr, fr: Frame) -> int | None:
+        """The value of an integer expression known when compiling: a constant, or a
+        local bound to one value (an unrolled parameter)."""
+        loc = self.cx.local(e, fr.env)
+        if loc is not None:
+            return loc.lo if loc.lo is not None and loc.lo == loc.hi else None
+        return self.cx.const_int(e, fr.env)
+
+    def card_may_be_none(self, e: A.Expr, fr: Frame) -> bool:
+        if isinstance(e, A.Quant) and e.kind == "first":
+            return True
+        if isinstance(e, A.Name):
+            ref = self.cx.resolve(e, fr.env)
+            return ref is not None and ref.kind == "var"
+        return isinstance(e, A.NoneLit)
+
+    def origin(self, e: A.Expr | None, fr: Frame) -> str | None:
+        """The zone (slot code) a card expression certainly comes from, if known."""
+        if e is None:
+            return None
+        loc = self.cx.local(e, fr.env)
+        if loc is not None:
+            return loc.origin
+        if (isinstance(e, A.Quant) and e.kind in ("first", "random")
+                and self.cx.type_of(e.source) == "zone"):
+            return self.expr(e.source, fr)
+        return None
+
+    # ------------------------------------------------------------ simple forms
+    def list_lit(self, e: A.ListLit, fr: Frame) -> str:
+        items = [self.as_tuple(x, fr) for x in e.items]
+        return "(" + "".join(i + ", " for i in items) + ")"
+
+    def attr(self, e: A.Attr, fr: Frame) -> str:
+        obj = self.expr(e.obj, fr)
+        table = _ATTR_TABLES.get(e.name, f"X_{e.name}")
+        return self.card_attr(e, table, obj, fr)
+
+    def card_attr(self, e: A.Attr, table: str, obj: str, fr: Frame) -> str:
+        if self.cx.type_of(e.obj) == "card" and self.card_may_be_none(e.obj, fr):
+            sid = self.sid(e.obj.span, fr)
+            return f"{table}[{self.cx.helper('_nn')}({obj}, {sid})]"
+        return f"{table}[{obj}]"
+
+    def top_n(self, e: A.TopN, fr: Frame) -> str:
+        z = self.expr(e.zone, fr)
+        n = self.expr(e.count, fr)
+        sid = self.sid(e.span, fr)
+        return f"{self.cx.helper('_topn')}(s[{z}], {n}, {sid})"
+
+    def is_empty(self, e: A.IsEmpty, fr: Frame) -> str:
+        ot = self.cx.type_of(e.operand)
+        code = (f"s[{self.expr(e.operand, fr)}]" if ot == "zone" else self.expr(e.operand, fr))
+        if ot == "list:zone":
+            code = f"{self.cx.helper('_cat')}(s, {code})"
+        return f"(len({code}) > 0)" if e.negated else f"(not {code})"
+
+    def if_expr(self, e: A.IfExpr, fr: Frame) -> str:
+        c = self.expr(e.cond, fr)
+        a = self.as_tuple(e.then, fr)
+        b = self.as_tuple(e.else_, fr)
+        return f"({a} if {c} else {b})"
+
+    def let(self, e: A.Let, fr: Frame) -> str:
+        v = self.expr(e.value, fr)
+        var = self.cx.names.tmp("l")
+        inner = fr.scope()
+        inner.env[e.name] = Local(var, self.origin(e.value, fr))
+        body = self.expr(e.body, inner)
+        return self.bind(var, v, body)
+
+    def bind(self, var: str, value: str, body: str) -> str:
+        """`body` with `var` bound to `value` first, as one expression."""
+        self.cx.names.walrus += 1
+        return f"({body} if (({var} := {value}) or True) else None)"
+
+    # ------------------------------------------------------------ calls
+    def call(self, e: A.Call, fr: Frame) -> str:
+        cx = self.cx
+        d = cx.callee(e)
+        if d is not None:
+            return self.def_call(d, e.args, fr, e)
+        f = e.func
+        ts = [cx.type_of(a) for a in e.args]
+        args = [self.as_tuple(a, fr) for a in e.args]
+        sid = self.sid(e.span, fr)
+        if f in ("size", "count"):
+            if ts[0] == "zone":
+                return f"len(s[{args[0]}])"
+            if ts[0] == "list:zone":
+                return self.zones_size(e.args[0], args[0], fr)
+            return f"len({args[0]})"
+        if f == "cards":
+            return f"s[{args[0]}]"
+        if f in ("min", "max"):
+            if len(args) == 1:
+                return f"{cx.helper('_' + f)}({args[0]}, {sid})"
+            return f"{f}({', '.join(args)})"
+        if f == "abs":
+            return f"abs({args[0]})"
+        if f == "sum":
+            return f"sum({args[0]})"
+        if f in ("first", "last"):
+            src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+            return f"({src} or {cx.helper('_E')}({sid}))[{0 if f == 'first' else -1}]"
+        if f == "random":
+            src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+            return f"{cx.helper('_pick')}(s, {src}, {sid})"
+        if f in ("rest", "reverse", "sorted"):
+            src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+            return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
+                    "sorted": f"tuple(sorted({src}))"}[f]
+        if f == "distance":
+            return f"{cx.helper('_dist')}({args[0]}, {args[1]}, {args[2]})"
+        raise Diagnostic(f"internal: unknown function {f}", e.span)  # pragma: no cover
+
+    def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
+                 call: A.Call | None = None) -> str:
+        """Plain code calls the def's function (the optimiser inlines it instead)."""
+        args = [self.as_tuple(a, fr) for a in arg_exprs]
+        return self.call_function(d, args)
+
+    def call_function(self, d: A.DefDecl, args: list[str]) -> str:
+        self.cx.def_funcs.add(d.name)
+        return f"d_{d.name}(s{''.join(', ' + a for a in args)})"
+
+    def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:
+        if isinstance(e, A.Name):
+            ref = self.cx.resolve(e, fr.env)
+            if ref is not None and ref.kind == "zones":
+                assert ref.dim is not None
+                return ("(" + " + ".join(f"len(s[{ref.slot + i}])" for i in range(ref.dim[1]))
+                        + ")")
+        return f"sum(len(s[_z]) for _z in {code})"
+
+    # ------------------------------------------------------------ operators
+    def unary(self, e: A.Unary, fr: Frame) -> str:
+        op = e.op
+        cx = self.cx
+        ot = cx.type_of(e.operand)
+        if op == "-":
+            return f"(-{self.expr(e.operand, fr)})"
+        if op == "not":
+            return f"(not {self.expr(e.operand, fr)})"
+        if op in ("top", "bottom"):
+            x = self.expr(e.operand, fr)
+            src = x if ot.startswith("list:") else f"s[{x}]"
+            return self.top_card(e, src, fr)
+        if op == "all":
+            x = self.expr(e.operand, fr)
+            return f"{cx.helper('_cat')}(s, {x})" if ot == "list:zone" else f"s[{x}]"
+        p = self.expr(e.operand, fr)
+        if isinstance(e.operand, A.Name):
+            ref = cx.resolve(e.operand, fr.env)
+            if ref is not None and ref.kind == "var":
+                # a player variable may be none: say where, not a Python TypeError
+                p = f"{cx.helper('_player')}({p}, {self.sid(e.operand.span, fr)})"
+        if op == "left":
+            return f"({p} % {cx.n} + 1)"
+        if op == "right":
+            return f"(({p} - 2) % {cx.n} + 1)"
+        if op == "players_from":
+            sid = self.sid(e.operand.span, fr)
+            return f"ORDER[{cx.helper('_player')}({p}, {sid})]"
+        raise Diagnostic(f"internal: unknown operator {op}", e.span)  # pragma: no cover
+
+    def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
+        """The top (or bottom) card of a sequence, or a rule error if it is empty."""
+        sid = self.sid(e.span, fr)
+        return f"({src} or {self.cx.helper('_E')}({sid}))[{-1 if e.op == 'top' else 0}]"
+
+    def binary(self, e: A.Binary, fr: Frame) -> str:
+        op = e.op
+        cx = self.cx
+        if op == "..":
+            a = self.expr(e.left, fr)
+            b = self.expr(e.right, fr)
+            lo, hi = self.int_value(e.left, fr), self.int_value(e.right, fr)
+            if lo is not None and hi is not None and hi - lo < MAX_RANGE:
+                return f"range({lo}, {hi + 1})"
+            sid = self.sid(e.span, fr)
+            return f"{cx.helper('_rng')}({a}, {b}, {sid})"
+        if op in ("and", "or") or (op in ("+", "-", "*") and cx.type_of(e) == "int"):
+            return self.chain(e, fr)
+        if op in ("in", "notin"):
+            a = self.expr(e.left, fr)
+            b = self.expr(e.right, fr)
+            if cx.type_of(e.right) == "zone":
+                b = f"s[{b}]"
+            return f"({a} {'in' if op == 'in' else 'not in'} {b})"
+        if op == "+" and cx.type_of(e).startswith("list:"):
+            return f"({self.as_tuple(e.left, fr)} + {self.as_tuple(e.right, fr)})"
+        a = self.expr(e.left, fr)
+        b = self.expr(e.right, fr)
+        if op in ("/", "%"):
+            divisor = self.int_value(e.right, fr)
+            if divisor is not None and divisor != 0:
+                return f"({a} {'//' if op == '/' else '%'} {b})"
+            sid = self.sid(e.span, fr)
+            return f"{cx.helper('_div' if op == '/' else '_mod')}({a}, {b}, {sid})"
+        return f"({a} {op} {b})"
+
+    def chain(self, e: A.Binary, fr: Frame) -> str:
+        """A left-deep chain `a + b - c` (or of `and`, `or`, `*`) as one flat Python
+        expression, walked without recursion: long sums stay within Python's limits."""
+        group = {"+": ("+", "-"), "-": ("+", "-"), "*": ("*",), "and": ("and",),
+                 "or": ("or",)}[e.op]
+        rights: list[tuple[str, A.Expr]] = []
+        node: A.Expr = e
+        while isinstance(node, A.Binary) and node.op in group and (
+                node.op in ("and", "or") or self.cx.type_of(node) == "int"):
+            rights.append((node.op, node.right))
+            node = node.left
+        parts = [self.expr(node, fr)]
+        for op, right in reversed(rights):
+            parts.append(op)
+            parts.append(self.expr(right, fr))
+        return "(" + " ".join(parts) + ")"
+
+    # ------------------------------------------------------------ quantifiers
+    def quant(self, e: A.Quant, fr: Frame) -> str:
+        cx = self.cx
+        st = cx.type_of(e.source)
+        walrus = cx.names.walrus
+        src = self.expr(e.source, fr)
+        if st == "zone":
+            src = f"s[{src}]"
+        pending = None
+        if cx.names.walrus != walrus:
+            # an assignment expression may not stand in a comprehension's iterable
+            pending = (cx.names.tmp("s"), src)
+            src = pending[0]
+        var = cx.names.tmp("q")
+        inner = fr.scope()
+        origin = self.expr(e.source, fr) if st == "zone" else None
+        lo = hi = None
+        if isinstance(e.source, A.Binary) and e.source.op == "..":
+            if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
+                lo, hi = e.source.left.value, e.source.right.value
+        inner.env[e.var] = Local(var, origin, lo, hi)
+        code = self._quant(e, var, src, inner, fr)
+        if pending is not None:
+            return self.bind(pending[0], pending[1], code)
+        return code
+
+    def _quant(self, e: A.Quant, var: str, src: str, inner: Frame, fr: Frame) -> str:
+        where = self.expr(e.where, inner) if e.where is not None else None
+        body = self.as_tuple(e.body, inner) if e.body is not None else None
+        cond = f" if {where}" if where else ""
+        k = e.kind
+        sid = self.sid(e.span, fr)
+        if k == "any":
+            return f"any({body or 'True'} for {var} in {src}{cond})"
+        if k == "all":
+            if body is None:
+                return f"all({where} for {var} in {src})"
+            return f"all({body} for {var} in {src}{cond})"
+        if k == "count":
+            if body is not None and where is not None:
+                return f"sum(1 for {var} in {src} if {where} and {body})"
+            c = body or where
+            return f"sum(1 for {var} in {src} if {c})" if c else f"len({src})"
+        if k == "sum":
+            return f"sum({body or var} for {var} in {src}{cond})"
+        if k in ("min", "max"):
+            return f"{self.cx.helper('_' + k)}([{body or var} for {var} in {src}{cond}], {sid})"
+        if k == "first":
+            return f"next(({var} for {var} in {src}{cond}), None)"
+        if k == "each":
+            return f"tuple([{body or var} for {var} in {src}{cond}])"
+        if k == "random":
+            return f"{self.cx.helper('_pick')}(s, tuple([{var} for {var} in {src}{cond}]), {sid})"
+        raise Diagnostic(f"internal: unknown quantifier {k}", e.span)  # pragma: no cover
+

@@ -1,0 +1,374 @@
+"""The flow, lowered to a graph held as data, and that graph as node functions.
+
+A game stops at every decision and resumes from the state alone, so the flow becomes a
+graph of nodes: each node runs straight-line code, then either jumps on (`Goto`, or a
+`Branch` taken on a condition), waits for a decision (`Stop`), or ends the game
+(`Finish`). `n_<i>(s)` returns the next node, or -1 to stop. Statements without a decision
+inside run as plain Python within one node. Jump threading, the DOT picture and the
+emitted functions all read the graph, never the emitted text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from ..errors import Diagnostic
+from ..lang import ast as A
+from ..lang import walk_stmts
+from .bounds import FULL
+from .stmts import Stmts, assigned
+from .writer import CodeWriter, Frame, Local
+
+
+@attrs.define
+class Decision:
+    node: int
+    alts: tuple[int, ...]
+    optional: bool
+    simultaneous: bool
+    succ: int
+    span: A.Span
+    who: int | None = None  # the decider, when it is a constant player
+
+
+@attrs.define
+class Branch:
+    """`if cond: return target`, in the middle of a node."""
+
+    cond: str
+    target: int
+
+
+@attrs.define
+class Goto:
+    target: int
+
+
+@attrs.define
+class Finish:
+    """The game ends: `s[4] = reason`."""
+
+    reason: str
+
+
+@attrs.define
+class Stop:
+    """The flow waits for the decision this node set up."""
+
+
+Exit = Goto | Finish | Stop
+
+
+@attrs.define
+class Node:
+    phase: str
+    span: A.Span
+    body: list[str | Branch] = attrs.Factory(list)  # code lines (indented from 0) and branches
+    exit: Exit | None = None  # None: stop (the node was never closed)
+    ends: bool = False  # its code may end the game (`end`, or a procedure that ends)
+
+    def targets(self) -> list[int]:
+        out = [b.target for b in self.body if isinstance(b, Branch)]
+        if isinstance(self.exit, Goto):
+            out.append(self.exit.target)
+        return out
+
+
+@attrs.define
+class FlowGraph:
+    nodes: list[Node]
+    entry: int
+    decisions: dict[int, Decision]
+    alias: dict[int, int] = attrs.Factory(dict)  # threaded jump nodes -> where they led
+    kept: set[int] | None = None  # the nodes emitted (None: all)
+
+    def is_kept(self, i: int) -> bool:
+        return i not in self.alias if self.kept is None else i in self.kept
+
+    def edges(self) -> dict[int, list[int]]:
+        """Each kept node and the nodes it may jump to."""
+        return {i: sorted(set(n.targets())) for i, n in enumerate(self.nodes)
+                if self.is_kept(i)}
+
+    def successors(self, i: int) -> list[int]:
+        """Where control may go from node i: its jumps, or after a decision its successor."""
+        d = self.decisions.get(i)
+        return self.nodes[i].targets() + ([d.succ] if d is not None else [])
+
+    def drop_unreachable(self) -> None:
+        """Keep only the nodes a game can reach from the entry (after jump threading, the
+        nodes that only jumped on are among those left behind)."""
+        seen = {self.entry}
+        todo = [self.entry]
+        while todo:
+            for t in self.successors(todo.pop()):
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        self.kept = seen
+
+    def _jumps(self) -> tuple[dict[int, int], Callable[[int], int]]:
+        """The nodes that only jump on (not decisions), and where a jump to a node ends up
+        once those are bypassed (a cycle of such nodes stays: it is a runaway loop)."""
+        alias = {i: n.exit.target for i, n in enumerate(self.nodes)
+                 if not n.body and isinstance(n.exit, Goto) and i not in self.decisions}
+
+        def final(k: int) -> int:
+            seen = set()
+            while k in alias and k not in seen:
+                seen.add(k)
+                k = alias[k]
+            return k
+
+        return alias, final
+
+    def bypassed(self) -> set[int]:
+        """The nodes jump threading bypasses: no step ever runs them once threaded."""
+        alias, final = self._jumps()
+        return set(alias) - {final(i) for i in alias}
+
+    def thread_jumps(self) -> None:
+        """Bypass nodes that only jump on, so a step runs as few node functions as possible."""
+        alias, final = self._jumps()
+        for n in self.nodes:
+            for b in n.body:
+                if isinstance(b, Branch):
+                    b.target = final(b.target)
+            if isinstance(n.exit, Goto):
+                n.exit.target = final(n.exit.target)
+        for d in self.decisions.values():
+            d.succ = final(d.succ)
+        self.entry = final(self.entry)
+        self.alias = alias
+
+    def functions(self) -> list[str]:
+        """The node functions and the NODES table."""
+        out = []
+        for i, n in enumerate(self.nodes):
+            if self.kept is not None and i not in self.kept:
+                continue
+            out.append(f"def n_{i}(s):")
+            for b in n.body:
+                out.append(f"    if {b.cond}: return {b.target}" if isinstance(b, Branch)
+                           else f"    {b}")
+            if isinstance(n.exit, Goto):
+                out.append(f"    return {n.exit.target}")
+            elif isinstance(n.exit, Finish):
+                out += [f"    s[4] = {n.exit.reason}", "    return -1"]
+            else:
+                out.append("    return -1")
+            out.append("")
+        out.append("NODES = (" + "".join(f"n_{i}, " if self.kept is None or i in self.kept
+                                         else "None, " for i in range(len(self.nodes))) + ")")
+        return out
+
+
+class FlowLowering:
+    """The flow's statements -> a FlowGraph."""
+
+    def __init__(self, stmts: Stmts) -> None:
+        self.stmts = stmts
+        self.x = stmts.x
+        self.cx = stmts.cx
+        self.nodes: list[Node] = []
+        self.decisions: dict[int, Decision] = {}
+
+    def lower(self) -> FlowGraph:
+        g = self.cx.g
+        flow = g.flow
+        if flow is None:  # one player choosing among all the moves, for ever
+            flow = (A.Repeat(None, (A.Choose(A.Int(1), tuple(g.moves)),)),)
+        fr = Frame({}, "flow")
+        entry = self.new_node(A.NOSPAN, fr)
+        last = self.emit(flow, entry, fr)
+        self.nodes[last].exit = Finish("'ended'")  # falling off the end of the flow ends the game
+        return FlowGraph(self.nodes, entry, self.decisions)
+
+    def new_node(self, span: A.Span, fr: Frame) -> int:
+        self.nodes.append(Node(fr.phase, span))
+        return len(self.nodes) - 1
+
+    def close(self, node: int, target: int) -> None:
+        self.nodes[node].exit = Goto(target)
+
+    def blocks(self, st: A.Stmt) -> bool:
+        """Must this flow statement be lowered to nodes? Yes when it contains a decision,
+        loops for ever, or breaks out of an enclosing flow loop."""
+        for s in walk_stmts((st,)):
+            if isinstance(s, A.Choose):
+                return True
+            if isinstance(s, A.CallStmt) and s.func in self.cx.g.blocking_procs:
+                return True
+            if isinstance(s, A.Repeat) and s.count is None:
+                return True
+        return _escaping_break(st)
+
+    def may_end(self, stmts: tuple[A.Stmt, ...], seen: frozenset[str] = frozenset()) -> bool:
+        """Does running these statements possibly end the game?"""
+        procs = self.cx.g.procs
+        for s in walk_stmts(stmts):
+            if isinstance(s, A.End):
+                return True
+            if (isinstance(s, A.CallStmt) and s.func in procs and s.func not in seen
+                    and self.may_end(procs[s.func].body, seen | {s.func})):
+                return True
+        return False
+
+    def emit(self, stmts: tuple[A.Stmt, ...], node: int, fr: Frame) -> int:
+        """Append stmts to `node`; return the node where control continues."""
+        for st in stmts:
+            node = self.emit_one(st, node, fr)
+        return node
+
+    def code(self, node: int, line: str) -> None:
+        self.nodes[node].body.append(line)
+
+    def emit_one(self, st: A.Stmt, node: int, fr: Frame) -> int:
+        cx = self.cx
+        x = self.x
+        if isinstance(st, A.LetStmt):
+            slot = cx.layout.new_slot()
+            fr.env[st.name] = self.keep(node, slot, st.value, st.span, fr)
+            return node
+        if isinstance(st, A.End):
+            self.nodes[node].exit = Finish(self.stmts.end_text(st, fr))
+            return self.new_node(st.span, fr)
+        if isinstance(st, A.Break) and fr.loops:
+            self.close(node, fr.loops[-1])
+            return self.new_node(st.span, fr)
+        if not self.blocks(st):
+            # a loop without a decision runs as a plain Python loop inside this node
+            # (an `end` in it raises _GameOver, which `run` catches: the game stops here)
+            w = CodeWriter()
+            self.stmts.stmt(st, fr.scope() if isinstance(st, (A.For, A.While, A.Repeat))
+                            else fr, w)
+            self.nodes[node].body += w.lines
+            self.nodes[node].ends |= self.may_end((st,))
+            return node
+        if isinstance(st, A.Choose):
+            return self.choose(st, node, fr)
+        if isinstance(st, A.Phase):
+            inner = attrs.evolve(fr.scope(), phase=st.name)
+            start = self.new_node(st.span, inner)
+            self.close(node, start)
+            end = self.emit(st.body, start, inner)
+            after = self.new_node(st.span, fr)
+            self.close(end, after)
+            return after
+        if isinstance(st, A.If):
+            join = self.new_node(st.span, fr)
+            heads = []
+            for cond, branch in st.branches:
+                h = self.new_node(st.span, fr)
+                heads.append((x.expr(cond, fr), h))
+                end = self.emit(branch, h, fr.scope())
+                self.close(end, join)
+            else_target = join
+            if st.else_:
+                eh = self.new_node(st.span, fr)
+                end = self.emit(st.else_, eh, fr.scope())
+                self.close(end, join)
+                else_target = eh
+            for cond_code, head_n in heads:
+                self.nodes[node].body.append(Branch(cond_code, head_n))
+            self.close(node, else_target)
+            return join
+        if isinstance(st, (A.While, A.Repeat, A.For)):
+            return self.loop(st, node, fr)
+        if isinstance(st, A.CallStmt) and st.func in cx.g.blocking_procs:
+            p = cx.g.procs[st.func]
+            inner = Frame({}, f"proc {p.name}", phase=fr.phase, loops=fr.loops)
+            for prm, a in zip(p.params, st.args, strict=False):
+                inner.env[prm.name] = self.keep(node, cx.layout.new_slot(), a, a.span, fr)
+            return self.emit(p.body, node, inner)
+        raise Diagnostic("internal: cannot lower this statement", st.span)  # pragma: no cover
+
+    def keep(self, node: int, slot: int, e: A.Expr, span: A.Span, fr: Frame,
+             lower: Callable[[A.Expr, Frame], str] | None = None) -> Local:
+        """`s[slot] = <e>` in a node (a number guarded to 64 bits): the flow's variable."""
+        w = CodeWriter()
+        w.line(f"s[{slot}] = {(lower or self.x.as_tuple)(e, fr)}")
+        kept = self.stmts.bind_int(f"s[{slot}]", e, span, fr, w)
+        self.nodes[node].body += w.lines
+        return Local(f"s[{slot}]", None, *(FULL if kept else (None, None)))
+
+    def choose(self, st: A.Choose, node: int, fr: Frame) -> int:
+        cx = self.cx
+        d = self.new_node(st.span, fr)
+        self.close(node, d)
+        who = self.x.expr(st.who, fr)
+        dn = self.nodes[d]
+        who_const = None
+        if st.simultaneous:
+            sid = cx.names.span_id(st.who.span, fr.rule)
+            dn.body.append(f"s[5] = {cx.helper('_players')}({who}, {sid})")
+            skip = len(dn.body)  # with nobody to choose, go straight on
+            dn.body += ["s[3] = ()"]
+        else:
+            const = cx.const_int(st.who, fr.env)
+            if const is not None and 1 <= const <= cx.n:
+                dn.body.append(f"s[5] = {const}")
+                who_const = const
+            else:
+                sid = cx.names.span_id(st.who.span, fr.rule)
+                dn.body.append(f"s[5] = {cx.helper('_player')}({who}, {sid})")
+        dn.exit = Stop()
+        cont = self.new_node(st.span, fr)
+        if st.simultaneous:
+            dn.body.insert(skip, Branch("not s[5]", cont))
+        alts = tuple(cx.layout.move_ids[m] for m in st.moves)
+        self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span,
+                                     who_const)
+        return cont
+
+    def loop(self, st: A.While | A.Repeat | A.For, node: int, fr: Frame) -> int:
+        cx = self.cx
+        x = self.x
+        head = self.new_node(st.span, fr)
+        body_n = self.new_node(st.span, fr)
+        exit_ = self.new_node(st.span, fr)
+        inner = fr.scope()
+        if isinstance(st, A.While):
+            self.close(node, head)
+            self.nodes[head].body.append(Branch(f"not {x.expr(st.cond, fr)}", exit_))
+        elif isinstance(st, A.Repeat):
+            if st.count is not None:
+                ctr = cx.layout.new_slot()
+                self.keep(node, ctr, st.count, st.count.span, fr, x.expr)
+                self.nodes[head].body += [Branch(f"s[{ctr}] <= 0", exit_), f"s[{ctr}] -= 1"]
+            self.close(node, head)
+        else:
+            lst = cx.layout.new_slot()
+            pos = cx.layout.new_slot()
+            var = cx.layout.new_slot()
+            src = x.expr(st.source, fr)
+            if cx.type_of(st.source) == "zone":
+                src = f"s[{src}]"
+            self.nodes[node].body += [f"s[{lst}] = tuple({src})", f"s[{pos}] = 0"]
+            self.close(node, head)
+            self.nodes[head].body += [Branch(f"s[{pos}] >= len(s[{lst}])", exit_),
+                                      f"s[{var}] = s[{lst}][s[{pos}]]", f"s[{pos}] += 1"]
+            lo, hi = cx.const_range(st.source)
+            if st.var in assigned(st.body):
+                lo = hi = None  # the body changes it: its range no longer holds
+            inner.env[st.var] = Local(f"s[{var}]", None, lo, hi)
+        self.close(head, body_n)
+        end = self.emit(st.body, body_n, attrs.evolve(inner, loops=fr.loops + (exit_,)))
+        self.close(end, head)
+        return exit_
+
+
+def _escaping_break(st: A.Stmt) -> bool:
+    """Does a `break` in st leave a loop outside st?"""
+    if isinstance(st, A.Break):
+        return True
+    if isinstance(st, (A.For, A.While, A.Repeat)):
+        return False
+    if isinstance(st, A.If):
+        return any(_escaping_break(x) for _, body in st.branches for x in body) or any(
+            _escaping_break(x) for x in st.else_)
+    if isinstance(st, A.Phase):
+        return any(_escaping_break(x) for x in st.body)
+    return False

@@ -1,0 +1,71 @@
+"""The state layout: which slot of the flat state holds what.
+
+The state is a flat list of slots while a step runs (a tuple between steps):
+
+    0 PC       current node of the flow graph (a decision node, or the end node)
+    1 RNG      the random generator's seed for the next chance event
+    2 MOVES    moves applied so far
+    3 PENDING  simultaneous choices made so far (a tuple of moves), or None
+    4 ENDED    None while the game runs, else why it ended
+    5 WHO      who decides at the current node (a player, or a tuple for a simultaneous choice)
+    6...       zones (each a tuple of card ids, bottom first), variables, flow variables
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..cards import SUITS
+from ..lang import Checked
+
+PC, RNG, MOVES, PENDING, ENDED, WHO = range(6)
+FIRST_SLOT = 6
+
+
+@attrs.define
+class ZoneSlot:
+    name: str
+    text: str  # how the zone is written in moves: column3, hand-p2
+    slot: int
+    decl: str  # the declared zone
+    owner: int  # the owning player for per-player zones, else 0
+
+
+class Layout:
+    """Zones first (one slot per zone of an array), then variables, then the slots the
+    flow allocates for its own variables and loop counters."""
+
+    def __init__(self, g: Checked) -> None:
+        slot = FIRST_SLOT
+        self.zone_base: dict[str, int] = {}
+        self.zone_slots: list[ZoneSlot] = []
+        for z in g.zones.values():
+            self.zone_base[z.name] = slot
+            if z.dim is None:
+                self.zone_slots.append(ZoneSlot(z.name, z.name, slot, z.name, 0))
+                slot += 1
+                continue
+            kind, size = z.dim
+            for i in range(1, size + 1):
+                if kind == "suit":
+                    text = f"{z.name}-{SUITS[i - 1]}"
+                elif kind == "player":
+                    text = f"{z.name}-p{i}"
+                else:
+                    text = f"{z.name}{i}"
+                owner = i if kind == "player" else 0
+                self.zone_slots.append(ZoneSlot(z.name, text, slot, z.name, owner))
+                slot += 1
+        self.var_base: dict[str, int] = {}
+        for v in g.vars.values():
+            self.var_base[v.name] = slot
+            slot += 1 if v.dim is None else v.dim[1]
+        self.nslots = slot
+        self.move_ids = {name: i for i, name in enumerate(g.moves)}
+        self.pass_id = len(g.moves)  # the move id of `pass` at an optional choice
+
+    def new_slot(self) -> int:
+        """A slot for a flow variable, a loop counter or a `for` list."""
+        s = self.nslots
+        self.nslots += 1
+        return s

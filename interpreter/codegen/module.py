@@ -1,0 +1,241 @@
+"""Stage 5: checked game -> Python source -> the module the engine executes.
+
+Every rule becomes straight Python over the flat state (layout.py): procedures and move
+effects become functions (stmts.py, moves.py), a move's `when` becomes a legal-move
+generator that tests each conjunct in the outermost parameter loop it depends on
+(moves.py), and the flow becomes node functions returning the next node (flow.py), so that
+a game can stop at any decision and resume from the state alone. Nothing from the game
+file reaches the generated code except through names we mangle and literals we `repr`;
+the code runs with no builtins beyond the few it needs (runtime.py).
+
+`generate(checked, optimize=False)` emits the plain code, the reference that the
+optimised code is tested against (tests/test_optimize.py). Plain code:
+- calls each `def` as a function `d_<name>` (no inlining);
+- does no hoisting, no guard elision after `Z is not empty`, no def tables and no
+  unrolling in legal-move generators (optimize.py);
+- keeps every flow node, the jump-only and unreachable ones too (no jump threading);
+- guards every number it keeps (no interval proofs, bounds.py);
+- binds `me` in every effect, and takes no shortcut for a constant decider or a single
+  decision node (step.py).
+What the language means is the same in both, and so it is not optional: conjunct
+placement (moves.py), the checks that turn a slip into a rule error, the 64-bit guard,
+and folding of constants the checker folds (a constant index, range or divisor).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..cards import SUIT_SYMBOLS
+from ..lang import Checked
+from ..lang import ast as A
+from .context import Ctx
+from .exprs import Exprs
+from .flow import Decision, FlowGraph, FlowLowering
+from .layout import ZoneSlot
+from .moves import Moves
+from .optimize import Optimizing
+from .step import step_code
+from .stmts import Stmts
+from .writer import CodeWriter, Frame, Local
+
+
+@attrs.define
+class Generated:
+    source: str
+    nslots: int
+    zone_slots: list[ZoneSlot]
+    zone_base: dict[str, int]
+    var_base: dict[str, int]
+    move_names: list[str]
+    move_param_types: list[list[str]]
+    decisions: dict[int, Decision]
+    node_phase: dict[int, str]
+    node_span: dict[int, A.Span]
+    entry: int
+    end_node: int
+    spans: list[tuple[A.Span, str]]
+    card_text: list[str]
+    edges: dict[int, list[int]]
+    graph: FlowGraph | None = None
+
+
+def generate(g: Checked, optimize: bool = True) -> Generated:
+    cx = Ctx(g, optimize)
+    x = Optimizing(cx) if optimize else Exprs(cx)
+    stmts = Stmts(x)
+    out = tables(cx)
+    for pname, p in g.procs.items():
+        if pname in g.blocking_procs:
+            continue  # lowered into the flow's nodes
+        w = CodeWriter("    ")
+        stmts.block(p.body, Frame({prm.name: Local(f"u_{prm.name}") for prm in p.params},
+                                  f"proc {pname}"), w)
+        out.append(f"def p_{pname}(s{''.join(', u_' + prm.name for prm in p.params)}):")
+        out += w.lines
+        out.append("")
+    moves = Moves(stmts)
+    generators: dict[int, list[str]] = {}
+    param_types = []
+    for name, md in g.moves.items():
+        code = moves.lower(name, md)
+        out += code.effect
+        generators[cx.layout.move_ids[name]] = code.generator
+        param_types.append(code.param_types)
+    out += setup(stmts)
+    graph = FlowLowering(stmts).lower()
+    if optimize:
+        graph.thread_jumps()
+        graph.drop_unreachable()
+    out += graph.functions()
+    out += legal_functions(cx, graph, generators)
+    out += results(x)
+    out += step_code(x, graph)
+    out += def_functions(x)
+    lay = cx.layout
+    return Generated(
+        source="\n".join(out) + "\n", nslots=lay.nslots, zone_slots=lay.zone_slots,
+        zone_base=lay.zone_base, var_base=lay.var_base, move_names=list(g.moves),
+        move_param_types=param_types, decisions=graph.decisions,
+        node_phase={i: n.phase for i, n in enumerate(graph.nodes)},
+        node_span={i: n.span for i, n in enumerate(graph.nodes)}, entry=graph.entry,
+        end_node=len(graph.nodes), spans=cx.names.spans,
+        card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
+    )
+
+
+def tables(cx: Ctx) -> list[str]:
+    """The card tables, the players and their orders, and each zone array's slots."""
+    g = cx.g
+    cards = g.cards
+    out = [f"RANK = {tuple(c.rank for c in cards)!r}",
+           # a card without a suit (a joker) has suit and color none
+           f"SUIT = {tuple(c.suit or None for c in cards)!r}",
+           "COLOR = "
+           f"{tuple((1 if c.suit in (2, 3) else 2) if c.suit else None for c in cards)!r}",
+           f"JOKER = {tuple(c.joker for c in cards)!r}"]
+    for a in g.card_attrs:
+        values: tuple[int | bool, ...] = tuple(c.extra.get(a, 0) for c in cards)
+        if a in g.bool_attrs:
+            values = tuple(bool(v) for v in values)
+        out.append(f"X_{a} = {values!r}")
+    n = cx.n
+    out.append(f"PLAYERS = {tuple(range(1, n + 1))!r}")
+    order = {p: tuple((p - 1 + k) % n + 1 for k in range(n)) for p in range(1, n + 1)}
+    out.append(f"ORDER = {(None,) + tuple(order[p] for p in range(1, n + 1))!r}")
+    for z in g.zones.values():
+        if z.dim is not None:
+            base = cx.layout.zone_base[z.name]
+            out.append(f"Z_{z.name} = {tuple(range(base, base + z.dim[1]))!r}")
+    out.append("")
+    return out
+
+
+def setup(stmts: Stmts) -> list[str]:
+    """The initial values of the variables, then the setup block."""
+    cx = stmts.cx
+    out = ["def setup(s):"]
+    w = CodeWriter("    ")
+    for v in cx.g.vars.values():
+        fr = Frame({}, f"var {v.name}")
+        code = stmts.x.as_tuple(v.init, fr)
+        base = cx.layout.var_base[v.name]
+        if v.dim is None:
+            w.line(f"s[{base}] = {code}")
+            stmts.bind_int(f"s[{base}]", v.init, v.init.span, fr, w)  # a number: within 64 bits
+            continue
+        guard = CodeWriter()
+        stmts.bind_int(f"s[{base} + _i]", v.init, v.init.span, fr, guard)
+        if not guard.lines:
+            w.line(f"for _i in range({v.dim[1]}): s[{base} + _i] = {code}")
+            continue
+        w.line(f"for _i in range({v.dim[1]}):")
+        with w.indented():
+            w.line(f"s[{base} + _i] = {code}")
+            w.lines += [w.ind + ln for ln in guard.lines]
+    stmts.block(cx.g.setup, Frame({}, "setup"), w)
+    out += w.lines
+    out.append("")
+    return out
+
+
+def legal_functions(cx: Ctx, graph: FlowGraph, generators: dict[int, list[str]]) -> list[str]:
+    """The legal moves at each decision node, and the tables the step reads."""
+    out = []
+    decisions = graph.decisions
+    for d in decisions.values():
+        out.append(f"def legal_{d.node}(s):")
+        out.append("    out = []")
+        if d.simultaneous:
+            out.append("    done = {m[0] for m in s[3]}")
+            out.append("    for me in s[5]:")
+            out.append("        if me in done: continue")
+            ind = "        "
+        else:
+            out.append("    me = s[5]")
+            ind = "    "
+        for alt in d.alts:
+            out.extend(ind + ln for ln in generators[alt])
+        if d.optional:
+            out.append(f"{ind}out.append((me, {cx.layout.pass_id}))")
+        out.append("    return out")
+        out.append("")
+    out.append("LEGAL = {" + ", ".join(f"{d}: legal_{d}" for d in decisions) + "}")
+    out.append("SUCC = {" + ", ".join(f"{d.node}: {d.succ}" for d in decisions.values()) + "}")
+    out.append("SIMULTANEOUS = frozenset(("
+               + "".join(f"{d.node}, " for d in decisions.values() if d.simultaneous) + "))")
+    out.append("EFF = (" + "".join(f"eff_{i}, " for i in range(len(cx.g.moves)))
+               + "_pass_effect, )")
+    return out
+
+
+def results(x: Exprs) -> list[str]:
+    """score, won and the invariants."""
+    g = x.cx.g
+    me = {"me": Local("me")}
+    out = ["def score(s, me):"]
+    if g.score is not None:
+        out.append(f"    return {x.expr(g.score, Frame(dict(me), 'score'))}")
+    else:
+        out.append("    return 0")
+    out.append("")
+    out.append("def won(s, me):")
+    if g.result is not None and g.result.cond is not None:
+        out.append(f"    return bool({x.expr(g.result.cond, Frame(dict(me), 'result'))})")
+    else:
+        out.append("    return False")
+    out.append("")
+    names = []
+    for inv in g.invariants:
+        out.append(f"def inv_{inv.name}(s, _legal):")
+        out.append(f"    return bool({x.expr(inv.cond, Frame({}, f'invariant {inv.name}'))})")
+        out.append("")
+        names.append(inv.name)
+    out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in names) + ")")
+    return out
+
+
+def def_functions(x: Exprs) -> list[str]:
+    """d_<name> for each def that is called rather than inlined (compiling one may call
+    for another)."""
+    cx = x.cx
+    out: list[str] = []
+    done: set[str] = set()
+    while cx.def_funcs - done:
+        name = sorted(cx.def_funcs - done)[0]
+        done.add(name)
+        d = cx.g.defs[name]
+        fr = Frame({p.name: Local(f"u_{p.name}") for p in d.params}, f"def {name}")
+        out.append(f"def d_{name}(s{''.join(', u_' + p.name for p in d.params)}):")
+        out.append(f"    return {x.expr(d.body, fr)}")
+        out.append("")
+    return out
+
+
+def card_name(g: Checked, cid: int) -> str:
+    c = g.cards[cid]
+    if c.joker:
+        return "JK"
+    names = g.rank_names
+    rank = names[c.rank - 1] if names and 1 <= c.rank <= len(names) else str(c.rank)
+    return rank + (SUIT_SYMBOLS[c.suit - 1] if c.suit else "")

@@ -1,0 +1,214 @@
+"""Moves: each move's effect `eff_<id>`, and its legal-move generator.
+
+A generator loops over the move's parameters, outermost first, and tests each conjunct of
+the `when` at the first loop level where all the parameters it reads are bound. That is
+the language's meaning, not an optimisation: `and` evaluates left to right, so a conjunct
+that may fail (an empty zone, a bad index...) stays behind the conjuncts before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..lang import ast as A
+from ..lang import elem
+from .context import walk
+from .optimize import new_hoist, unrolled_levels, value_key
+from .stmts import Stmts, assigned
+from .writer import INDENT, CodeWriter, Frame, Local
+
+
+@attrs.define
+class MoveCode:
+    """A move's effect function, and its legal-move generator as lines indented from 0
+    (each decision that offers the move inlines them into its legal_<node>)."""
+
+    effect: list[str]
+    generator: list[str]
+    param_types: list[str]
+
+
+class Moves:
+    def __init__(self, stmts: Stmts) -> None:
+        self.stmts = stmts
+        self.x = stmts.x
+        self.cx = stmts.cx
+
+    def lower(self, name: str, md: A.MoveDecl) -> MoveCode:
+        cx = self.cx
+        x = self.x
+        mid = cx.layout.move_ids[name]
+        rule = f"move {name}"
+        fr = Frame({"me": Local("me")}, rule)
+        params = []
+        ptypes = []
+        for p in md.params:
+            var = f"u_{p.name}"
+            st = cx.type_of(p.source)
+            origin = x.expr(p.source, fr) if st == "zone" else None
+            lo, hi = cx.const_range(p.source)
+            if p.name in assigned(md.body):
+                lo = hi = None  # the body changes it: its range no longer holds
+            fr.env[p.name] = Local(var, origin, lo, hi)
+            params.append(var)
+            ptypes.append("card" if st == "zone" else elem(st))
+        w = CodeWriter("    ")
+        self.stmts.block(md.body, fr, w)
+        body = w.lines
+        effect = [f"def eff_{mid}(s, m):"]
+        # `me` is read by the body, or by the zone a card parameter is taken from
+        if not cx.optimize or any(isinstance(n, A.Me) for n in walk(
+                (md.body, tuple(p.source for p in md.params)))):
+            effect.append("    me = m[0]")
+        for i, prm in enumerate(params):
+            effect.append(f"    {prm} = m[{i + 2}]")
+        effect += body
+        effect.append("")
+        return MoveCode(effect, self.generator(md, mid, rule), ptypes)
+
+    def generator(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
+        """The legal-move generator of one move, as a block of lines (indented from 0)
+        that appends `(me, mid, args...)` to `out` for every legal combination."""
+        cx = self.cx
+        conj = conjuncts(md.when) if md.when is not None else []
+        pnames = [p.name for p in md.params]
+        # each conjunct is tested at the first loop level where all its parameters are bound
+        levels: list[list[A.Expr]] = [[] for _ in range(len(pnames) + 1)]
+        floor = 0  # `and` evaluates left to right: what may fail stays behind its guards
+        for c in conj:
+            used = names_in(c) & set(pnames)
+            lvl = max((pnames.index(n) + 1 for n in used), default=0)
+            if self.may_raise(c):
+                lvl = max(lvl, floor)
+            floor = max(floor, lvl)
+            levels[lvl].append(c)
+        # tables for defs of a constant-range parameter, filled before the loops
+        fr = Frame({"me": Local("me", level=0)}, rule, hoist=new_hoist(cx),
+                   tables={} if cx.optimize else None)
+        gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md))
+        w = CodeWriter()
+        gen.level(0, fr, w)
+        return w.lines
+
+    def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
+        """Could evaluating e fail (an empty zone, a bad index, division by zero...)?"""
+        cx = self.cx
+        if isinstance(e, (A.TopN, A.Index)):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("top", "bottom", "players_from"):
+            return True
+        if isinstance(e, A.Binary) and e.op in ("/", "%"):
+            return True
+        if isinstance(e, A.Quant) and e.kind in ("min", "max", "random"):
+            return True
+        if isinstance(e, A.Call):
+            d = cx.callee(e)
+            if d is not None and e.func not in seen:
+                if self.may_raise(d.body, seen | {e.func}):
+                    return True
+            elif d is None and e.func not in ("size", "count", "cards", "abs", "sum", "rest",
+                                              "reverse", "sorted"):
+                return True
+        if isinstance(e, A.Name) and e.name not in seen:
+            ref = cx.resolve(e, {})
+            if ref is not None and ref.decl is not None:
+                return self.may_raise(ref.decl.body, seen | {e.name})
+        if isinstance(e, A.Attr) and self.x.card_may_be_none(e.obj, Frame({}, "")):
+            return True
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            if isinstance(v, A.Expr) and self.may_raise(v, seen):
+                return True
+            if isinstance(v, tuple) and any(isinstance(x, A.Expr) and self.may_raise(x, seen)
+                                            for x in v):
+                return True
+        return False
+
+
+class _Generator:
+    """One move's legal-move generator, written level by level: level 0 before the loops,
+    level i inside the loop over the i-th parameter (or, unrolled, once per value)."""
+
+    def __init__(self, moves: Moves, md: A.MoveDecl, mid: int, conds: list[list[A.Expr]],
+                 unroll: set[int]) -> None:
+        self.x = moves.x
+        self.cx = moves.cx
+        self.md = md
+        self.mid = mid
+        self.conds = conds
+        self.unroll = unroll
+
+    def level(self, lvl: int, fr: Frame, w: CodeWriter) -> None:
+        """One instance of a level: its conditions, what is computed there (hoisted
+        values, and before the loops the def tables), then the next level."""
+        cx = self.cx
+        x = self.x
+        h = fr.hoist
+        if h is not None:
+            h.enter(lvl)
+            h.cur = lvl
+        conds = []
+        for c in self.conds[lvl]:
+            conds.append(x.expr(c, fr))
+            if (h is not None and isinstance(c, A.IsEmpty) and c.negated
+                    and cx.type_of(c.operand) == "zone"):
+                h.guards[value_key(cx, c.operand, fr.env)] = lvl  # later conjuncts may rely on it
+        inner = CodeWriter(w.ind + INDENT if conds else w.ind)
+        params = self.md.params
+        if lvl == len(params):
+            args = "".join(f", {fr.env[p.name].code}" for p in params)
+            inner.line(f"out.append((me, {self.mid}{args}))")
+        else:
+            p = params[lvl]
+            lo, hi = cx.const_range(p.source)
+            rng = (p.name, lo, hi) if lo is not None and hi is not None else None
+            if lvl + 1 in self.unroll:
+                assert lo is not None and hi is not None
+                for v in range(lo, hi + 1):
+                    one = fr.scope()
+                    one.env[p.name] = Local(str(v), None, v, v, level=lvl + 1, param=rng)
+                    self.level(lvl + 1, one, inner)
+            else:
+                src = x.expr(p.source, fr)
+                origin = None
+                if cx.type_of(p.source) == "zone":
+                    origin = src
+                    src = f"s[{src}]"
+                loop = fr.scope()
+                loop.env[p.name] = Local(f"u_{p.name}", origin, lo, hi, level=lvl + 1,
+                                         param=rng)
+                inner.line(f"for u_{p.name} in {src}:")
+                with inner.indented():
+                    self.level(lvl + 1, loop, inner)
+        if conds:
+            w.line(f"if {' and '.join(conds)}:")
+        hoisted = h.levels[lvl].lines if h is not None else []
+        tables = [code for _, code in fr.tables.values()] if lvl == 0 and fr.tables else []
+        w.lines += [inner.ind + t for t in tables]
+        w.lines += [f"{inner.ind}{v} = {c}" for v, c in hoisted]
+        w.lines += inner.lines
+
+
+def conjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+def names_in(e: Any) -> set[str]:
+    found: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, A.Name):
+            found.add(x.name)
+        if isinstance(x, (A.Expr, A.Stmt)):
+            for f in attrs.fields(type(x)):
+                walk(getattr(x, f.name))
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+
+    walk(e)
+    return found

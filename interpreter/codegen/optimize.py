@@ -1,0 +1,248 @@
+"""The optimiser: def inlining, hoisting, def tables and unrolling.
+
+None of this changes what a game does (tests/test_optimize.py plays every game with and
+without it). Every decision is taken on the AST, on the locals in scope, or on facts the
+lowering records as it emits (`Names.unsafe`, `Names.walrus`, `Hoist.needs`), never by
+reading the emitted text.
+
+`Optimizing` lowers expressions like `Exprs` but inlines defs. Inside a legal-move
+generator (a frame with a `Hoist`) it also:
+- computes a def argument once at the outermost loop level whose values it reads, when
+  it can neither fail nor change the state;
+- computes a card attribute of such a hoisted card with it;
+- drops the empty check of `top of Z` where an earlier conjunct checked `Z is not empty`;
+- turns a def called with a move parameter over a few constants into a table filled
+  before the loops, when no entry can fail.
+moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..lang import ast as A
+from .context import Ctx
+from .exprs import Exprs
+from .writer import INNER, Frame, Hoist, Local
+
+INLINE_DEPTH = 12  # deeper than this, a def is called
+INLINE_BUDGET = 50_000  # expressions inlined in all, after which defs are called
+UNROLL_VALUES = 8  # a parameter over at most this many constants is unrolled...
+UNROLL_COPIES = 64  # ...while a generator has at most this many copies of its innermost level
+TABLE_SPAN = 64  # the widest constant range a def table covers
+TABLE_LITERALS = 8  # up to this many entries, a table is written out entry by entry
+
+
+@attrs.frozen
+class _Arg:
+    """What lowering one def argument read and emitted."""
+
+    level: int  # the deepest loop level it reads (-1: none)
+    unsafe: bool  # it calls a helper that may raise or change the state
+    walrus: int  # assignment expressions in it
+
+
+class Optimizing(Exprs):
+    """Expression lowering that inlines defs, hoists and tabulates."""
+
+    def __init__(self, cx: Ctx) -> None:
+        super().__init__(cx)
+        self.budget = INLINE_BUDGET  # for the whole module: a def used in many defs is called
+
+    def local_code(self, loc: Local, fr: Frame) -> str:
+        if fr.hoist is not None:
+            fr.hoist.read(loc.level)
+        return loc.code
+
+    def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
+                 call: A.Call | None = None) -> str:
+        if call is not None:
+            table = self.table_call(call, fr)
+            if table is not None:
+                return table
+        names = self.cx.names
+        h = fr.hoist
+        args = []
+        facts = []
+        for a in arg_exprs:
+            saved = h.needs if h is not None else -1
+            if h is not None:
+                h.needs = -1
+            unsafe, walrus = names.unsafe, names.walrus
+            args.append(self.as_tuple(a, fr))
+            level = h.needs if h is not None else INNER
+            facts.append(_Arg(level, names.unsafe != unsafe, names.walrus - walrus))
+            if h is not None:
+                h.needs = max(saved, h.needs)
+        return self.inline_def(d, args, fr, arg_exprs, facts)
+
+    def inline_def(self, d: A.DefDecl, args: list[str], fr: Frame,
+                   arg_exprs: tuple[A.Expr, ...] = (), facts: list[_Arg] | None = None) -> str:
+        if fr.depth + 1 > INLINE_DEPTH or self.budget <= 0:
+            return self.call_function(d, args)  # too deep, or too much inlined already
+        inner: dict[str, Local] = {}
+        binds: list[tuple[str, str]] = []
+        h = fr.hoist
+        names = self.cx.names
+        for i, (p, a, ae) in enumerate(zip(d.params, args, arg_exprs, strict=False)):
+            simple = self.simple(ae, fr)
+            if h is not None and facts is not None and not simple:
+                f = facts[i]
+                level = max(f.level, 0)
+                if not f.unsafe and level < h.cur:
+                    # loop-invariant where it is used: compute it once, at its level
+                    var = h.hoist(level, ("arg", value_key(self.cx, ae, fr.env)), a, names)
+                    names.walrus -= f.walrus  # its code is no longer in place
+                    inner[p.name] = Local(var, self.origin(ae, fr), level=level, hoisted=True)
+                    continue
+            origin = self.origin(ae, fr)
+            loc = self.cx.local(ae, fr.env)
+            lo = hi = None
+            if loc is not None:
+                lo, hi = loc.lo, loc.hi
+            elif isinstance(ae, A.Int):
+                lo = hi = ae.value
+            if simple:
+                # a name or a literal is used as it is; a local keeps its level
+                inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
+                                      hoisted=loc.hoisted if loc else False,
+                                      param=loc.param if loc else None)
+            else:
+                var = names.tmp("a")
+                binds.append((var, a))
+                inner[p.name] = Local(var, origin, lo, hi)
+        nodes = names.nodes
+        body = self.expr(d.body, attrs.evolve(fr, env=inner, rule=f"def {d.name}",
+                                              depth=fr.depth + 1))
+        self.budget -= names.nodes - nodes
+        for var, a in reversed(binds):
+            body = self.bind(var, a, body)
+        return body
+
+    def simple(self, e: A.Expr, fr: Frame) -> bool:
+        """Is e's code a name or a literal, cheap and safe to repeat wherever it is used?"""
+        if isinstance(e, (A.Int, A.Bool, A.NoneLit, A.Me, A.Players)):
+            return True
+        if isinstance(e, A.Name):
+            ref = self.cx.resolve(e, fr.env)
+            if ref is None:
+                return False
+            if ref.kind in ("local", "zone", "zones", "var"):
+                return True  # a local is always bound to a name or a literal
+            if ref.kind == "const":
+                return ref.value is None or isinstance(ref.value, (bool, int))
+            return ref.kind == "builtin" and e.name == "moves_played"
+        return False
+
+    def table_call(self, e: A.Call, fr: Frame) -> str | None:
+        """In a legal-move generator, a def called with one move parameter that ranges over
+        constants (and otherwise constants) is evaluated once per value, before the loops,
+        instead of once per iteration of the inner loops: `wanted(k)` -> `_T3[u_k]`."""
+        tables = fr.tables
+        if tables is None:
+            return None
+        loc = None
+        for a in e.args:
+            if isinstance(a, A.Int):
+                continue
+            arg = self.cx.local(a, fr.env)
+            if arg is None or arg.param is None or (loc is not None and loc.param != arg.param):
+                return None
+            loc = arg
+        if loc is None or loc.param is None:
+            return None
+        pname, lo, hi = loc.param
+        if hi - lo > TABLE_SPAN:
+            return None
+        key = (e.func, lo, hi, tuple(a.value if isinstance(a, A.Int) else pname
+                                     for a in e.args))
+        d = self.cx.callee(e)
+        assert d is not None
+        if key not in tables:
+            names = self.cx.names
+            unsafe, walrus = names.unsafe, names.walrus
+            plain = attrs.evolve(fr, tables=None, hoist=None)
+            if 0 <= lo and hi - lo < TABLE_LITERALS:
+                # a few values: one expression each, the parameter a literal that Python
+                # folds (`s[8 + 1]` -> `s[9]`), and no comprehension to call
+                items = []
+                for i in range(lo, hi + 1):
+                    items.append(self._table_entry(d, e, plain, Local(str(i), None, i, i)))
+                table = "(" + "None, " * lo + "".join(f"{x}, " for x in items) + ")"
+            else:
+                it = names.tmp("i")
+                body = self._table_entry(d, e, plain, Local(it, None, lo, hi))
+                pad = f"(None,) * {lo} + " if lo > 0 else ""
+                table = f"{pad}tuple([{body} for {it} in range({lo}, {hi + 1})])"
+            failing = names.unsafe != unsafe
+            names.unsafe, names.walrus = unsafe, walrus  # the entries are not in place
+            if failing:
+                return None  # evaluated ahead of its guards it could fail: keep it in place
+            name = names.tmp("T")
+            tables[key] = (name, f"{name} = {table}")
+        name = tables[key][0]
+        index = self.local_code(loc, fr)
+        return f"{name}[{index}]" if lo >= 0 else f"{name}[{index} - {lo}]"
+
+    def _table_entry(self, d: A.DefDecl, e: A.Call, fr: Frame, value: Local) -> str:
+        inner = fr.scope()
+        for a in e.args:
+            if isinstance(a, A.Name):
+                inner.env[a.name] = value
+        args = [self.as_tuple(a, inner) for a in e.args]
+        return self.inline_def(d, args, inner, e.args)
+
+    def card_attr(self, e: A.Attr, table: str, obj: str, fr: Frame) -> str:
+        h = fr.hoist
+        loc = self.cx.local(e.obj, fr.env)
+        if h is not None and loc is not None and loc.hoisted and loc.level is not None:
+            # the card is hoisted: so is its attribute
+            return h.hoist(loc.level, ("attr", table, loc.code), f"{table}[{obj}]",
+                           self.cx.names)
+        return super().card_attr(e, table, obj, fr)
+
+    def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
+        h = fr.hoist
+        if h is not None and self.cx.type_of(e.operand) == "zone":
+            level = h.guards.get(value_key(self.cx, e.operand, fr.env))
+            if level is not None:  # an earlier conjunct checked that it is not empty
+                h.read(level)
+                return f"{src}[{-1 if e.op == 'top' else 0}]"
+        return super().top_card(e, src, fr)
+
+
+def value_key(cx: Ctx, e: Any, env: dict[str, Local]) -> Any:
+    """A key equal for two expressions that certainly have the same value here: the same
+    tree, with each name bound to the same local (or to the same global)."""
+    if isinstance(e, (A.Name, A.Me)):
+        loc = cx.local(e, env)
+        return ("local", loc.code) if loc is not None else ("name", getattr(e, "name", "me"))
+    if isinstance(e, (A.Expr, A.Stmt)):
+        return (type(e).__name__,) + tuple(value_key(cx, getattr(e, f.name), env)
+                                           for f in attrs.fields(type(e)) if f.name != "span")
+    if isinstance(e, tuple):
+        return tuple(value_key(cx, x, env) for x in e)
+    return e
+
+
+def new_hoist(cx: Ctx) -> Hoist | None:
+    """The hoisting state of a legal-move generator (None in plain code)."""
+    return Hoist() if cx.optimize else None
+
+
+def unrolled_levels(cx: Ctx, md: A.MoveDecl) -> set[int]:
+    """Parameters over a few constants are unrolled (the parameter becomes a literal and
+    Python folds `s[8 + 1]`), while the copies stay few."""
+    unroll: set[int] = set()
+    if not cx.optimize:
+        return unroll
+    copies = 1
+    for lvl, p in enumerate(md.params, 1):
+        lo, hi = cx.const_range(p.source)
+        if lo is not None and hi is not None and 0 < hi - lo + 1 <= UNROLL_VALUES and (
+                copies * (hi - lo + 1) <= UNROLL_COPIES):
+            unroll.add(lvl)
+            copies *= hi - lo + 1
+    return unroll

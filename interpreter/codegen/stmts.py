@@ -1,0 +1,327 @@
+"""Statement lowering: effects, procedures, setup and the flow's straight-line parts.
+
+Each statement writes its lines to a `CodeWriter`; names it binds (`let`) go into the
+frame's scope, which the caller gives a fresh copy per block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import Diagnostic
+from ..lang import ast as A
+from .bounds import FULL, Bounds, arith, fits
+from .context import walk
+from .exprs import Exprs
+from .runtime import BIG
+from .writer import CodeWriter, Frame, Local
+
+LOOP_LIMIT = 100_000  # automatic steps or loop rounds before a rule counts as runaway
+
+
+class Stmts:
+    def __init__(self, x: Exprs) -> None:
+        self.x = x
+        self.cx = x.cx
+        # proofs that a number stays within 64 bits, to leave its guard out (not in plain code)
+        self.bounds = Bounds(x.cx) if x.cx.optimize else None
+        self._lower: dict[type, Callable[[A.Stmt, Frame, CodeWriter], None]] = {
+            A.Assign: self.assign,  # type: ignore[dict-item]
+            A.CallStmt: self.call,  # type: ignore[dict-item]
+            A.LetStmt: self.let,  # type: ignore[dict-item]
+            A.If: self.if_,  # type: ignore[dict-item]
+            A.For: self.for_,  # type: ignore[dict-item]
+            A.While: self.while_,  # type: ignore[dict-item]
+            A.Repeat: self.repeat,  # type: ignore[dict-item]
+            A.Phase: lambda st, fr, w: self.block(st.body, fr, w),  # type: ignore[attr-defined]
+            A.MoveCards: self.move_cards,  # type: ignore[dict-item]
+            A.Shuffle: self.shuffle,  # type: ignore[dict-item]
+            A.Deal: self.deal,  # type: ignore[dict-item]
+            A.End: self.end,  # type: ignore[dict-item]
+            A.Break: lambda st, fr, w: w.line("break"),
+            A.Log: self.log,  # type: ignore[dict-item]
+        }
+
+    def sid(self, span: A.Span, fr: Frame) -> int:
+        return self.cx.names.span_id(span, fr.rule)
+
+    def block(self, stmts: tuple[A.Stmt, ...], fr: Frame, w: CodeWriter) -> None:
+        """Statements in a scope of their own (`pass` if there are none)."""
+        fr = fr.scope()
+        n = len(w.lines)
+        for st in stmts:
+            self.stmt(st, fr, w)
+        if len(w.lines) == n:
+            w.line("pass")
+
+    def stmt(self, st: A.Stmt, fr: Frame, w: CodeWriter) -> None:
+        lower = self._lower.get(type(st))
+        if lower is None:
+            if isinstance(st, A.Choose):  # pragma: no cover - the checker keeps these in the flow
+                raise Diagnostic("a choice cannot be made here", st.span)
+            raise Diagnostic(f"internal: cannot compile {type(st).__name__}", st.span)  # pragma: no cover
+        lower(st, fr, w)
+
+    # ------------------------------------------------------------ values
+    def assign(self, st: A.Assign, fr: Frame, w: CodeWriter) -> None:
+        x = self.x
+        cx = self.cx
+        value = x.as_tuple(st.value, fr)
+        ttype = cx.type_of(st.target)
+        compound = st.op != "="
+        tg = st.target
+        if (compound and isinstance(tg, A.Index) and ttype in ("int", "list:int")
+                and x.int_value(tg.index, fr) is None and not self.kept(st, fr)):
+            # the slot is computed once, as `s[i] += v` does, then read again by the guard
+            t = cx.names.tmp("t")
+            w.line(f"{t} = {x.var_slot(tg, fr)}")
+            target = f"s[{t}]"
+        else:
+            target = self.lvalue(tg, fr)
+        if ttype == "int" and not self.kept(st, fr):
+            sid = self.sid(st.span, fr)
+            if cx.type_of(st.value) != "int":  # a value of unknown type: _big lets others by
+                big = cx.helper("_big")
+                w.line(f"{target} = {big}({target} {st.op[0]} {value}, {sid})" if compound
+                       else f"{target} = {big}({value}, {sid})")
+            elif compound:
+                w.line(f"{target} {st.op} {value}")
+                w.line(self.check(target, sid, computed=True))
+            else:
+                v = cx.names.tmp("v")
+                w.line(self.check(f"({v} := {value})", sid, v))
+                w.line(f"{target} = {v}")
+            return
+        if ttype == "list:int" and not self.kept(st, fr):
+            sid = self.sid(st.span, fr)
+            v = cx.names.tmp("v")
+            new = f"{target} + tuple({value})" if compound else value
+            w.line(f"{cx.helper('_big_items')}(({v} := {new}), {sid})")
+            w.line(f"{target} = {v}")
+            return
+        if st.op == "=":
+            w.line(f"{target} = {value}")
+        elif ttype.startswith("list:"):
+            w.line(f"{target} = {target} + tuple({value})")
+        else:
+            w.line(f"{target} {st.op} {value}")
+
+    def kept(self, st: A.Assign, fr: Frame) -> bool:
+        """Is the number (or each number of the list) this assignment keeps proven to stay
+        within 64 bits? Plain code proves nothing."""
+        b = self.bounds
+        if b is None:
+            return False
+        sc = b.scope(fr.env)
+        ttype = self.cx.type_of(st.target)
+        if ttype == "list:int":
+            return fits(b.elems(st.value, sc))
+        value = b.of(st.value, sc)
+        if st.op == "=":
+            return fits(value)
+        return fits(arith(st.op[0], b.of(st.target, sc), value))
+
+    def check(self, code: str, sid: int, name: str | None = None, computed: bool = False) -> str:
+        """A guard: the number must stay within 64 bits. The test `_big` makes, inline (this
+        runs at every assignment of a number that is not proven small); like `_big`, it
+        lets `none` by (`first` of nothing), unless the value was just computed by + or -."""
+        test = f"not {-BIG} <= {name or code} <= {BIG}"
+        if not computed:
+            test = f"{code} is not None and {test}"
+        return f"if {test}: {self.cx.helper('_big')}({name or code}, {sid})"
+
+    def bind_int(self, var: str, e: A.Expr, span: A.Span, fr: Frame, w: CodeWriter) -> bool:
+        """After `var = <e>` has been written: guard it if it is a number not proven to
+        stay within 64 bits. Whether the bound name holds a number."""
+        if self.cx.type_of(e) != "int":
+            return False
+        b = self.bounds
+        if b is None or not fits(b.of(e, b.scope(fr.env))):
+            w.line(self.check(var, self.sid(span, fr)))
+        return True
+
+    def lvalue(self, e: A.Expr, fr: Frame) -> str:
+        if isinstance(e, A.Name):
+            ref = self.cx.resolve(e, fr.env)
+            assert ref is not None
+            if ref.kind == "local":
+                assert ref.local is not None
+                return ref.local.code
+            return f"s[{ref.slot}]"
+        assert isinstance(e, A.Index)
+        return self.x.index(e, fr)
+
+    def let(self, st: A.LetStmt, fr: Frame, w: CodeWriter) -> None:
+        var = self.cx.names.tmp("v")
+        code = self.x.as_tuple(st.value, fr)
+        origin = self.x.origin(st.value, fr)
+        w.line(f"{var} = {code}")
+        kept = self.bind_int(var, st.value, st.span, fr, w)
+        fr.env[st.name] = Local(var, origin, *(FULL if kept else (None, None)))
+
+    def call(self, st: A.CallStmt, fr: Frame, w: CodeWriter) -> None:
+        args = [self.x.as_tuple(a, fr) for a in st.args]
+        w.line(f"p_{st.func}(s{''.join(', ' + a for a in args)})")
+
+    # ------------------------------------------------------------ control
+    def if_(self, st: A.If, fr: Frame, w: CodeWriter) -> None:
+        for i, (cond, body) in enumerate(st.branches):
+            kw = "if" if i == 0 else "elif"
+            w.line(f"{kw} {self.x.expr(cond, fr)}:")
+            with w.indented():
+                self.block(body, fr, w)
+        if st.else_:
+            w.line("else:")
+            with w.indented():
+                self.block(st.else_, fr, w)
+
+    def for_(self, st: A.For, fr: Frame, w: CodeWriter) -> None:
+        var = self.cx.names.tmp("f")
+        src_t = self.cx.type_of(st.source)
+        src = self.x.expr(st.source, fr)
+        origin = None
+        if src_t == "zone":
+            origin = src
+            src = f"s[{src}]"
+        inner = fr.scope()
+        lo = hi = None
+        if isinstance(st.source, A.Binary) and st.source.op == "..":
+            if isinstance(st.source.left, A.Int) and isinstance(st.source.right, A.Int):
+                lo, hi = st.source.left.value, st.source.right.value
+        if st.var in assigned(st.body):
+            lo = hi = None  # its values are the range's only until the body assigns it
+        inner.env[st.var] = Local(var, origin, lo, hi)
+        w.line(f"for {var} in {src}:")
+        with w.indented():
+            self.block(st.body, inner, w)
+
+    def while_(self, st: A.While, fr: Frame, w: CodeWriter) -> None:
+        cnt = self.cx.names.tmp("w")
+        sid = self.sid(st.span, fr)
+        w.line(f"{cnt} = 0")
+        w.line(f"while {self.x.expr(st.cond, fr)}:")
+        with w.indented():
+            w.line(f"{cnt} += 1")
+            w.line(f"if {cnt} > {LOOP_LIMIT}: {self.cx.helper('_loop')}({sid})")
+            self.block(st.body, fr, w)
+
+    def repeat(self, st: A.Repeat, fr: Frame, w: CodeWriter) -> None:
+        assert st.count is not None
+        sid = self.sid(st.count.span, fr)
+        w.line(f"for _ in {self.cx.helper('_rep')}({self.x.expr(st.count, fr)}, {sid}):")
+        with w.indented():
+            self.block(st.body, fr, w)
+
+    def end(self, st: A.End, fr: Frame, w: CodeWriter) -> None:
+        w.line(f"s[4] = {self.end_text(st, fr)}")
+        w.line("raise _GameOver")
+
+    def end_text(self, st: A.End, fr: Frame) -> str:
+        if not st.reason:
+            return "'ended'"
+        return self.log_text(A.Log(st.reason, st.parts), fr)
+
+    def log(self, st: A.Log, fr: Frame, w: CodeWriter) -> None:
+        w.line(f"if LOG is not None: LOG.append({self.log_text(st, fr)})")
+
+    def log_text(self, st: A.Log, fr: Frame) -> str:
+        parts = []
+        for p in st.parts:
+            if isinstance(p, str):
+                parts.append(repr(p))
+            else:
+                parts.append(f"{self.cx.helper('_fmt')}({self.x.as_tuple(p, fr)}, "
+                             f"{self.cx.type_of(p)!r})")
+        return " + ".join(parts) if parts else "''"
+
+    # ------------------------------------------------------------ cards
+    def shuffle(self, st: A.Shuffle, fr: Frame, w: CodeWriter) -> None:
+        z = self.x.expr(st.zone, fr)
+        w.line(f"s[{z}] = {self.cx.helper('_shuffle')}(s, s[{z}])")
+
+    def deal(self, st: A.Deal, fr: Frame, w: CodeWriter) -> None:
+        src = self.x.expr(st.source, fr)
+        dests = self.x.expr(st.dests, fr)
+        if self.cx.type_of(st.dests) == "zone":
+            dests = f"({dests},)"
+        n = "None" if st.count is None else self.x.expr(st.count, fr)
+        sid = self.sid(st.span, fr)
+        w.line(f"{self.cx.helper('_deal')}(s, {src}, {dests}, {n}, {sid})")
+
+    def move_cards(self, st: A.MoveCards, fr: Frame, w: CodeWriter) -> None:
+        x = self.x
+        cx = self.cx
+        tmp = cx.names.tmp
+        ct = cx.type_of(st.cards)
+        dest = x.expr(st.dest, fr)
+        d = tmp("d")
+        w.line(f"{d} = {dest}")
+
+        def put(c: str) -> None:
+            w.line(f"s[{d}] = ({c},) + s[{d}]" if st.bottom else f"s[{d}] = s[{d}] + ({c},)")
+
+        def put_many(cs: str) -> None:
+            w.line(f"s[{d}] = {cs} + s[{d}]" if st.bottom else f"s[{d}] = s[{d}] + {cs}")
+
+        c = st.cards
+        sid = self.sid(st.span, fr)
+        if isinstance(c, A.Unary) and c.op in ("top", "bottom") and cx.type_of(c.operand) == "zone":
+            z = tmp("z")
+            t = tmp("t")
+            w.line(f"{z} = {x.expr(c.operand, fr)}")
+            w.line(f"{t} = s[{z}]")
+            w.line(f"if not {t}: {cx.helper('_E')}({sid})")
+            if c.op == "top":
+                w.line(f"s[{z}] = {t}[:-1]")
+                put(f"{t}[-1]")
+            else:
+                w.line(f"s[{z}] = {t}[1:]")
+                put(f"{t}[0]")
+            return
+        if ct == "zone" or (isinstance(c, A.Unary) and c.op == "all"
+                            and cx.type_of(c.operand) == "zone"):
+            src_e = c.operand if isinstance(c, A.Unary) else c
+            z = tmp("z")
+            w.line(f"{z} = {x.expr(src_e, fr)}")
+            w.line(f"if {z} != {d}:")
+            with w.indented():
+                put_many(f"s[{z}]")
+                w.line(f"s[{z}] = ()")
+            return
+        if isinstance(c, A.TopN):
+            z = tmp("z")
+            n = tmp("n")
+            t = tmp("t")
+            w.line(f"{z} = {x.expr(c.zone, fr)}")
+            w.line(f"{n} = {x.expr(c.count, fr)}")
+            w.line(f"{t} = {cx.helper('_topn')}(s[{z}], {n}, {sid})")
+            w.line(f"s[{z}] = s[{z}][:len(s[{z}]) - len({t})]")
+            put_many(t)
+            return
+        if ct == "card":
+            origin = x.origin(c, fr)
+            card = tmp("c")
+            w.line(f"{card} = {x.expr(c, fr)}")
+            if origin is not None:
+                w.line(f"{cx.helper('_take')}(s, {origin}, {card}, {sid})")
+            else:
+                w.line(f"{cx.helper('_take_any')}(s, {card}, {sid})")
+            put(card)
+            return
+        # a list of cards: each leaves wherever it is, and they arrive in list order
+        cs = tmp("cs")
+        w.line(f"{cs} = tuple({x.expr(c, fr)})")
+        origin = None
+        if isinstance(c, A.Quant) and cx.type_of(c.source) == "zone":
+            origin = x.expr(c.source, fr)
+        if origin is not None:
+            w.line(f"{cx.helper('_take_many')}(s, {origin}, {cs}, {sid})")
+        else:
+            w.line(f"for _c in {cs}: {cx.helper('_take_any')}(s, _c, {sid})")
+        put_many(cs)
+
+
+def assigned(stmts: tuple[A.Stmt, ...]) -> set[str]:
+    """The names these statements assign to (a local's known range does not hold then)."""
+    return {n.target.name for n in walk(stmts)
+            if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}

@@ -1,0 +1,86 @@
+"""Numbers a game keeps stay within 64 bits, however they grow; and a local's known range
+holds only while nothing assigns it.
+
+Every binding of a number (an assignment, `+=`, `-=`, a `let`, a list of numbers, a flow
+variable) that is not proven to stay within 64 bits is guarded, in optimised and in plain
+code alike: a runaway rule stops with a rule error instead of growing without bound.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cardgame.interpreter.codegen import generate
+from cardgame.interpreter.engine.game import Game
+from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.errors import RuleError
+
+HEAD = 'game "T"\nplayers 1\ndeck standard\nzone pile: face up\nzone f[4]: face up\n'
+BEYOND = "a number grew beyond 64 bits: a runaway rule"
+
+
+def both(tmp_path: Path, text: str) -> list[Game]:
+    """The game compiled with and without optimisation."""
+    p = tmp_path / "t.cardgame"
+    p.write_text(HEAD + text, encoding="utf-8")
+    fast = compile_game(p)
+    return [fast, Game(fast.checked, generate(fast.checked, optimize=False), fast.source_id)]
+
+
+@pytest.mark.parametrize("body", [
+    "repeat 200 times { x = x + x }",
+    "repeat 200 times { x += x }",
+    "repeat 200 times { x = 0 - x - x }",
+    "repeat 200 times { x -= 3 * x }",
+    "repeat 40 times { x = x * x + 2 }",
+    "repeat 200 times { x = double(x) }",  # a def: inlined, or called in plain code
+    "repeat 200 times { a[2] += a[2] }",
+    "repeat 200 times { l = [first(l) + first(l)] }",
+    "repeat 200 times { l += [last(l) * 2] }",
+    "repeat 62 times { x = x * 2 }\n let y = x * x\n x = 0",
+    "repeat 200 times { let y = x\n x = y + y }",
+], ids=["add", "add-assign", "sub", "sub-assign", "mul", "def", "array", "list", "list-add",
+        "let", "let-loop"])
+def test_a_number_that_grows_without_bound_is_a_rule_error(tmp_path: Path, body: str) -> None:
+    for g in both(tmp_path, "var x = 1\nvar a[2] = 1\nvar l: list = [1]\n"
+                            "def double(n: int) = n + n\n"
+                            f"move m {{ {body} }}\n"):
+        with pytest.raises(RuleError) as e:
+            g.apply_text(g.new_state(0), "m")
+        assert str(e.value).endswith("(in move m): " + BEYOND)
+
+
+def test_a_number_at_the_edge_is_kept(tmp_path: Path) -> None:
+    """2**63 and its negation fit; one more does not."""
+    for g in both(tmp_path, "var x = -1\n"
+                            "move m { repeat 63 times { x = x * 2 }\n x = -x }\n"
+                            "move n { x += 1 }\n"):
+        st = g.apply_text(g.new_state(0), "m")
+        assert g.var(st, "x") == 2**63
+        with pytest.raises(RuleError, match="beyond 64 bits"):
+            g.apply_text(st, "n")
+
+
+def test_a_flow_variable_is_guarded(tmp_path: Path) -> None:
+    for g in both(tmp_path, "var x = 1\n"
+                            "move m { repeat 62 times { x = x * 2 } }\n"
+                            "flow { repeat { 1 chooses m\n let y = x * x } }\n"):
+        with pytest.raises(RuleError, match="beyond 64 bits"):
+            g.apply_text(g.new_state(0), "m")
+
+
+def test_a_number_proven_small_needs_no_guard(tmp_path: Path) -> None:
+    g = both(tmp_path, "var x = 0\nvar y = 0\n"
+                       "move m(k in 1..4) { x = size(pile) + k * 2\n y = x % 7 }\n")[0]
+    assert "_big" not in g.gen.source
+    g = both(tmp_path, "var x = 0\nmove m { x += 1 }\n")[0]
+    assert "_big" in g.gen.source  # x may already hold 2**63
+
+
+def test_an_assigned_parameter_is_checked_as_an_index(tmp_path: Path) -> None:
+    """`k in 1..4` no longer holds once the effect assigns k: f[k] is checked again."""
+    for g in both(tmp_path, "setup { move top 5 of deck to pile }\n"
+                            "move m(k in 1..4) { k += 4\n move top of pile to f[k] }\n"):
+        with pytest.raises(RuleError, match="index 5 is out of range 1..4"):
+            g.apply_text(g.new_state(0), "m 1")

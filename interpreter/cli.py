@@ -208,7 +208,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         try:
             sim = simulate(args.game, args.games, seed, args.max_moves, players=args.players,
                            settings=parse_settings(args.set), bots=_bots(args.bots),
-                           coverage_games=args.coverage_games, runner=runner,
+                           coverage_games=(min(100, args.games) if args.coverage_games
+                                           is None else args.coverage_games), runner=runner,
                            batch=args.batch, progress=bar)
         finally:
             bar.close()
@@ -243,10 +244,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     common = parse_settings(args.set)
+    both = _bots(args.bots) or ["random"]
     a = side(args.a, args.players_a or args.players, {**common, **parse_settings(args.set_a)},
-             _bots(args.bots_a) or _bots(args.bots))
+             _bots(args.bots_a) or both)
     b = side(args.b or args.a, args.players_b or args.players,
-             {**common, **parse_settings(args.set_b)}, _bots(args.bots_b) or _bots(args.bots))
+             {**common, **parse_settings(args.set_b)}, _bots(args.bots_b) or both)
     if a == b:
         raise UsageError("A and B are the same: give two games, or tell them apart with "
                          "--set-a/--set-b, --players-a/--players-b or --bots-a/--bots-b")
@@ -333,9 +335,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the bot for every seat, or one per seat (default random; "
                          f"known: {', '.join(sorted(BOTS))})")
     add_run_options(sp)
-    sp.add_argument("--coverage-games", type=int, default=100, metavar="K",
+    sp.add_argument("--coverage-games", type=int, default=None, metavar="K",
                     help="games of each other configuration (player count, option values) "
-                         "for rule coverage (default 100; 0: none)")
+                         "for rule coverage (default: as many as --games, at most 100; "
+                         "0: none)")
     sp.add_argument("--records", metavar="FILE", default=None,
                     help="write one JSON line per game to FILE")
     sp.set_defaults(func=cmd_simulate)

@@ -54,7 +54,7 @@ def test_a_four_player_report(capsys: pytest.CaptureFixture[str]) -> None:
         "Interaction: 50 random games, seed 3, 4 players\n"
         "  games/s ...\n"
         "  moves/s ...\n"
-        "  played         50 games + 100 for coverage in ... s, this process\n"
+        "  played         50 games + 50 for coverage in ... s, this process\n"
         "  seat  wins                shares 1st         score\n"
         "  P1    20.0% [11.2, 33.0]  4.0% [1.1, 13.5]   11.80 [10.56, 13.04]\n"
         "  P2    18.0% [9.8, 30.8]   8.0% [3.2, 18.8]   11.10 [9.64, 12.56]\n"
@@ -74,7 +74,7 @@ def test_a_four_player_report(capsys: pytest.CaptureFixture[str]) -> None:
         "was behind in 81.4% [67.4, 90.3] of games\n"
         "  end reasons    100.0% [92.9, 100.0] a refill drew the joker\n"
         "  coverage       4 moves, 2 choices, 1 ending, over 2 configurations: this run's "
-        "50 games and 100 of each other one\n"
+        "50 games and 50 of each other one\n"
         "    every one fired in this run\n")
 
 

@@ -147,7 +147,7 @@ class DaskRunner(Runner):
     """A Dask distributed cluster: `tcp://host:8786` (a running scheduler) or `local:N`
     (a LocalCluster of N worker processes started here, for trying it out)."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, timeout: float = 10.0) -> None:
         try:
             from distributed import Client, LocalCluster
         except ImportError:
@@ -165,7 +165,7 @@ class DaskRunner(Runner):
             address = self._cluster.scheduler_address
         self.same_machine = self._cluster is not None
         try:
-            self._client = Client(address, timeout="10s")
+            self._client = Client(address, timeout=f"{timeout}s")
         except (OSError, TimeoutError) as e:
             if self._cluster is not None:
                 self._cluster.close()

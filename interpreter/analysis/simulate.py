@@ -297,6 +297,8 @@ def simulate(game: Game | str | Path, games: int, seed: int, max_moves: int = 10
         if progress is not None:
             progress(done[0], total)
 
+    if progress is not None:
+        progress(0, total)
     t0 = time.perf_counter()
     try:
         results = run.map(run_batch, tasks, tick)

@@ -55,11 +55,11 @@ def test_a_four_player_report(capsys: pytest.CaptureFixture[str]) -> None:
         "  games/s ...\n"
         "  moves/s ...\n"
         "  played         50 games + 50 for coverage in ... s, this process\n"
-        "  seat  wins                shares 1st         score\n"
-        "  P1    20.0% [11.2, 33.0]  4.0% [1.1, 13.5]   11.80 [10.56, 13.04]\n"
-        "  P2    18.0% [9.8, 30.8]   8.0% [3.2, 18.8]   11.10 [9.64, 12.56]\n"
-        "  P3    22.0% [12.8, 35.2]  12.0% [5.6, 23.8]  12.60 [11.10, 14.10]\n"
-        "  P4    26.0% [15.9, 39.6]  8.0% [3.2, 18.8]   12.40 [10.85, 13.95]\n"
+        "  seat  win share           wins                shared 1st         score\n"
+        "  P1    22.0% [10.5, 33.5]  20.0% [11.2, 33.0]  4.0% [1.1, 13.5]   11.80 [10.56, 13.04]\n"
+        "  P2    21.3% [10.3, 32.4]  18.0% [9.8, 30.8]   8.0% [3.2, 18.8]   11.10 [9.64, 12.56]\n"
+        "  P3    27.3% [15.5, 39.2]  22.0% [12.8, 35.2]  12.0% [5.6, 23.8]  12.60 [11.10, 14.10]\n"
+        "  P4    29.3% [16.9, 41.8]  26.0% [15.9, 39.6]  8.0% [3.2, 18.8]   12.40 [10.85, 13.95]\n"
         "        fair share 25.0%: no seat differs significantly\n"
         "  winning score  17.09 [15.60, 18.59], margin 4.07 [2.99, 5.15]\n"
         "  scores         median 12  p10 5  p90 18  ▁▃▄▅█▇█▆▄▂▁▁▁▁ ▁ 1..31 (all seats)\n"
@@ -113,7 +113,11 @@ def test_the_json_record(capsys: pytest.CaptureFixture[str]) -> None:
         "score.p4": (2.25, 0.999029, 3.500971, 20, "t")}
     assert metrics["moves"] == {"value": 306.4, "low": 269.465377, "high": 343.334623,
                                 "n": 20, "method": "t"}
-    assert list(metrics)[12:] == [
+    assert [k for k in metrics if k.startswith("share.")] == [
+        "share.p1", "share.p2", "share.p3", "share.p4"]
+    # a shared first place counts 1/k: the four seats' shares of a game add up to 1
+    assert sum(metrics[f"share.p{p}"]["value"] for p in (1, 2, 3, 4)) == pytest.approx(1)
+    assert list(metrics)[16:] == [
         "winning_score", "margin", "moves", "phase.Trump", "phase.Tricks", "branching",
         "lead_changes", "decisiveness", "drama", "comeback",
         "end.a player lost their chips", "unfinished", "dead_end", "rule_error"]

@@ -121,10 +121,15 @@ def coverage_differences(c: Comparison) -> tuple[list[str], list[str]]:
 
 
 # ---------------------------------------------------------------------- reports
+def display_kind(m: Metric) -> str:
+    """rate, share (a mean of fractions, shown in %) or mean."""
+    return "share" if m.kind == "mean" and m.unit == "%" else m.kind
+
+
 def _diff_text(e: stats.Estimate, kind: str) -> str:
     if e.value is None:
         return "-"
-    if kind == "rate":
+    if kind in ("rate", "share"):
         body = f"{100 * e.value:+.1f} pts"
         if e.low is not None and e.high is not None:
             body += f" [{100 * e.low:+.1f}, {100 * e.high:+.1f}]"
@@ -145,7 +150,7 @@ def comparison_text(c: Comparison) -> str:
              f"  played in {sa.seconds + sb.seconds:.1f} s, {sa.runner}"]
     table = [("metric", "A", "B", "B - A")]
     for r in c.rows:
-        k = r.metric.kind
+        k = display_kind(r.metric)
         table.append((r.metric.label, shown(r.a, k), shown(r.b, k), _diff_text(r.diff, k)))
     width = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:

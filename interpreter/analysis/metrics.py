@@ -42,6 +42,8 @@ def metrics_for(players: int, phases: Sequence[str], endings: Sequence[str],
         out.append(Metric("win.p1", "wins", "rate", _result(0, "win"), "%"))
         out.append(Metric("score.p1", "score", "mean", _score(0), "points"))
     else:
+        out += [Metric(f"share.p{p + 1}", f"P{p + 1} win share", "mean", _share(p), "%")
+                for p in range(players)]
         out += [Metric(f"win.p{p + 1}", f"P{p + 1} wins", "rate", _result(p, "win"), "%")
                 for p in range(players)]
         out += [Metric(f"draw.p{p + 1}", f"P{p + 1} shares first place", "rate",
@@ -77,6 +79,17 @@ def _result(p: int, want: str) -> PerGame:
         if r.outcome != "ended" or p >= len(r.results):
             return None
         return float(r.results[p] == want)
+    return f
+
+
+def _share(p: int) -> PerGame:
+    """1 for a win, 1/k for a first place shared by k seats, else 0: the seats' shares
+    of a game add up to 1 (when somebody comes first), so the fair share is 1/n."""
+    def f(r: GameRecord) -> float | None:
+        if r.outcome != "ended" or p >= len(r.results):
+            return None
+        firsts = [i for i, x in enumerate(r.results) if x in ("win", "draw")]
+        return 1 / len(firsts) if p in firsts else 0.0
     return f
 
 

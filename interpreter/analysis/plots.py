@@ -89,7 +89,8 @@ def _label(sim: Simulation, name: str | None) -> str:
 def win_share(sides: Sequence[tuple[str, Simulation]], out: Path) -> list[Path]:
     """Each seat's share of wins with its 95% interval, and the fair share."""
     players = max(s.game.players for _, s in sides)
-    title = "Win share per seat (95% intervals)" if players > 1 else "Win rate (95% interval)"
+    title = ("Win share per seat, a shared first place split (95% intervals)" if players > 1
+             else "Win rate (95% interval)")
     fig, ax = _figure(title, sides)
     width = 0.8 / len(sides)
     top = 0.0
@@ -97,7 +98,7 @@ def win_share(sides: Sequence[tuple[str, Simulation]], out: Path) -> list[Path]:
         ms = {m.key: m for m in metrics_for(sim.game.players, [], [])}
         xs, ys, lo, hi = [], [], [], []
         for p in range(1, sim.game.players + 1):
-            e = estimate(ms[f"win.p{p}"], sim.records)
+            e = estimate(ms[f"share.p{p}" if sim.game.players > 1 else "win.p1"], sim.records)
             if e.value is None or e.low is None or e.high is None:
                 continue
             xs.append(p + (k - (len(sides) - 1) / 2) * width)
@@ -119,7 +120,7 @@ def win_share(sides: Sequence[tuple[str, Simulation]], out: Path) -> list[Path]:
     ax.set_xticks(range(1, players + 1), [f"P{p}" for p in range(1, players + 1)]
                   if players > 1 else [""])
     ax.set_xlim(0.4, players + 0.6)
-    ax.set_ylabel("games won (%)")
+    ax.set_ylabel("share of first places (%)" if players > 1 else "games won (%)")
     ax.set_ylim(0, max(5.0, top * 1.25 + 1))  # room for the labels and the legend
     if players > 1:
         ax.legend(frameon=False, fontsize=9, loc="upper left", ncols=3)

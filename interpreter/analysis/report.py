@@ -53,7 +53,7 @@ def shown(e: stats.Estimate, kind: str, digits: int = 2) -> str:
     """`24.1% [22.3, 26.0]` or `3.25 [3.10, 3.40]` (no brackets without an interval)."""
     if e.value is None:
         return "-"
-    if kind == "rate":
+    if kind in ("rate", "share"):  # a share: a mean of fractions, shown as a percentage
         head = pct(e.value)
         tail = (f" [{100 * e.low:.1f}, {100 * e.high:.1f}]"
                 if e.low is not None and e.high is not None else "")
@@ -156,14 +156,15 @@ def _spread(vals: Sequence[float], ci: bool = True) -> str:
 def _seat_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]]) -> list[str]:
     n = sim.game.players
     fair = 1 / n
-    rows = [("wins", "win", "rate"), ("shares 1st", "draw", "rate"), ("score", "score", "mean")]
+    rows = [("win share", "share", "share"), ("wins", "win", "rate"),
+            ("shared 1st", "draw", "rate"), ("score", "score", "mean")]
     cells = [[shown(est[f"{k}.p{p}"][1], kind) for _, k, kind in rows] for p in range(1, n + 1)]
     width = [max(len(head), *(len(c[i]) for c in cells)) for i, (head, _, _) in enumerate(rows)]
     lines = [("  seat  " + "  ".join(head.ljust(w) for (head, _, _), w in zip(
         rows, width, strict=True))).rstrip()]
     above, below = [], []
     for p in range(1, n + 1):
-        e = est[f"win.p{p}"][1]
+        e = est[f"share.p{p}"][1]
         mark = ""
         if e.low is not None and e.low > fair:
             mark = " ▲"

@@ -199,3 +199,17 @@ def test_one_line_histograms() -> None:
     wide = histogram([float(x) for x in range(0, 1000, 7)], bins=10)
     assert len(wide.counts) <= 11 and sum(wide.counts) == len(range(0, 1000, 7))
     assert sparkline(histogram([])) == ""
+
+
+def test_docs_define_every_metric_and_show_the_charts() -> None:
+    import re
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "analysis.md").read_text(
+        encoding="utf-8")
+    keys = {m.key.split(".")[0] for m in metrics_for(4, ["x"], ["y"])}
+    documented = set(re.findall(r"\(`([a-z_]+)(?:\.[A-Za-z]+)?`\)", page))
+    assert keys <= documented, f"metrics without a definition: {keys - documented}"
+    images = re.findall(r"\]\((images/[^)]+)\)", page)
+    assert len(images) == 8
+    for img in images:
+        assert (Path(__file__).resolve().parent.parent / "docs" / img).is_file(), img

@@ -130,11 +130,18 @@ def _diff_text(e: stats.Estimate, kind: str) -> str:
     if e.value is None:
         return "-"
     if kind in ("rate", "share"):
-        body = f"{100 * e.value:+.1f} pts"
+        d = 1
+        if e.significant:  # no bound may round to 0 where 0 is outside the interval
+            while d < 4 and 100 * min(abs(e.low or 0), abs(e.high or 0)) < 0.5 * 10 ** -d:
+                d += 1
+        body = f"{100 * e.value:+.{d}f} pts"
         if e.low is not None and e.high is not None:
-            body += f" [{100 * e.low:+.1f}, {100 * e.high:+.1f}]"
+            body += f" [{100 * e.low:+.{d}f}, {100 * e.high:+.{d}f}]"
     else:
         d = 2 if e.low is None or e.high is None else places(e.high - e.low, 2)
+        if e.significant:  # no bound may round to 0 where 0 is outside the interval
+            while d < 6 and min(abs(e.low or 0), abs(e.high or 0)) < 0.5 * 10 ** -d:
+                d += 1
         body = f"{e.value:+.{d}f}"
         if e.low is not None and e.high is not None:
             body += f" [{e.low:+.{d}f}, {e.high:+.{d}f}]"
@@ -151,7 +158,11 @@ def comparison_text(c: Comparison) -> str:
     table = [("metric", "A", "B", "B - A")]
     for r in c.rows:
         k = display_kind(r.metric)
-        table.append((r.metric.label, shown(r.a, k), shown(r.b, k), _diff_text(r.diff, k)))
+        # both sides with the same decimals: those the narrower interval needs
+        d = max(places(e.high - e.low, 2) if e.high is not None and e.low is not None else 2
+                for e in (r.a, r.b))
+        table.append((r.metric.label, shown(r.a, k, d, fixed=True),
+                      shown(r.b, k, d, fixed=True), _diff_text(r.diff, k)))
     width = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, width,

@@ -49,8 +49,9 @@ def pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def shown(e: stats.Estimate, kind: str, digits: int = 2) -> str:
-    """`24.1% [22.3, 26.0]` or `3.25 [3.10, 3.40]` (no brackets without an interval)."""
+def shown(e: stats.Estimate, kind: str, digits: int = 2, fixed: bool = False) -> str:
+    """`24.1% [22.3, 26.0]` or `3.25 [3.10, 3.40]` (no brackets without an interval). A
+    mean gets the decimals its interval needs, or exactly `digits` when `fixed`."""
     if e.value is None:
         return "-"
     if kind in ("rate", "share"):  # a share: a mean of fractions, shown as a percentage
@@ -60,7 +61,8 @@ def shown(e: stats.Estimate, kind: str, digits: int = 2) -> str:
         return head + tail
     if e.low is None or e.high is None:
         return num(e.value, digits)
-    digits = places(e.high - e.low, digits)
+    if not fixed:
+        digits = places(e.high - e.low, digits)
     return f"{num(e.value, digits)} [{num(e.low, digits)}, {num(e.high, digits)}]"
 
 

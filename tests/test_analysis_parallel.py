@@ -138,3 +138,14 @@ def test_fuzz_searches_in_parallel_and_keeps_the_shortest(tmp_path: Path,
     both = json.loads(capsys.readouterr().out)
     assert one == two == 0
     assert both["games"] == 2 * solo["games"] == 30 and both["ok"]
+
+
+def test_fuzz_on_the_cluster(cluster: str, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = main(["fuzz", "calculation", "--dask", cluster, "--examples", "4", "--seed", "2",
+                 "--json"])
+    r = json.loads(capsys.readouterr().out)
+    assert code == 0 and r["ok"] and r["games"] == 2 * 4  # one search per worker thread
+    assert not (tmp_path / ".cardgame").exists()  # a cluster's searches use no local database

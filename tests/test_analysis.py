@@ -143,8 +143,8 @@ def test_rule_errors_name_their_games_and_fail(capsys: pytest.CaptureFixture[str
         f"  game 0 (deal seed 2341370557): {where}",
         f"  game 1 (deal seed 907249112): {where}",
         f"  game 2 (deal seed 2304041489): {where}"]
-    # a run cut short by failures does not call rules dead
-    assert lines[-1] == "    not judged: 30 games failed"
+    # a run whose games all failed does not call rules dead
+    assert lines[-1] == "    not judged: no game ended (30 failed)"
 
 
 def test_dead_ends_fail_and_unfinished_games_do_not(capsys: pytest.CaptureFixture[str]

@@ -55,6 +55,20 @@ class GameRecipe:
         _games[recipe] = compiled
         return recipe
 
+    @classmethod
+    def of_game(cls, game: Game) -> GameRecipe:
+        """The recipe of a game compiled here (kept: this process does not compile it
+        again; other processes compile it from its file)."""
+        from ..options import option_text
+
+        path = Path(game.path)
+        ref = str(path.resolve()) if path.is_file() else game.path
+        recipe = cls(ref, game.players,
+                     tuple(sorted((k, option_text(v)) for k, v in game.options.items())),
+                     game.source_id)
+        _games[recipe] = game
+        return recipe
+
     def compile(self) -> Game:
         """The compiled game, once per process."""
         game = _games.get(self)

@@ -266,13 +266,15 @@ def coverage_lines(sim: Simulation) -> list[str]:
                 f"{cov.games[0]:,} games and {cov.games[1]:,} of each other one")
     lines = [head]
     failed = len(errors_of(sim.all_records))
-    if failed or not any(r.outcome == "ended" for r in sim.records):
-        # a game cut short by a failure (or --max-moves) has not seen enough to call a
+    if not judged(sim):
+        # games cut short (by failures or --max-moves) have not seen enough to call a
         # rule dead
-        why = (f"{failed} game{'s' if failed != 1 else ''} failed" if failed
-               else "no game ended")
-        lines.append(f"    not judged: {why}")
+        lines.append("    not judged: no game ended"
+                     + (f" ({failed} failed)" if failed else ""))
         return lines
+    if failed:
+        lines.append(f"    ({failed} game{'s' if failed != 1 else ''} failed: "
+                     "they count up to their failure)")
     never = cov.never()
     if never:
         lines.append(f"    never fired{' in any configuration' if n > 1 else ''}:")
@@ -286,6 +288,11 @@ def coverage_lines(sim: Simulation) -> list[str]:
     elif not never and n > 1:
         lines.append("    every rule fired in some configuration")
     return lines
+
+
+def judged(sim: Simulation) -> bool:
+    """Can the run call a rule dead? Not when no game of it ended."""
+    return any(r.outcome == "ended" for r in sim.records)
 
 
 def _rule_text(r: Any) -> str:
@@ -348,9 +355,8 @@ def _dist_json(vals: list[float], ci: bool) -> dict[str, Any]:
 
 
 def coverage_json(cov: Coverage, sim: Simulation) -> dict[str, Any]:
-    judged = not errors_of(sim.all_records) and any(r.outcome == "ended" for r in sim.records)
     return {
-        "judged": judged,
+        "judged": judged(sim),
         "configurations": [{"players": n, "options": dict(opts), "games": k}
                            for (n, opts), k in zip(cov.configs, cov.games, strict=True)],
         "rules": [{"kind": r.kind, "text": r.text, "where": r.where, "here": r.here,

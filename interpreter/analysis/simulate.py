@@ -19,7 +19,6 @@ import attrs
 from ..bots import make_bot
 from ..engine.game import Game
 from ..errors import RuleError, UsageError
-from ..options import option_text
 from .coverage import Catalogue, Config, catalogue, choices_at, config_of, configurations
 from .parallel import GameRecipe, Runner, batches, make_runner
 
@@ -248,12 +247,7 @@ def bots_for(game: Game, bots: Sequence[str] | str | None) -> tuple[str, ...]:
 def recipe_of(game: Game | str | Path, players: int | None = None,
               settings: dict[str, str] | None = None) -> GameRecipe:
     if isinstance(game, Game):
-        opts = {k: option_text(v) for k, v in game.options.items()}
-        recipe = GameRecipe.of(game.path, game.players, opts)
-        from .parallel import _games
-
-        _games[recipe] = game  # this very game, in this process
-        return recipe
+        return GameRecipe.of_game(game)
     return GameRecipe.of(game, players, settings)
 
 

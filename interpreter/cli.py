@@ -160,10 +160,15 @@ class _Bar:
         if not self.on:
             return
         if self.bar is None:
+            import shutil
+
             from tqdm import tqdm
 
+            # a terminal that reports no size (some pseudo-terminals) gets 80 x 24, where
+            # tqdm would draw nothing
+            size = shutil.get_terminal_size()
             self.bar = tqdm(total=total, desc=self.what, unit=" games", leave=False,
-                            file=sys.stderr, dynamic_ncols=True)
+                            file=sys.stderr, ncols=min(100, size.columns), nrows=size.lines)
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:

@@ -1,7 +1,8 @@
-"""The `cardgame` command: list, check, play, simulate, fuzz.
+"""The `cardgame` command: list, check, play, simulate, compare, fuzz.
 
 Argparse and dispatch only: each command calls its package (lang, engine, analysis,
-fuzz, repl) and prints the report it returns. Nothing imports this module.
+fuzz, repl) and prints the report it returns. Nothing imports this module. The progress
+bar (tqdm) lives here: the packages below report progress through a callback.
 """
 
 from __future__ import annotations
@@ -100,17 +101,134 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-# ---------------------------------------------------------------------- simulate
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from .analysis import simulate, simulation_text
+# ---------------------------------------------------------------------- simulate / compare
+class _Bar:
+    """A progress bar on stderr at a terminal (tqdm), nothing in a pipe or with --json;
+    the analysis package reports progress through this callback only."""
 
-    game = game_from_args(args)
+    def __init__(self, args: argparse.Namespace, what: str) -> None:
+        self.what = what
+        self.on = not getattr(args, "json", False) and sys.stderr.isatty()
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.on:
+            return
+        if self.bar is None:
+            import shutil
+
+            from tqdm import tqdm
+
+            # a terminal that reports no size (some pseudo-terminals) gets 80 x 24, where
+            # tqdm would draw nothing
+            size = shutil.get_terminal_size()
+            self.bar = tqdm(total=total, desc=self.what, unit=" games", leave=False,
+                            file=sys.stderr, ncols=min(100, size.columns), nrows=size.lines)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def add_run_options(p: argparse.ArgumentParser, games: int = 1000) -> None:
+    p.add_argument("--games", type=int, default=games, metavar="N")
+    p.add_argument("--max-moves", type=int, default=100_000, metavar="M",
+                   help="stop a game after this many moves")
+    add_scale_options(p)
+    p.add_argument("--batch", type=int, default=None, metavar="B",
+                   help="games per task (default: about 8 tasks per worker, at most 500)")
+    p.add_argument("--plot", metavar="DIR", default=None,
+                   help="write charts (PNG and SVG) into DIR")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def add_scale_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="run on N local processes")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="run on a Dask cluster: tcp://HOST:8786, or local:N for N local "
+                        "workers (needs the extra: pip install 'cardgame[dask]')")
+
+
+def _bots(values: list[str] | None) -> list[str] | None:
+    return [n for v in values for n in v.split(",") if n.strip()] if values else None
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .analysis import simulate, simulation_json, simulation_text
+    from .analysis.parallel import make_runner
+
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    r = simulate(game, args.games, seed, args.max_moves)
-    print(json.dumps(r, indent=2) if args.json else simulation_text(r))
-    return 1 if r["rule_errors"] or r["dead_ends"] else 0
+    bar = _Bar(args, "simulate")
+    with make_runner(args.jobs, args.dask) as runner:
+        try:
+            sim = simulate(args.game, args.games, seed, args.max_moves, players=args.players,
+                           settings=parse_settings(args.set), bots=_bots(args.bots),
+                           coverage_games=(min(100, args.games) if args.coverage_games
+                                           is None else args.coverage_games), runner=runner,
+                           batch=args.batch, progress=bar)
+        finally:
+            bar.close()
+    if args.records:
+        _write_records(args.records, sim)
+    print(json.dumps(simulation_json(sim), indent=2, ensure_ascii=False) if args.json
+          else simulation_text(sim))
+    if args.plot:
+        from .analysis.plots import charts
+
+        paths = charts([("", sim)], args.plot)
+        if not args.json:
+            print(f"  charts         {len(paths)} files in {args.plot}")
+    failed = any(r.outcome in ("rule-error", "dead-end") for r in sim.all_records)
+    return 1 if failed else 0
+
+
+def _write_records(path: str, sim: Any) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            for r in sim.records:
+                f.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e}") from None
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .analysis.compare import compare, comparison_json, comparison_text, side
+    from .analysis.parallel import make_runner
+
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    common = parse_settings(args.set)
+    both = _bots(args.bots) or ["random"]
+    a = side(args.a, args.players_a or args.players, {**common, **parse_settings(args.set_a)},
+             _bots(args.bots_a) or both)
+    b = side(args.b or args.a, args.players_b or args.players,
+             {**common, **parse_settings(args.set_b)}, _bots(args.bots_b) or both)
+    if a == b:
+        raise UsageError("A and B are the same: give two games, or tell them apart with "
+                         "--set-a/--set-b, --players-a/--players-b or --bots-a/--bots-b")
+    bar = _Bar(args, "compare")
+    with make_runner(args.jobs, args.dask) as runner:
+        try:
+            c = compare(a, b, args.games, seed, args.max_moves, runner=runner,
+                        batch=args.batch, progress=bar)
+        finally:
+            bar.close()
+    print(json.dumps(comparison_json(c), indent=2, ensure_ascii=False) if args.json
+          else comparison_text(c))
+    if args.plot:
+        from .analysis.plots import charts
+
+        paths = charts([(c.label_a, c.a), (c.label_b, c.b)], args.plot)
+        if not args.json:
+            print(f"  charts  {len(paths)} files in {args.plot}")
+    failed = any(r.outcome in ("rule-error", "dead-end") for r in c.a.records + c.b.records)
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------------- play / fuzz
@@ -126,7 +244,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz import run_fuzz
 
-    result: int = run_fuzz(args)
+    if args.jobs == 1 and not args.dask and (args.searches or 1) == 1:
+        result: int = run_fuzz(args)
+        return result
+    from .analysis.parallel import make_runner
+
+    with make_runner(args.jobs, args.dask) as runner:
+        result = run_fuzz(args, runner=runner)
     return result
 
 
@@ -163,14 +287,40 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--history", metavar="FILE", default=None, help="history file for the prompt")
     sp.set_defaults(func=cmd_play)
 
-    sp = sub.add_parser("simulate", help="play many games with random moves and print figures")
+    sp = sub.add_parser("simulate", help="play many games with bots: every figure with its "
+                        "95%% confidence interval, rule coverage, charts")
     sp.add_argument("game", metavar="GAME")
     add_game_options(sp)
-    sp.add_argument("--games", type=int, default=1000, metavar="N")
-    sp.add_argument("--max-moves", type=int, default=100_000, metavar="M",
-                    help="stop a game after this many moves")
-    sp.add_argument("--json", action="store_true", help="machine-readable output")
+    sp.add_argument("--bots", action="append", default=None, metavar="NAME[,NAME...]",
+                    help="the bot for every seat, or one per seat (default random; "
+                         f"known: {', '.join(sorted(BOTS))})")
+    add_run_options(sp)
+    sp.add_argument("--coverage-games", type=int, default=None, metavar="K",
+                    help="games of each other configuration (player count, option values) "
+                         "for rule coverage (default: as many as --games, at most 100; "
+                         "0: none)")
+    sp.add_argument("--records", metavar="FILE", default=None,
+                    help="write one JSON line per game to FILE")
     sp.set_defaults(func=cmd_simulate)
+
+    sp = sub.add_parser("compare", help="two games, or two variants of one, on the same "
+                        "seeds: every figure side by side with the difference and its interval")
+    sp.add_argument("a", metavar="A", help="a bundled game name or a .cardgame file")
+    sp.add_argument("b", metavar="B", nargs="?", default=None,
+                    help="the other game (default: A again, told apart by --set-b ...)")
+    add_game_options(sp)
+    for x in ("a", "b"):
+        X = x.upper()
+        sp.add_argument(f"--set-{x}", action="append", default=[], metavar="NAME=VALUE",
+                        help=f"an option for {X} only (after --set)")
+        sp.add_argument(f"--players-{x}", type=int, default=None, metavar="N",
+                        help=f"players for {X} only")
+        sp.add_argument(f"--bots-{x}", action="append", default=None, metavar="NAME[,NAME...]",
+                        help=f"bots for {X} only")
+    sp.add_argument("--bots", action="append", default=None, metavar="NAME[,NAME...]",
+                    help="bots for both (default random)")
+    add_run_options(sp)
+    sp.set_defaults(func=cmd_compare)
 
     sp = sub.add_parser("fuzz", help="search for rule holes, with a shortest counterexample")
     sp.add_argument("game", metavar="GAME")
@@ -182,6 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="machine-readable report")
     sp.add_argument("--out", metavar="FILE", default=None,
                     help="where to write the counterexample replay file")
+    add_scale_options(sp)
+    sp.add_argument("--searches", type=int, default=None, metavar="K",
+                    help="independent searches, each with the whole budget and its own seed "
+                         "(default: one per worker); the shortest counterexample wins")
     sp.set_defaults(func=cmd_fuzz)
     return p
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardgame.interpreter.codegen import flow_dot, generate
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import compile_game
 
 
 def test_calculation_is_one_decision_and_nothing_else() -> None:

@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 from cardgame.interpreter.codegen import generate
-from cardgame.interpreter.engine.game import Game
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 from cardgame.interpreter.codegen import generate
-from cardgame.interpreter.engine.game import Game
-from cardgame.interpreter.engine.pipeline import compile_game
+from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.errors import RuleError
 
 HEAD = 'game "T"\nplayers 1\ndeck standard\nzone pile: face up\nzone f[4]: face up\n'

@@ -79,14 +79,16 @@ def compile_game(game: str | Path, players: int | None = None,
     sid = source_id(loaded)
     key = (str(path), sid, players, tuple(sorted((settings or {}).items())))
     if key not in _cache:
-        _cache[key] = compile_loaded(loaded, players, settings, _ref(str(game), path))
+        _cache[key] = compile_loaded(loaded, players, settings, _ref(path))
     return _cache[key]
 
 
-def _ref(given: str, path: Path) -> str:
-    """How a spec names the game: its bundled name, else the file's absolute path."""
-    if path.parent.resolve() == bundled_dir().resolve() and given == path.stem:
-        return given
+def _ref(path: Path) -> str:
+    """How a spec names the game: its bundled name (however it was reached, so that the
+    compile cache cannot make the name depend on which call came first), else the file's
+    absolute path."""
+    if path.parent.resolve() == bundled_dir().resolve() and path.suffix == ".cardgame":
+        return path.stem
     return str(path.resolve())
 
 

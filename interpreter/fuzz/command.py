@@ -8,15 +8,20 @@ error, the declared invariants) are checked by `playthrough`; see docs/fuzz.md.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
-from ..engine.game import Game
+import attrs
+
+from ..engine import Game
 from ..errors import UsageError
 from ..options import option_text, parse_settings
-from .playthrough import Coverage, Playthrough
+from .playthrough import Counterexample, Coverage, Playthrough
 from .report import (
     FuzzReport,
     coverage_warnings,
@@ -27,6 +32,7 @@ from .report import (
     save_replay,
 )
 from .search import (
+    DB_DIR,
     DEFAULT_SECONDS,
     DEFAULT_SHRINK_SECONDS,
     USE_DEFAULT_DB,
@@ -61,7 +67,7 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     Hypothesis database, or None for none (default: `.cardgame/fuzz-db` here). With
     `write_replay`, a counterexample is saved to `out` (default
     `.cardgame/counterexample-<game>.json`)."""
-    from ..engine.pipeline import compile_game
+    from ..engine import compile_game
 
     check_budget(examples, seconds, max_moves)
     if isinstance(game, Game):
@@ -98,18 +104,164 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     return report
 
 
-def run_fuzz(args: argparse.Namespace) -> int:
-    """`cardgame fuzz`: prints the report; the exit code is 1 when a rule hole was found."""
+def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
+    """`cardgame fuzz`: prints the report; the exit code is 1 when a rule hole was found.
+    With a runner (`--jobs`, `--dask`), independent searches run on its workers."""
     settings = parse_settings(getattr(args, "set", None))
     # a progress line only at a terminal: a log or a pipe gets the report alone
     stream = sys.stderr if sys.stderr.isatty() else None
-    report = fuzz(args.game, players=args.players, options=settings, seed=args.seed,
-                  examples=getattr(args, "examples", None),
-                  seconds=getattr(args, "seconds", None),
-                  max_moves=getattr(args, "max_moves", 2000), out=args.out, progress=stream,
-                  game_ref=args.game)
+    examples = getattr(args, "examples", None)
+    seconds = getattr(args, "seconds", None)
+    max_moves = getattr(args, "max_moves", 2000)
+    if runner is not None:
+        report = fuzz_parallel(args.game, runner, players=args.players, options=settings,
+                               seed=args.seed, examples=examples, seconds=seconds,
+                               max_moves=max_moves, out=args.out, game_ref=args.game,
+                               searches=getattr(args, "searches", None), progress=stream)
+    else:
+        report = fuzz(args.game, players=args.players, options=settings, seed=args.seed,
+                      examples=examples, seconds=seconds, max_moves=max_moves, out=args.out,
+                      progress=stream, game_ref=args.game)
     if getattr(args, "json", False):
         print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
     else:
         print(format_report(report))
     return 0 if report.ok else 1
+
+
+# ---------------------------------------------------------------------- parallel searches
+class Runner(Protocol):
+    """What runs the searches (analysis.parallel's runners, passed down by the CLI: this
+    layer does not import analysis)."""
+
+    workers: int
+    same_machine: bool
+
+    def map(self, fn: Callable[[Any], Any], tasks: Sequence[Any],
+            done: Callable[[int, Any], None] | None = None) -> list[Any]: ...
+
+
+@attrs.frozen
+class SearchTask:
+    """One independent search, as a picklable value (a worker compiles the game)."""
+
+    game: str  # a bundled name or an absolute path
+    players: int | None
+    settings: tuple[tuple[str, str], ...]
+    seed: int | None
+    examples: int | None
+    seconds: float | None
+    max_moves: int
+    database: str | None
+    shrink_seconds: float
+    game_ref: str  # as the user gave it: the database key and the report use it
+
+
+def run_search(task: SearchTask) -> FuzzReport:
+    """A search in a worker: the report, its counterexample not yet described or saved."""
+    return fuzz(task.game, players=task.players, options=dict(task.settings), seed=task.seed,
+                examples=task.examples, seconds=task.seconds, max_moves=task.max_moves,
+                database=task.database, shrink_seconds=task.shrink_seconds,
+                write_replay=False, game_ref=task.game_ref)
+
+
+def search_seed(seed: int | None, k: int) -> int | None:
+    """Search k's seed: the run's seed for the first, a hash of (seed, k) for the others
+    (no seed: each search draws its own)."""
+    if seed is None or k == 0:
+        return seed
+    d = hashlib.blake2b(f"cardgame-fuzz/{seed}/{k}".encode(), digest_size=4).digest()
+    return int.from_bytes(d, "big")
+
+
+def _cx_key(cx: Counterexample) -> tuple[int, int, int]:
+    return (len(cx.moves) + (cx.failing_move is not None), cx.draws, cx.seed)
+
+
+def _report_key(r: FuzzReport) -> tuple[int, int, int]:
+    assert r.failure is not None
+    return _cx_key(r.failure)
+
+
+def merge_coverage(covs: Sequence[Coverage]) -> Coverage:
+    out = Coverage()
+    for c in covs:
+        out.games += c.games
+        out.moves += c.moves
+        out.checks += c.checks
+        out.legal |= c.legal
+        out.fired |= c.fired
+        out.decisions |= c.decisions
+        for k, v in c.endings.items():
+            out.endings[k] = out.endings.get(k, 0) + v
+        out.cut += c.cut
+        out.longest = max(out.longest, c.longest)
+        out.ambiguous.update(c.ambiguous)
+    return out
+
+
+def fuzz_parallel(game: str | Path, runner: Runner, *, players: int | None = None,
+                  options: dict[str, str] | None = None, seed: int | None = None,
+                  examples: int | None = None, seconds: float | None = None,
+                  max_moves: int = 2000, database: Any = USE_DEFAULT_DB,
+                  shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
+                  out: str | Path | None = None, write_replay: bool = True,
+                  game_ref: str | None = None, searches: int | None = None,
+                  progress: TextIO | None = None) -> FuzzReport:
+    """Independent searches with different seeds on the runner's workers, each with the
+    whole budget; the shortest counterexample wins (then the fewest choices drawn, then
+    the smallest deal seed). Coverage is summed over the searches."""
+    from ..engine import compile_game
+    from ..lang import bundled_names
+
+    check_budget(examples, seconds, max_moves)
+    k = searches if searches is not None else runner.workers
+    if k < 1:
+        raise UsageError("--searches must be at least 1")
+    g = compile_game(game, players, options or {})
+    ref = game_ref or str(game)
+    where = str(game)
+    if where not in bundled_names() or Path(where).suffix:
+        where = str(Path(where).resolve())  # a worker may run in another directory
+    if examples is None and seconds is None:
+        seconds = DEFAULT_SECONDS
+    if database is USE_DEFAULT_DB:
+        database = DB_DIR
+    if database is not None and not isinstance(database, (str, Path)):
+        raise TypeError("parallel searches take a database directory or None")
+    # a directory is shared by processes of this machine, not by a remote cluster
+    db = str(Path(database).resolve()) if database is not None and runner.same_machine \
+        else None
+    tasks = [SearchTask(where, players, tuple(sorted((options or {}).items())),
+                        search_seed(seed, i), examples, seconds, max_moves, db,
+                        shrink_seconds, ref) for i in range(k)]
+    done = [0]
+
+    def tick(_: int, __: Any) -> None:
+        done[0] += 1
+        if progress is not None:
+            progress.write(f"\rfuzz: {done[0]} of {k} searches done".ljust(60))
+            progress.flush()
+
+    t0 = time.monotonic()
+    reports: list[FuzzReport] = runner.map(run_search, tasks, tick)
+    if progress is not None:
+        progress.write("\r" + " " * 60 + "\r")
+        progress.flush()
+    failing = [r for r in reports if r.failure is not None]
+    best = min(failing, key=_report_key) if failing else None
+    cov = merge_coverage([r.coverage for r in reports])
+    cov.found_after = best.coverage.found_after if best is not None else 0
+    cx = best.failure if best is not None else None
+    report = FuzzReport(
+        game_ref=ref, title=g.name, players=g.players,
+        options={kk: option_text(v) for kk, v in g.options.items()}, seed=seed,
+        max_moves=max_moves, seconds=time.monotonic() - t0, coverage=cov, failure=cx)
+    report.shrunk = best.shrunk if best is not None else False
+    report.warnings = coverage_warnings(g, cov, complete=cx is None)
+    if cx is not None:
+        describe(g, report, cx)
+        if write_replay:
+            path = Path(out) if out is not None else default_replay_path(ref)
+            save_replay(g, report, cx, path)
+    return report

@@ -32,6 +32,8 @@ OWNERS = {
     "matplotlib": ("interpreter/analysis/plots.py",),
     "dask": ("interpreter/analysis/parallel.py",),
     "distributed": ("interpreter/analysis/parallel.py",),
+    "tqdm": ("interpreter/cli.py", "repl/"),  # progress is passed down as a callback
+    "rich": ("interpreter/cli.py", "repl/"),
 }
 
 

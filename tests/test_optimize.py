@@ -49,7 +49,7 @@ CONFIGS = list(configs())
 
 def _both(path: Path, players: int, settings: dict[str, str]) -> tuple[Game, Game]:
     fast = compile_game(path, players or None, settings)
-    plain = Game(fast.checked, generate(fast.checked, optimize=False), fast.source_id)
+    plain = compile_game(path, players or None, settings, optimize=False)
     return fast, plain
 
 

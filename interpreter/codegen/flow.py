@@ -177,12 +177,10 @@ class FlowLowering:
 
     def lower(self) -> FlowGraph:
         g = self.cx.g
-        flow = g.flow
-        if flow is None:  # one player choosing among all the moves, for ever
-            flow = (A.Repeat(None, (A.Choose(A.Int(1), tuple(g.moves)),)),)
         fr = Frame({}, "flow")
         entry = self.new_node(A.NOSPAN, fr)
-        last = self.emit(flow, entry, fr)
+        # the declared flow or, without one, the implicit one the checker built and typed
+        last = self.emit(g.game_flow, entry, fr)
         self.nodes[last].exit = Finish("'ended'")  # falling off the end of the flow ends the game
         return FlowGraph(self.nodes, entry, self.decisions)
 
@@ -307,7 +305,7 @@ class FlowLowering:
             skip = len(dn.body)  # with nobody to choose, go straight on
             dn.body += ["s[3] = ()"]
         else:
-            const = cx.const_int(st.who, fr.env)
+            const = cx.const_int(st.who)
             if const is not None and 1 <= const <= cx.n:
                 dn.body.append(f"s[5] = {const}")
                 who_const = const

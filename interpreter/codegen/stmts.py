@@ -11,7 +11,6 @@ from collections.abc import Callable
 from ..errors import Diagnostic
 from ..lang import ast as A
 from .bounds import FULL, Bounds, arith, fits
-from .context import walk
 from .exprs import Exprs
 from .runtime import BIG
 from .writer import CodeWriter, Frame, Local
@@ -142,12 +141,10 @@ class Stmts:
 
     def lvalue(self, e: A.Expr, fr: Frame) -> str:
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e, fr.env)
-            assert ref is not None
-            if ref.kind == "local":
-                assert ref.local is not None
-                return ref.local.code
-            return f"s[{ref.slot}]"
+            ref = self.cx.ref(e)
+            if ref.is_local:
+                return fr.env[e.name].code
+            return f"s[{self.cx.slot(ref)}]"
         assert isinstance(e, A.Index)
         return self.x.index(e, fr)
 
@@ -219,14 +216,14 @@ class Stmts:
     def end_text(self, st: A.End, fr: Frame) -> str:
         if not st.reason:
             return "'ended'"
-        return self.log_text(A.Log(st.reason, st.parts), fr)
+        return self.log_text(st.parts, fr)
 
     def log(self, st: A.Log, fr: Frame, w: CodeWriter) -> None:
-        w.line(f"if LOG is not None: LOG.append({self.log_text(st, fr)})")
+        w.line(f"if LOG is not None: LOG.append({self.log_text(st.parts, fr)})")
 
-    def log_text(self, st: A.Log, fr: Frame) -> str:
+    def log_text(self, parts_in: tuple[str | A.Expr, ...], fr: Frame) -> str:
         parts = []
-        for p in st.parts:
+        for p in parts_in:
             if isinstance(p, str):
                 parts.append(repr(p))
             else:
@@ -323,5 +320,5 @@ class Stmts:
 
 def assigned(stmts: tuple[A.Stmt, ...]) -> set[str]:
     """The names these statements assign to (a local's known range does not hold then)."""
-    return {n.target.name for n in walk(stmts)
+    return {n.target.name for n in A.walk(stmts)
             if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}

@@ -14,7 +14,7 @@ from ..lang import BUILTINS, elem
 from ..lang import ast as A
 from .context import Ctx
 from .optimize import new_hoist, unrolled_levels, value_key
-from .stmts import Stmts, assigned
+from .stmts import Stmts, assigns
 from .writer import INDENT, CodeWriter, Frame, Local
 
 
@@ -47,7 +47,7 @@ class Moves:
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
             lo, hi = cx.const_range(p.source)
-            if p.name in assigned(md.body):
+            if assigns(cx, md.body, p):
                 lo = hi = None  # the body changes it: its range no longer holds
             fr.env[p.name] = Local(var, origin, lo, hi)
             params.append(var)

@@ -48,7 +48,7 @@ CONFIGS = list(configs())
 
 def _both(path: Path, players: int, settings: dict[str, str]) -> tuple[Game, Game]:
     fast = compile_game(path, players or None, settings)
-    plain = Game(fast.checked, generate(fast.checked, optimize=False), fast.source_id)
+    plain = compile_game(path, players or None, settings, optimize=False)
     return fast, plain
 
 
@@ -311,3 +311,21 @@ def test_plain_code_does_not_optimise() -> None:
     assert "_T" not in plain and "_h" not in plain  # no def tables, no hoisting
     assert "def d_" in plain  # defs are called, not inlined
     assert "def n_0(s):\n    return " in plain  # jumps are not threaded away
+
+
+def test_a_quantifier_variable_named_like_a_parameter_is_not_the_parameter(
+        tmp_path: Path) -> None:
+    """A conjunct is tested in the outermost loop where the parameters it reads are bound;
+    `any k in ...` reads its own k, not the move's, so it is tested once, before the loop
+    (it was placed inside, by the name)."""
+    path = tmp_path / "t.cardgame"
+    path.write_text('game "T"\nplayers 1\ndeck standard\nzone pile\nzone waste[4]\n'
+                    "setup { move all of deck to pile }\n"
+                    "move m(k in 1..4) when (any k in 1..2: k == 1) and pile is not empty {\n"
+                    "  move top of pile to waste[k]\n}\n", encoding="utf-8")
+    plain = compile_game(path, optimize=False).gen.source
+    legal = plain[plain.index("def legal_"):]
+    assert legal.index("if any(") < legal.index("for u_k in")
+    fast = compile_game(path)
+    assert fast.gen.source.count("if any(") == 1  # not once per unrolled value
+    play_both(fast, compile_game(path, optimize=False), seeds=(1,))

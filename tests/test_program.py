@@ -5,9 +5,11 @@ from __future__ import annotations
 import inspect
 import re
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
+from cardgame.interpreter.codegen import generate
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import Diagnostic
 from cardgame.interpreter.lang import (
@@ -159,9 +161,8 @@ def test_the_tables_are_safe(tmp_path: Path) -> None:
         p.expr_types.record(stranger, "zone")
     with pytest.raises(TypeError, match="read-only"):
         p.refs.writer()
-    # the old id-keyed view still answers code generation
-    name = next(n for n in p.nodes() if isinstance(n, A.Name))
-    assert p.types[id(name)] == p.type_of(name) == "zone"
+    # there is no other way in: the id-keyed copy code generation once read is gone
+    assert not hasattr(p, "types")
 
 
 def test_a_table_keeps_its_nodes_alive() -> None:
@@ -172,6 +173,33 @@ def test_a_table_keeps_its_nodes_alive() -> None:
         table.record(A.Int(1), "int")  # the temporaries stay alive in the table
     assert not any(A.Int(1) in table for _ in range(1000))
     assert len(table) == 100
+
+
+def _without(table: NodeTable[Any], victim: object) -> NodeTable[Any]:
+    """A copy of a frozen table without one node's entry."""
+    out: NodeTable[Any] = NodeTable(table.what)
+    for node, value in table.items():
+        if node is not victim:
+            out.record(node, value)
+    out.freeze()
+    return out
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_code_generation_reads_the_checkers_records_and_never_guesses(
+        tmp_path: Path, optimize: bool) -> None:
+    """Code generation asks the program what each name means and what type each
+    expression has; a node the checker never recorded is an internal error (it used to
+    fall back to the type "any", and to look names up again by their text)."""
+    p = program(tmp_path, REFS_GAME)
+    generate(p, optimize=optimize)  # complete tables: fine
+    empty = next(n for n in p.nodes() if isinstance(n, A.IsEmpty))
+    with pytest.raises(MissingEntry, match="no type recorded for Index"):
+        generate(attrs.evolve(p, expr_types=_without(p.expr_types, empty.operand)),
+                 optimize=optimize)
+    pile = next(n for n in p.nodes() if isinstance(n, A.Name) and n.name == "pile")
+    with pytest.raises(MissingEntry, match="no ref recorded for Name"):
+        generate(attrs.evolve(p, refs=_without(p.refs, pile)), optimize=optimize)
 
 
 def test_the_program_holds_no_checker(tmp_path: Path) -> None:

@@ -82,20 +82,17 @@ class Bounds:
         if isinstance(e, (A.Bool, A.IsEmpty)):
             return _BOOL
         if isinstance(e, A.Name):
-            if e.name in sc:
-                return sc[e.name]
-            ref = cx.resolve(e, {})
-            if ref is None:
-                return None
-            if ref.kind in ("var", "vars"):
+            ref = cx.ref(e)
+            if ref.is_local:
+                return sc.get(e.name)
+            if ref.kind in ("var", "var_array"):
                 return FULL  # what a variable holds is guarded
-            if ref.kind == "const":
+            if ref.kind == "constant":
                 v = ref.value
                 return (int(v), int(v)) if isinstance(v, (bool, int)) else None
             if ref.kind == "def":
-                assert ref.decl is not None
                 return self.call(ref.decl, ())
-            if e.name in ("moves_played", "legal_count"):
+            if ref.kind == "builtin" and e.name in ("moves_played", "legal_count"):
                 return (0, BIG)
             return None
         if isinstance(e, A.Attr):
@@ -124,10 +121,8 @@ class Bounds:
         if isinstance(e, A.Let):
             return self.of(e.body, {**sc, e.name: self.of(e.value, sc)})
         if isinstance(e, A.Index):
-            if isinstance(e.obj, A.Name) and e.obj.name not in sc:
-                ref = cx.resolve(e.obj, {})
-                if ref is not None and ref.kind == "vars":
-                    return FULL
+            if isinstance(e.obj, A.Name) and cx.ref(e.obj).kind == "var_array":
+                return FULL
             return self.elems(e.obj, sc)
         if isinstance(e, A.Quant):
             inner = {**sc, e.var: self.elems(e.source, sc)}
@@ -198,24 +193,20 @@ class Bounds:
         if isinstance(e, A.Players) or (isinstance(e, A.Unary) and e.op == "players_from"):
             return (1, cx.n)
         if isinstance(e, A.Name):
-            if e.name in sc:
+            ref = cx.ref(e)
+            if ref.is_local:
                 return None
-            ref = cx.resolve(e, {})
-            if ref is not None and ref.kind in ("var", "vars"):
+            if ref.kind in ("var", "var_array"):
                 return FULL  # a list variable's elements are guarded
-            if ref is not None and ref.kind == "const" and isinstance(ref.value, tuple):
+            if ref.kind == "constant" and isinstance(ref.value, tuple):
                 vals = [int(v) for v in ref.value if isinstance(v, (bool, int))]
                 return (min(vals), max(vals)) if len(vals) == len(ref.value) and vals else None
-            if e.name == "suits":
-                return (1, 4)
-            if e.name == "colors":
-                return (1, 2)
+            if ref.kind == "builtin":
+                return {"suits": (1, 4), "colors": (1, 2)}.get(e.name)
             return None
         if isinstance(e, A.Index):
-            if isinstance(e.obj, A.Name) and e.obj.name not in sc:
-                ref = cx.resolve(e.obj, {})
-                if ref is not None and ref.kind == "vars":
-                    return FULL
+            if isinstance(e.obj, A.Name) and cx.ref(e.obj).kind == "var_array":
+                return FULL
             return None
         if isinstance(e, A.Call) and e.func in ("rest", "reverse", "sorted"):
             return self.elems(e.args[0], sc)

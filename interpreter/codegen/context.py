@@ -1,19 +1,15 @@
-"""What every lowering pass shares, and the one place codegen asks what a name means or
-what type an expression has.
+"""What every lowering pass shares, and the one place codegen asks the `Program` what a
+name means or what type an expression has.
 
-`Ctx.resolve` and `Ctx.type_of` are the only readers of the checker's scopes and types:
-when the checker records a reference per name and a type per expression, these two
-methods read them and nothing else changes.
+`Ctx.ref`, `local` and `callee` read the `Ref` the checker recorded for a name or a call,
+and `Ctx.type_of` the type it recorded for an expression: codegen never resolves a name or
+derives a type itself. A node the checker never saw raises `MissingEntry` (an internal
+error), never a guess. Only a local's *code* comes from the frame's env, by name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
-import attrs
-
-from ..lang import Checked
+from ..lang import Checked, Ref, const_int
 from ..lang import ast as A
 from .layout import Layout
 from .runtime import EXPORTED
@@ -25,31 +21,6 @@ BUILTIN_NAMES = {
     "suits": "(1, 2, 3, 4)", "colors": "(1, 2)", "no_moves": "(not _legal)",
     "legal_count": "len(_legal)", "moves_played": "s[2]", "ended": "(s[4] is not None)",
 }
-
-
-@attrs.frozen
-class Ref:
-    """What a name refers to."""
-
-    kind: str  # local, zone, zones (an array), var, vars (an array), const, def, builtin
-    local: Local | None = None
-    slot: int = 0  # a zone's or variable's slot; an array's first slot
-    dim: tuple[str, int] | None = None  # an array's index kind and size
-    value: Any = None  # a constant's value
-    decl: A.DefDecl | None = None
-
-
-def walk(node: Any) -> Iterator[A.Expr | A.Stmt]:
-    """Every expression and statement in a node, itself included (a generic traversal:
-    it belongs in lang/ast.py, next to the nodes)."""
-    if isinstance(node, (A.Expr, A.Stmt)):
-        yield node
-        for f in attrs.fields(type(node)):
-            if f.name != "span":
-                yield from walk(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for x in node:
-            yield from walk(x)
 
 
 class Ctx:
@@ -66,50 +37,46 @@ class Ctx:
 
     # ---- the two questions the checker already answered
     def type_of(self, e: A.Expr) -> str:
-        return self.g.types.get(id(e), "any")
+        return self.g.type_of(e)
 
-    def resolve(self, e: A.Name, env: dict[str, Local]) -> Ref | None:
-        """What a name refers to here: a local in scope first, then the declarations."""
-        name = e.name
-        if name in env:
-            return Ref("local", local=env[name])
-        g = self.g
-        lay = self.layout
-        if name in g.zones:
-            z = g.zones[name]
-            return Ref("zone" if z.dim is None else "zones", slot=lay.zone_base[name], dim=z.dim)
-        if name in g.vars:
-            v = g.vars[name]
-            return Ref("var" if v.dim is None else "vars", slot=lay.var_base[name], dim=v.dim)
-        if name in g.constants:
-            return Ref("const", value=g.constants[name][1])
-        if name in g.defs:
-            return Ref("def", decl=g.defs[name])
-        if name in BUILTIN_NAMES:
-            return Ref("builtin")
-        return None
+    def ref(self, e: A.Name | A.Call | A.CallStmt) -> Ref:
+        """What a name (or a call) refers to."""
+        return self.g.ref_of(e)
 
     def local(self, e: A.Expr | None, env: dict[str, Local]) -> Local | None:
         """The local an expression names, if it is a local name (or `me`)."""
         if isinstance(e, A.Me):
             return env.get("me")
-        if isinstance(e, A.Name):
-            ref = self.resolve(e, env)
-            return ref.local if ref is not None else None
+        if isinstance(e, A.Name) and self.g.ref_of(e).is_local:
+            return env[e.name]
         return None
 
     def callee(self, e: A.Call) -> A.DefDecl | None:
         """The def a call names (None: a built-in function)."""
-        return self.g.defs.get(e.func)
+        ref = self.g.ref_of(e)
+        return ref.decl if ref.kind == "def" else None
+
+    def slot(self, ref: Ref) -> int:
+        """A zone's or a variable's slot; an array's first slot."""
+        if ref.kind in ("zone", "zone_array"):
+            return self.layout.zone_base[ref.name]
+        assert ref.kind in ("var", "var_array"), ref
+        return self.layout.var_base[ref.name]
+
+    @staticmethod
+    def dim(ref: Ref) -> tuple[str, int]:
+        """An array's index kind and size."""
+        dim: tuple[str, int] | None = ref.decl.dim
+        assert dim is not None, ref
+        return dim
 
     # ---- facts
-    def const_int(self, e: A.Expr, env: dict[str, Local] | None = None) -> int | None:
-        """The value of a constant integer expression (one constant folder: the
-        checker's), unless a local name in scope hides a constant it names."""
-        if env and any(isinstance(n, A.Expr) and self.local(n, env) is not None
-                       for n in walk(e)):
+    def const_int(self, e: A.Expr) -> int | None:
+        """The value of a constant integer expression (the program's one constant folder);
+        None if it reads a local (which may hide a constant of the same name)."""
+        if any(isinstance(n, A.Name) and self.g.ref_of(n).is_local for n in A.walk(e)):
             return None
-        return self.g.const_int(e)
+        return const_int(e, self.g.consts)
 
     def const_range(self, e: A.Expr) -> tuple[int | None, int | None]:
         if isinstance(e, A.Binary) and e.op == "..":

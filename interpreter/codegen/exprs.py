@@ -60,26 +60,23 @@ class Exprs:
 
     # ------------------------------------------------------------ names and indexing
     def name(self, e: A.Name, fr: Frame) -> str:
-        ref = self.cx.resolve(e, fr.env)
-        if ref is None:  # pragma: no cover - the checker resolved every name
-            raise Diagnostic(f"internal: unresolved name {e.name}", e.span)
-        if ref.kind == "local":
-            assert ref.local is not None
-            return self.local_code(ref.local, fr)
+        cx = self.cx
+        ref = cx.ref(e)
+        if ref.is_local:
+            return self.local_code(fr.env[e.name], fr)
         if ref.kind == "zone":
-            return str(ref.slot)
-        if ref.kind == "zones":
+            return str(cx.slot(ref))
+        if ref.kind == "zone_array":
             return f"Z_{e.name}"
-        if ref.kind in ("var", "vars"):
-            return f"s[{ref.slot}]"
-        if ref.kind == "const":
+        if ref.kind in ("var", "var_array"):
+            return f"s[{cx.slot(ref)}]"
+        if ref.kind == "constant":
             return repr(ref.value)
         if ref.kind == "def":
-            assert ref.decl is not None
             return self.def_call(ref.decl, (), fr)
         if ref.kind == "builtin":
             return BUILTIN_NAMES[e.name]
-        raise Diagnostic(f"internal: unresolved name {e.name}", e.span)  # pragma: no cover
+        raise Diagnostic(f"internal: {ref.kind} {e.name} used as a value", e.span)  # pragma: no cover
 
     def local_code(self, loc: Local, fr: Frame) -> str:
         """A local name read in the code (the optimiser notes how deep it is bound)."""
@@ -88,19 +85,19 @@ class Exprs:
     def index(self, e: A.Index, fr: Frame) -> str:
         cx = self.cx
         if isinstance(e.obj, A.Name):
-            ref = cx.resolve(e.obj, fr.env)
-            if ref is not None and ref.kind == "zones":
-                assert ref.dim is not None
+            ref = cx.ref(e.obj)
+            if ref.kind == "zone_array":
+                slot, dim = cx.slot(ref), cx.dim(ref)
                 if cx.type_of(e.index).startswith("list:"):
                     lst = self.expr(e.index, fr)
                     sid = self.sid(e.index.span, fr)
-                    return (f"tuple({ref.slot - 1} + _ix(_i, {ref.dim[1]}, {sid}) "
+                    return (f"tuple({slot - 1} + _ix(_i, {dim[1]}, {sid}) "
                             f"for _i in {lst})")
                 v = self.int_value(e.index, fr)
-                if v is not None and 1 <= v <= ref.dim[1]:
-                    return str(ref.slot - 1 + v)
-                return f"({ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)})"
-            if ref is not None and ref.kind == "vars":
+                if v is not None and 1 <= v <= dim[1]:
+                    return str(slot - 1 + v)
+                return f"({slot - 1} + {self.index_code(e.index, dim, fr)})"
+            if ref.kind == "var_array":
                 return f"s[{self.var_slot(e, fr)}]"
         ot = cx.type_of(e.obj)
         obj = self.expr(e.obj, fr)
@@ -114,12 +111,12 @@ class Exprs:
     def var_slot(self, e: A.Index, fr: Frame) -> str:
         """The slot of an element of a variable array: a number if the index is known."""
         assert isinstance(e.obj, A.Name)
-        ref = self.cx.resolve(e.obj, fr.env)
-        assert ref is not None and ref.dim is not None
+        ref = self.cx.ref(e.obj)
+        slot, dim = self.cx.slot(ref), self.cx.dim(ref)
         v = self.int_value(e.index, fr)
-        if v is not None and 1 <= v <= ref.dim[1]:
-            return str(ref.slot - 1 + v)
-        return f"{ref.slot - 1} + {self.index_code(e.index, ref.dim, fr)}"
+        if v is not None and 1 <= v <= dim[1]:
+            return str(slot - 1 + v)
+        return f"{slot - 1} + {self.index_code(e.index, dim, fr)}"
 
     def index_code(self, idx: A.Expr, dim: tuple[str, int], fr: Frame) -> str:
         """An index into an array of zones or variables, checked unless known in range."""
@@ -134,13 +131,12 @@ class Exprs:
         if isinstance(idx, A.Int):
             return 1 <= idx.value <= size
         if isinstance(idx, A.Name):
-            ref = self.cx.resolve(idx, fr.env)
-            if ref is not None and ref.kind == "local":
-                loc = ref.local
-                assert loc is not None
+            ref = self.cx.ref(idx)
+            if ref.is_local:
+                loc = fr.env[idx.name]
                 return (loc.lo is not None and loc.hi is not None and 1 <= loc.lo
                         and loc.hi <= size)
-            if ref is not None and ref.kind == "const":
+            if ref.kind == "constant":
                 return isinstance(ref.value, int) and 1 <= ref.value <= size
         if kind == "player" and isinstance(idx, A.Me):
             return True
@@ -156,14 +152,13 @@ class Exprs:
         loc = self.cx.local(e, fr.env)
         if loc is not None:
             return loc.lo if loc.lo is not None and loc.lo == loc.hi else None
-        return self.cx.const_int(e, fr.env)
+        return self.cx.const_int(e)
 
     def card_may_be_none(self, e: A.Expr, fr: Frame) -> bool:
         if isinstance(e, A.Quant) and e.kind == "first":
             return True
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e, fr.env)
-            return ref is not None and ref.kind == "var"
+            return self.cx.ref(e).kind == "var"
         return isinstance(e, A.NoneLit)
 
     def origin(self, e: A.Expr | None, fr: Frame) -> str | None:
@@ -278,11 +273,11 @@ class Exprs:
 
     def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e, fr.env)
-            if ref is not None and ref.kind == "zones":
-                assert ref.dim is not None
-                return ("(" + " + ".join(f"len(s[{ref.slot + i}])" for i in range(ref.dim[1]))
-                        + ")")
+            ref = self.cx.ref(e)
+            if ref.kind == "zone_array":
+                slot = self.cx.slot(ref)
+                return ("(" + " + ".join(f"len(s[{slot + i}])"
+                                         for i in range(self.cx.dim(ref)[1])) + ")")
         return f"sum(len(s[_z]) for _z in {code})"
 
     # ------------------------------------------------------------ operators
@@ -303,8 +298,7 @@ class Exprs:
             return f"{cx.helper('_cat')}(s, {x})" if ot == "list:zone" else f"s[{x}]"
         p = self.expr(e.operand, fr)
         if isinstance(e.operand, A.Name):
-            ref = cx.resolve(e.operand, fr.env)
-            if ref is not None and ref.kind == "var":
+            if cx.ref(e.operand).kind == "var":
                 # a player variable may be none: say where, not a Python TypeError
                 p = f"{cx.helper('_player')}({p}, {self.sid(e.operand.span, fr)})"
         if op == "left":

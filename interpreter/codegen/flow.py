@@ -18,7 +18,7 @@ from ..errors import Diagnostic
 from ..lang import ast as A
 from ..lang import walk_stmts
 from .bounds import FULL
-from .stmts import Stmts, assigned
+from .stmts import Stmts, assigns
 from .writer import CodeWriter, Frame, Local
 
 
@@ -177,12 +177,10 @@ class FlowLowering:
 
     def lower(self) -> FlowGraph:
         g = self.cx.g
-        flow = g.flow
-        if flow is None:  # one player choosing among all the moves, for ever
-            flow = (A.Repeat(None, (A.Choose(A.Int(1), tuple(g.moves)),)),)
         fr = Frame({}, "flow")
         entry = self.new_node(A.NOSPAN, fr)
-        last = self.emit(flow, entry, fr)
+        # the declared flow or, without one, the implicit one the checker built and typed
+        last = self.emit(g.game_flow, entry, fr)
         self.nodes[last].exit = Finish("'ended'")  # falling off the end of the flow ends the game
         return FlowGraph(self.nodes, entry, self.decisions)
 
@@ -199,7 +197,7 @@ class FlowLowering:
         for s in walk_stmts((st,)):
             if isinstance(s, A.Choose):
                 return True
-            if isinstance(s, A.CallStmt) and s.func in self.cx.g.blocking_procs:
+            if isinstance(s, A.CallStmt) and self.cx.ref(s).name in self.cx.g.blocking_procs:
                 return True
             if isinstance(s, A.Repeat) and s.count is None:
                 return True
@@ -207,13 +205,13 @@ class FlowLowering:
 
     def may_end(self, stmts: tuple[A.Stmt, ...], seen: frozenset[str] = frozenset()) -> bool:
         """Does running these statements possibly end the game?"""
-        procs = self.cx.g.procs
         for s in walk_stmts(stmts):
             if isinstance(s, A.End):
                 return True
-            if (isinstance(s, A.CallStmt) and s.func in procs and s.func not in seen
-                    and self.may_end(procs[s.func].body, seen | {s.func})):
-                return True
+            if isinstance(s, A.CallStmt):
+                p = self.cx.ref(s).decl
+                if p.name not in seen and self.may_end(p.body, seen | {p.name}):
+                    return True
         return False
 
     def emit(self, stmts: tuple[A.Stmt, ...], node: int, fr: Frame) -> int:
@@ -277,8 +275,8 @@ class FlowLowering:
             return join
         if isinstance(st, (A.While, A.Repeat, A.For)):
             return self.loop(st, node, fr)
-        if isinstance(st, A.CallStmt) and st.func in cx.g.blocking_procs:
-            p = cx.g.procs[st.func]
+        if isinstance(st, A.CallStmt) and cx.ref(st).name in cx.g.blocking_procs:
+            p = cx.ref(st).decl
             inner = Frame({}, f"proc {p.name}", phase=fr.phase, loops=fr.loops)
             for prm, a in zip(p.params, st.args, strict=False):
                 inner.env[prm.name] = self.keep(node, cx.layout.new_slot(), a, a.span, fr)
@@ -307,7 +305,7 @@ class FlowLowering:
             skip = len(dn.body)  # with nobody to choose, go straight on
             dn.body += ["s[3] = ()"]
         else:
-            const = cx.const_int(st.who, fr.env)
+            const = cx.const_int(st.who)
             if const is not None and 1 <= const <= cx.n:
                 dn.body.append(f"s[5] = {const}")
                 who_const = const
@@ -351,7 +349,7 @@ class FlowLowering:
             self.nodes[head].body += [Branch(f"s[{pos}] >= len(s[{lst}])", exit_),
                                       f"s[{var}] = s[{lst}][s[{pos}]]", f"s[{pos}] += 1"]
             lo, hi = cx.const_range(st.source)
-            if st.var in assigned(st.body):
+            if assigns(cx, st.body, st):
                 lo = hi = None  # the body changes it: its range no longer holds
             inner.env[st.var] = Local(f"s[{var}]", None, lo, hi)
         self.close(head, body_n)

@@ -8,15 +8,13 @@ that may fail (an empty zone, a bad index...) stays behind the conjuncts before 
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
+from ..lang import BUILTINS, elem
 from ..lang import ast as A
-from ..lang import elem
-from .context import walk
+from .context import Ctx
 from .optimize import new_hoist, unrolled_levels, value_key
-from .stmts import Stmts, assigned
+from .stmts import Stmts, assigns
 from .writer import INDENT, CodeWriter, Frame, Local
 
 
@@ -49,7 +47,7 @@ class Moves:
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
             lo, hi = cx.const_range(p.source)
-            if p.name in assigned(md.body):
+            if assigns(cx, md.body, p):
                 lo = hi = None  # the body changes it: its range no longer holds
             fr.env[p.name] = Local(var, origin, lo, hi)
             params.append(var)
@@ -59,7 +57,7 @@ class Moves:
         body = w.lines
         effect = [f"def eff_{mid}(s, m):"]
         # `me` is read by the body, or by the zone a card parameter is taken from
-        if not cx.optimize or any(isinstance(n, A.Me) for n in walk(
+        if not cx.optimize or any(isinstance(n, A.Me) for n in A.walk(
                 (md.body, tuple(p.source for p in md.params)))):
             effect.append("    me = m[0]")
         for i, prm in enumerate(params):
@@ -78,7 +76,7 @@ class Moves:
         levels: list[list[A.Expr]] = [[] for _ in range(len(pnames) + 1)]
         floor = 0  # `and` evaluates left to right: what may fail stays behind its guards
         for c in conj:
-            used = names_in(c) & set(pnames)
+            used = params_in(cx, c)
             lvl = max((pnames.index(n) + 1 for n in used), default=0)
             if self.may_raise(c):
                 lvl = max(lvl, floor)
@@ -103,28 +101,16 @@ class Moves:
             return True
         if isinstance(e, A.Quant) and e.kind in ("min", "max", "random"):
             return True
-        if isinstance(e, A.Call):
-            d = cx.callee(e)
-            if d is not None and e.func not in seen:
-                if self.may_raise(d.body, seen | {e.func}):
+        if isinstance(e, (A.Call, A.Name)):  # a def may fail where its body may
+            ref = cx.ref(e)
+            if ref.kind == "def" and ref.name not in seen:
+                if self.may_raise(ref.decl.body, seen | {ref.name}):
                     return True
-            elif d is None and e.func not in ("size", "count", "cards", "abs", "sum", "rest",
-                                              "reverse", "sorted"):
+            elif ref.kind == "builtin" and BUILTINS[ref.name].may_fail:
                 return True
-        if isinstance(e, A.Name) and e.name not in seen:
-            ref = cx.resolve(e, {})
-            if ref is not None and ref.decl is not None:
-                return self.may_raise(ref.decl.body, seen | {e.name})
         if isinstance(e, A.Attr) and self.x.card_may_be_none(e.obj, Frame({}, "")):
             return True
-        for f in attrs.fields(type(e)):
-            v = getattr(e, f.name)
-            if isinstance(v, A.Expr) and self.may_raise(v, seen):
-                return True
-            if isinstance(v, tuple) and any(isinstance(x, A.Expr) and self.may_raise(x, seen)
-                                            for x in v):
-                return True
-        return False
+        return any(isinstance(c, A.Expr) and self.may_raise(c, seen) for c in A.children(e))
 
 
 class _Generator:
@@ -197,18 +183,8 @@ def conjuncts(e: A.Expr) -> list[A.Expr]:
     return [e]
 
 
-def names_in(e: Any) -> set[str]:
-    found: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, A.Name):
-            found.add(x.name)
-        if isinstance(x, (A.Expr, A.Stmt)):
-            for f in attrs.fields(type(x)):
-                walk(getattr(x, f.name))
-        elif isinstance(x, tuple):
-            for y in x:
-                walk(y)
-
-    walk(e)
-    return found
+def params_in(cx: Ctx, e: A.Expr) -> set[str]:
+    """The move parameters a conjunct reads: its names that refer to one. (A quantifier's
+    or a let's variable of the same name is not the parameter.)"""
+    return {n.name for n in A.walk(e)
+            if isinstance(n, A.Name) and cx.ref(n).kind == "move_param"}

@@ -126,12 +126,10 @@ class Optimizing(Exprs):
         if isinstance(e, (A.Int, A.Bool, A.NoneLit, A.Me, A.Players)):
             return True
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e, fr.env)
-            if ref is None:
-                return False
-            if ref.kind in ("local", "zone", "zones", "var"):
+            ref = self.cx.ref(e)
+            if ref.is_local or ref.kind in ("zone", "zone_array", "var"):
                 return True  # a local is always bound to a name or a literal
-            if ref.kind == "const":
+            if ref.kind == "constant":
                 return ref.value is None or isinstance(ref.value, (bool, int))
             return ref.kind == "builtin" and e.name == "moves_played"
         return False

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..errors import Diagnostic
 from ..lang import ast as A
 from .bounds import FULL, Bounds, arith, fits
-from .context import walk
+from .context import Ctx
 from .exprs import Exprs
 from .runtime import BIG
 from .writer import CodeWriter, Frame, Local
@@ -142,12 +142,10 @@ class Stmts:
 
     def lvalue(self, e: A.Expr, fr: Frame) -> str:
         if isinstance(e, A.Name):
-            ref = self.cx.resolve(e, fr.env)
-            assert ref is not None
-            if ref.kind == "local":
-                assert ref.local is not None
-                return ref.local.code
-            return f"s[{ref.slot}]"
+            ref = self.cx.ref(e)
+            if ref.is_local:
+                return fr.env[e.name].code
+            return f"s[{self.cx.slot(ref)}]"
         assert isinstance(e, A.Index)
         return self.x.index(e, fr)
 
@@ -161,7 +159,7 @@ class Stmts:
 
     def call(self, st: A.CallStmt, fr: Frame, w: CodeWriter) -> None:
         args = [self.x.as_tuple(a, fr) for a in st.args]
-        w.line(f"p_{st.func}(s{''.join(', ' + a for a in args)})")
+        w.line(f"p_{self.cx.ref(st).name}(s{''.join(', ' + a for a in args)})")
 
     # ------------------------------------------------------------ control
     def if_(self, st: A.If, fr: Frame, w: CodeWriter) -> None:
@@ -188,7 +186,7 @@ class Stmts:
         if isinstance(st.source, A.Binary) and st.source.op == "..":
             if isinstance(st.source.left, A.Int) and isinstance(st.source.right, A.Int):
                 lo, hi = st.source.left.value, st.source.right.value
-        if st.var in assigned(st.body):
+        if assigns(self.cx, st.body, st):
             lo = hi = None  # its values are the range's only until the body assigns it
         inner.env[st.var] = Local(var, origin, lo, hi)
         w.line(f"for {var} in {src}:")
@@ -219,14 +217,14 @@ class Stmts:
     def end_text(self, st: A.End, fr: Frame) -> str:
         if not st.reason:
             return "'ended'"
-        return self.log_text(A.Log(st.reason, st.parts), fr)
+        return self.log_text(st.parts, fr)
 
     def log(self, st: A.Log, fr: Frame, w: CodeWriter) -> None:
-        w.line(f"if LOG is not None: LOG.append({self.log_text(st, fr)})")
+        w.line(f"if LOG is not None: LOG.append({self.log_text(st.parts, fr)})")
 
-    def log_text(self, st: A.Log, fr: Frame) -> str:
+    def log_text(self, parts_in: tuple[str | A.Expr, ...], fr: Frame) -> str:
         parts = []
-        for p in st.parts:
+        for p in parts_in:
             if isinstance(p, str):
                 parts.append(repr(p))
             else:
@@ -321,7 +319,8 @@ class Stmts:
         put_many(cs)
 
 
-def assigned(stmts: tuple[A.Stmt, ...]) -> set[str]:
-    """The names these statements assign to (a local's known range does not hold then)."""
-    return {n.target.name for n in walk(stmts)
-            if isinstance(n, A.Assign) and isinstance(n.target, A.Name)}
+def assigns(cx: Ctx, stmts: tuple[A.Stmt, ...], decl: A.For | A.MoveParam) -> bool:
+    """Do these statements assign to the variable `decl` binds (a loop's, a move
+    parameter)? Then its known range does not hold."""
+    return any(isinstance(n, A.Assign) and isinstance(n.target, A.Name)
+               and cx.ref(n.target).decl is decl for n in A.walk(stmts))

@@ -18,7 +18,7 @@ from ..errors import CardgameError, Diagnostic, Span
 from ..lang import Loaded, bundled_dir, check, load, resolve_game
 from .game import Game
 
-_cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...]], Game] = {}
+_cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...], bool], Game] = {}
 
 
 def source_id(loaded: Loaded) -> str:
@@ -34,7 +34,10 @@ NESTING_LIMIT = 20_000
 
 
 def compile_loaded(loaded: Loaded, players: int | None = None,
-                   settings: dict[str, str] | None = None, ref: str | None = None) -> Game:
+                   settings: dict[str, str] | None = None, ref: str | None = None,
+                   optimize: bool = True) -> Game:
+    """`optimize=False`: the plain code, the reference the optimised code is tested
+    against (codegen/module.py)."""
     # Deeply nested expressions recurse deeply in every stage; Python 3.11's frames are
     # cheap, so allow more depth while compiling and turn the rest into a clean error.
     old = sys.getrecursionlimit()
@@ -42,7 +45,7 @@ def compile_loaded(loaded: Loaded, players: int | None = None,
     try:
         checked = check(loaded, players, settings)
         sid = source_id(loaded)
-        game = Game(checked, generate(checked), sid)
+        game = Game(checked, generate(checked, optimize=optimize), sid)
         game.spec = GameSpec(ref if ref is not None else str(Path(loaded.path).resolve()),
                              game.players, tuple(sorted((settings or {}).items())), sid)
         return game
@@ -64,8 +67,9 @@ def _too_deep(loaded: Loaded) -> Diagnostic:
 
 
 def compile_game(game: str | Path, players: int | None = None,
-                 settings: dict[str, str] | None = None) -> Game:
-    """Compile a bundled game (by name) or a game file, for a player count and options."""
+                 settings: dict[str, str] | None = None, optimize: bool = True) -> Game:
+    """Compile a bundled game (by name) or a game file, for a player count and options
+    (`optimize=False`: the plain code, for testing the optimiser)."""
     path = resolve_game(str(game))
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, NESTING_LIMIT))
@@ -77,9 +81,9 @@ def compile_game(game: str | Path, players: int | None = None,
     finally:
         sys.setrecursionlimit(old)
     sid = source_id(loaded)
-    key = (str(path), sid, players, tuple(sorted((settings or {}).items())))
+    key = (str(path), sid, players, tuple(sorted((settings or {}).items())), optimize)
     if key not in _cache:
-        _cache[key] = compile_loaded(loaded, players, settings, _ref(path))
+        _cache[key] = compile_loaded(loaded, players, settings, _ref(path), optimize)
     return _cache[key]
 
 

@@ -148,10 +148,6 @@ class NodeTable(Generic[V]):
     def items(self) -> Iterator[tuple[Any, V]]:
         return iter(self._entries.values())
 
-    def by_id(self) -> dict[int, V]:
-        """A plain copy keyed by id(node): the old `Checked.types`."""
-        return {k: v for k, (_, v) in self._entries.items()}
-
 
 @attrs.define
 class Program:
@@ -202,12 +198,6 @@ class Program:
 
     def ref_of(self, node: A.Name | A.Call | A.CallStmt) -> Ref:
         return self.refs[node]
-
-    @property
-    def types(self) -> dict[int, str]:
-        """Deprecated: the types keyed by id(node), a fresh copy (code generation reads
-        and writes it until it reads `type_of`)."""
-        return self.expr_types.by_id()
 
     def nodes(self) -> Iterator[A.Expr | A.Stmt]:
         """Every expression and statement of the program's rules, once each."""

@@ -36,13 +36,13 @@ def test_a_solitaire_report(capsys: pytest.CaptureFixture[str]) -> None:
         "  moves/s ...\n"
         "  played         50 games in ... s, this process\n"
         "  win rate       0.0% [0.0, 7.1]\n"
-        "  score          21.44 [19.94, 22.94]   median 20 [19, 22]  p10 16  p90 30  "
-        "▃▁▂▇▃█▅▃▅▅▂▅   ▁▁▂▂     ▁ 14..38\n"
-        "  moves          109.9 [108.5, 111.3]  median 109 [108, 111]  p10 105  p90 117  "
-        "▂▂▆▇█▇▁▂▂▂   ▁ 101..127\n"
+        "  score          21.44 [19.94, 22.94]   median 20 [19, 22]  p10 16  p90 30\n"
+        "                 ▃▁▂▇▃█▅▃▅▅▂▅   ▁▁▂▂     ▁ 14..38\n"
+        "  moves          109.9 [108.5, 111.3]  median 109 [108, 111]  p10 105  p90 117\n"
+        "                 ▂▂▆▇█▇▁▂▂▂   ▁ 101..127\n"
         "  branching      2.75 [2.73, 2.77] legal moves per decision\n"
-        "  end reasons    100.0% [92.9, 100.0] the stock is empty and no waste top fits a "
-        "foundation\n"
+        "  end reasons    100.0% [92.9, 100.0] the stock is empty and no waste top fits\n"
+        "                 a foundation\n"
         "  coverage       4 moves, 1 ending, over this run's 50 games\n"
         "    every one fired in this run\n")
 
@@ -63,18 +63,18 @@ def test_a_four_player_report(capsys: pytest.CaptureFixture[str]) -> None:
         "        fair share 25.0%: no seat differs significantly\n"
         "  winning score  17.09 [15.60, 18.59], margin 4.07 [2.99, 5.15]\n"
         "  scores         median 12  p10 5  p90 18  ▁▃▄▅█▇█▆▄▂▁▁▁▁ ▁ 1..31 (all seats)\n"
-        "  moves          18.8 [18.1, 19.6]  median 19 [17, 20]  p10 15  p90 22  "
-        "▁▅▆▆▅▄▇█▄▃▁ 14..24\n"
+        "  moves          18.8 [18.1, 19.6]  median 19 [17, 20]  p10 15  p90 22\n"
+        "                 ▁▅▆▆▅▄▇█▄▃▁ 14..24\n"
         "  phases entered 'First turn' 1.00 [1.00, 1.00]; 'Play' 1.00 [1.00, 1.00]\n"
         "  branching      23.31 [22.93, 23.69] legal moves per decision\n"
         "  lead changes   1.82 [1.40, 2.24] per game  ▅█▅▅▂▁▁ 0..6\n"
-        "  decisiveness   0.28 [0.20, 0.37]: the winner leads for good over the last 28% "
-        "of the game\n"
-        "  drama          3.00 [2.26, 3.74] points at worst behind the leader; the winner "
-        "was behind in 81.4% [67.4, 90.3] of games\n"
+        "  decisiveness   0.28 [0.20, 0.37]: the winner leads for good over the last 28%\n"
+        "                 of the game\n"
+        "  drama          3.00 [2.26, 3.74] points at worst behind the leader; the\n"
+        "                 winner was behind in 81.4% [67.4, 90.3] of games\n"
         "  end reasons    100.0% [92.9, 100.0] a refill drew the joker\n"
-        "  coverage       4 moves, 2 choices, 1 ending, over 2 configurations: this run's "
-        "50 games and 50 of each other one\n"
+        "  coverage       4 moves, 2 choices, 1 ending, over 2 configurations: this\n"
+        "                 run's 50 games and 50 of each other one\n"
         "    every one fired in this run\n")
 
 
@@ -188,3 +188,11 @@ def test_the_record_repeats_with_the_seed_and_the_text_reads_it() -> None:
     assert text.splitlines()[:3] == ["Calculation: 10 random games, seed 7",
                                      "  games/s        1,234.5",
                                      f"  moves/s        {sum(r.moves for r in a.records) * 123.45:,.0f}"]
+
+
+def test_the_report_fits_an_80_column_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    """Prose and histogram lines wrap under the value column; only the seat table's rows
+    and a failing game's one-line message may be wider."""
+    _, out, _ = run(capsys, "arsene", "--games", "30", "--seed", "5")
+    for line in out.splitlines():
+        assert len(line) <= 79 or line.startswith(("  seat ", "  P", "  game ")), line

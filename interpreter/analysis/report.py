@@ -5,6 +5,7 @@ confidence interval."""
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -137,7 +138,23 @@ def simulation_text(sim: Simulation) -> str:
         lines += _end_lines(est)
     lines += _trouble_lines(sim)
     lines += coverage_lines(sim)
-    return "\n".join(lines)
+    return "\n".join(fit(line) for line in lines)
+
+
+WIDTH = 79  # the report reads on an 80-column terminal
+
+
+def fit(line: str, width: int = WIDTH) -> str:
+    """A long line wrapped at spaces, its continuation under the value column (or one
+    step in), so that nothing wraps mid-word on an 80-column terminal."""
+    if len(line) <= width or line.startswith(("  seat ", "  P", "  game ")):
+        # the seat table's rows are kept whole (a wrapped row reads worse), and so is a
+        # failing game's line: its file:line:col message stays one line to copy or grep
+        return line
+    lead = len(line) - len(line.lstrip(" "))
+    hang = " " * (17 if lead == 2 and len(line) > 17 and line[15:17] == "  " else lead + 2)
+    return textwrap.fill(line, width, subsequent_indent=hang, break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True)
 
 
 def _spread(vals: Sequence[float], ci: bool = True) -> str:

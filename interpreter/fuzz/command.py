@@ -90,18 +90,8 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
         cx = search.run()
     finally:
         prog.done()
-    report = FuzzReport(
-        game_ref=ref, title=g.name, players=g.players,
-        options={k: option_text(v) for k, v in g.options.items()}, seed=seed,
-        max_moves=max_moves, seconds=budget.elapsed(), coverage=cov, failure=cx)
-    report.shrunk = search.shrunk
-    report.warnings = coverage_warnings(g, cov, complete=cx is None)
-    if cx is not None:
-        describe(g, report, cx)
-        if write_replay:
-            path = Path(out) if out is not None else default_replay_path(ref)
-            save_replay(g, report, cx, path)
-    return report
+    return finish_report(g, ref, seed, max_moves, budget.elapsed(), cov, cx, search.shrunk,
+                         write_replay, out)
 
 
 def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
@@ -253,11 +243,20 @@ def fuzz_parallel(game: str | Path, runner: Runner, *, players: int | None = Non
     cov = merge_coverage([r.coverage for r in reports])
     cov.found_after = best.coverage.found_after if best is not None else 0
     cx = best.failure if best is not None else None
+    return finish_report(g, ref, seed, max_moves, time.monotonic() - t0, cov, cx,
+                         best.shrunk if best is not None else False, write_replay, out)
+
+
+def finish_report(g: Game, ref: str, seed: int | None, max_moves: int, seconds: float,
+                  cov: Coverage, cx: Any, shrunk: bool, write_replay: bool,
+                  out: str | Path | None) -> FuzzReport:
+    """The report of one search or of the best of several; the counterexample, if any,
+    described and written as a replay file."""
     report = FuzzReport(
         game_ref=ref, title=g.name, players=g.players,
-        options={kk: option_text(v) for kk, v in g.options.items()}, seed=seed,
-        max_moves=max_moves, seconds=time.monotonic() - t0, coverage=cov, failure=cx)
-    report.shrunk = best.shrunk if best is not None else False
+        options={k: option_text(v) for k, v in g.options.items()}, seed=seed,
+        max_moves=max_moves, seconds=seconds, coverage=cov, failure=cx)
+    report.shrunk = shrunk
     report.warnings = coverage_warnings(g, cov, complete=cx is None)
     if cx is not None:
         describe(g, report, cx)

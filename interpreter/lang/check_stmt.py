@@ -290,27 +290,25 @@ def check_recursion(procs: dict[str, A.ProcDecl], report: Reporter) -> None:
             visit(n)
 
 
-def proc_ends(procs: dict[str, A.ProcDecl], name: str, seen: set[str]) -> bool:
-    """Can calling the proc end the game?"""
+def proc_reaches(procs: dict[str, A.ProcDecl], name: str, kind: type[A.Stmt],
+                 seen: set[str]) -> bool:
+    """Does calling the proc run a statement of this kind (`End`: can it end the game;
+    `Choose`: does it ask a player to choose), itself or through the procs it calls?"""
     if name in seen:
         return False
     seen.add(name)
     for st in A.walk_stmts(procs[name].body):
-        if isinstance(st, A.End):
+        if isinstance(st, kind):
             return True
-        if isinstance(st, A.CallStmt) and st.func in procs and proc_ends(procs, st.func, seen):
+        if (isinstance(st, A.CallStmt) and st.func in procs
+                and proc_reaches(procs, st.func, kind, seen)):
             return True
     return False
+
+
+def proc_ends(procs: dict[str, A.ProcDecl], name: str, seen: set[str]) -> bool:
+    return proc_reaches(procs, name, A.End, seen)
 
 
 def proc_blocks(procs: dict[str, A.ProcDecl], name: str, seen: set[str]) -> bool:
-    """Does calling the proc ask a player to choose?"""
-    if name in seen:
-        return False
-    seen.add(name)
-    for st in A.walk_stmts(procs[name].body):
-        if isinstance(st, A.Choose):
-            return True
-        if isinstance(st, A.CallStmt) and st.func in procs and proc_blocks(procs, st.func, seen):
-            return True
-    return False
+    return proc_reaches(procs, name, A.Choose, seen)

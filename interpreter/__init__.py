@@ -2,7 +2,8 @@
 
 One subpackage per layer, each importing only the layers below it (tests/test_layers.py):
 `lang` (text to checked program), `codegen` (program to Python), `engine` (the game API),
-then the tools on top: `bots`, `fuzz`, `analysis`, and the thin `cli`. `errors`, `cards`
+`observe` (what a seat may know), then the tools on top: `bots`, `solve`, `fuzz`,
+`analysis`, and the thin `cli`. `errors`, `cards`
 and `options` are shared by all. This package root holds only `__version__`.
 """
 

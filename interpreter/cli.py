@@ -29,12 +29,6 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
                    help="random seed (any run with the same seed repeats exactly)")
 
 
-def game_from_args(args: argparse.Namespace) -> Any:
-    from .engine import compile_game
-
-    return compile_game(args.game, args.players, parse_settings(args.set))
-
-
 # ---------------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
     from .lang import check
@@ -87,13 +81,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             failed += 1
             continue
         if args.graph:
-            from .codegen import flow_dot
-
-            print(flow_dot(game.name, game.gen))
+            print(game.flow_dot())
         elif not args.quiet:
             print(f"{f}: ok ({game.name}, {_n(game.players, 'player')}, "
                   f"{_n(len(game.checked.cards), 'card')}, {_n(len(game.checked.moves), 'move')}, "
-                  f"{_n(len(game.gen.decisions), 'decision point')})")
+                  f"{_n(len(game.decisions), 'decision point')})")
     return 1 if failed else 0
 
 
@@ -157,8 +149,7 @@ def _bots(values: list[str] | None) -> list[str] | None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .analysis import simulate, simulation_json, simulation_text
-    from .analysis.parallel import make_runner
+    from .analysis import make_runner, simulate, simulation_json, simulation_text
 
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     if args.games < 1:
@@ -178,7 +169,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(json.dumps(simulation_json(sim), indent=2, ensure_ascii=False) if args.json
           else simulation_text(sim))
     if args.plot:
-        from .analysis.plots import charts
+        from .analysis import charts
 
         paths = charts([("", sim)], args.plot)
         if not args.json:
@@ -197,8 +188,7 @@ def _write_records(path: str, sim: Any) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .analysis.compare import compare, comparison_json, comparison_text, side
-    from .analysis.parallel import make_runner
+    from .analysis import compare, comparison_json, comparison_text, make_runner, side
 
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     if args.games < 1:
@@ -222,7 +212,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(json.dumps(comparison_json(c), indent=2, ensure_ascii=False) if args.json
           else comparison_text(c))
     if args.plot:
-        from .analysis.plots import charts
+        from .analysis import charts
 
         paths = charts([(c.label_a, c.a), (c.label_b, c.b)], args.plot)
         if not args.json:
@@ -247,7 +237,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.jobs == 1 and not args.dask and (args.searches or 1) == 1:
         result: int = run_fuzz(args)
         return result
-    from .analysis.parallel import make_runner
+    from .analysis import make_runner
 
     with make_runner(args.jobs, args.dask) as runner:
         result = run_fuzz(args, runner=runner)

@@ -471,7 +471,7 @@ class ReplayView:
 
 def rules_text(game: Game, game_ref: str) -> str:
     """docs/games/<name>.md when there is one, else the game's own about text and moves."""
-    from cardgame.interpreter.lang.loader import resolve_game
+    from cardgame.interpreter.lang import resolve_game
 
     try:
         path = resolve_game(game_ref).resolve()

@@ -163,10 +163,10 @@ def test_dead_ends_fail_and_unfinished_games_do_not(capsys: pytest.CaptureFixtur
         "    not judged: no game ended"]
 
 
-def test_options_print_as_the_game_holds_them(capsys: pytest.CaptureFixture[str]) -> None:
+def test_options_print_as_set_takes_them(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "arsene", "--games", "2", "--seed", "3", "--set", "advanced=true")
     assert out.splitlines()[0] == ("Arsène: 2 random games, seed 3, 4 players "
-                                   "(advanced=True, max_deals=200)")
+                                   "(advanced=true, max_deals=200)")
 
 
 def test_at_least_one_game(capsys: pytest.CaptureFixture[str]) -> None:

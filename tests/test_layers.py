@@ -155,3 +155,47 @@ def test_no_import_cycles_between_modules() -> None:
         if state.get(n) is None and visit(n, [n]):
             break
     assert not cycle, " -> ".join(cycle)
+
+
+def faces() -> dict[str, set[str]]:
+    """Each subpackage's face: the names its `__init__.py` lists in `__all__`."""
+    out = {}
+    for init in sorted((ROOT / "interpreter").glob("*/__init__.py")):
+        names: set[str] = set()
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                names = set(ast.literal_eval(node.value))
+        out[init.parent.name] = names
+    return out
+
+
+def test_other_packages_are_reached_through_their_face() -> None:
+    """A module imports another package by the names its `__init__` exports, never by its
+    modules: the package can then rearrange its modules without touching its users."""
+    face = faces()
+    bad = []
+    for name, path in modules():
+        me = part(name)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            them = part(mod)
+            if them not in face or them == me:
+                continue
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            if mod != f"{PKG}.{them}":
+                bad.append(f"{where}: imports the module {mod}, not the face of {them}")
+                continue
+            missing = [a.name for a in node.names if a.name not in face[them]]
+            if missing:
+                bad.append(f"{where}: {', '.join(missing)} not in {them}'s __all__")
+    assert not bad, "\n".join(bad)

@@ -8,7 +8,12 @@
 - `report`, `plots`: text, JSON and charts.
 """
 
+from .compare import compare, comparison_json, comparison_text, side
+from .parallel import make_runner
+from .plots import charts  # matplotlib itself is imported only when a chart is drawn
 from .report import simulation_json, simulation_text
 from .simulate import GameRecord, Simulation, simulate
 
-__all__ = ["GameRecord", "Simulation", "simulate", "simulation_json", "simulation_text"]
+__all__ = ["GameRecord", "Simulation", "charts", "compare", "comparison_json",
+           "comparison_text", "make_runner", "side", "simulate", "simulation_json",
+           "simulation_text"]

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from ..options import option_text
 from . import stats
 from .coverage import summarize
 from .metrics import Metric, difference, end_reasons, estimate, metrics_for, phase_names
@@ -186,7 +187,7 @@ def comparison_text(c: Comparison) -> str:
 def _setting(s: Simulation) -> str:
     g = s.game
     parts = [f"{g.players} player{'s' if g.players != 1 else ''}"]
-    parts += [f"{k}={v}" for k, v in g.options.items()]
+    parts += [f"{k}={option_text(v)}" for k, v in g.options.items()]
     bots = s.bots if len(set(s.bots)) > 1 else s.bots[:1]
     parts.append("bots " + ",".join(bots))
     return ", ".join(parts)

@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from ..options import option_text
 from . import stats
 from .coverage import Coverage, condition, config_text, summarize
 from .metrics import (
@@ -103,8 +104,8 @@ def simulation_text(sim: Simulation) -> str:
     ended = [r for r in recs if r.outcome == "ended"]
     total_moves = sum(r.moves for r in sim.all_records)
     played = len(sim.all_records)
-    # options print as the game holds them (a bool as True/False), as they always have
-    opts = ", ".join(f"{k}={v}" for k, v in g.options.items())
+    # options print as --set takes them (true/false), as every other command prints them
+    opts = ", ".join(f"{k}={option_text(v)}" for k, v in g.options.items())
     who = ("random games" if set(sim.bots) == {"random"} else
            "games (" + ", ".join(sim.bots if len(set(sim.bots)) > 1 else sim.bots[:1])
            + (" bots)" if len(set(sim.bots)) > 1 else " bot)"))

@@ -9,17 +9,20 @@ error), never a guess. Only a local's *code* comes from the frame's env, by name
 
 from __future__ import annotations
 
+from ..cards import COLORS, SUITS
 from ..lang import Checked, Ref, const_int
 from ..lang import ast as A
-from .layout import Layout
+from .layout import ENDED, MOVES, Layout
 from .runtime import EXPORTED
 from .writer import Local, Names
 
 # built-in names and what they lower to (`no_moves` and `legal_count` read the legal moves
 # that `settle` computed: only end conditions and invariants may use them)
 BUILTIN_NAMES = {
-    "suits": "(1, 2, 3, 4)", "colors": "(1, 2)", "no_moves": "(not _legal)",
-    "legal_count": "len(_legal)", "moves_played": "s[2]", "ended": "(s[4] is not None)",
+    "suits": repr(tuple(range(1, len(SUITS) + 1))),
+    "colors": repr(tuple(range(1, len(COLORS) + 1))),
+    "no_moves": "(not _legal)", "legal_count": "len(_legal)",
+    "moves_played": f"s[{MOVES}]", "ended": f"(s[{ENDED}] is not None)",
 }
 
 

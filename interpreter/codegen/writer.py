@@ -140,5 +140,3 @@ class Frame:
         """A nested scope: names bound in it do not leak out."""
         return attrs.evolve(self, env=dict(self.env))
 
-    def with_env(self, env: dict[str, Local]) -> Frame:
-        return attrs.evolve(self, env=env)

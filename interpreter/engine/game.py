@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated
+from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated, flow_dot
 from ..errors import CardgameError, IllegalMove
 from ..lang import Checked
 from . import positions, texts
@@ -235,8 +235,18 @@ class Game(Machine):
         return tuple(s[PENDING] or ()) if s[PC] in self._sim else ()
 
     def decision(self, state: State) -> int:
-        """The decision point the flow waits at (a key of `gen.decisions`)."""
+        """The decision point the flow waits at (a key of `decisions`)."""
         return int(state.slots[PC])
+
+    @property
+    def decisions(self) -> dict[int, Any]:
+        """The flow's decision points: node -> (the moves offered as `alts`, `optional`,
+        `simultaneous`, the `span` of its `chooses`)."""
+        return dict(self.gen.decisions)
+
+    def flow_dot(self) -> str:
+        """The compiled flow as a Graphviz digraph (`cardgame check --graph`)."""
+        return flow_dot(self.name, self.gen)
 
     def moves_played(self, state: State) -> int:
         return int(state.slots[MOVES])

@@ -74,7 +74,7 @@ def coverage_warnings(g: Game, cov: Coverage, complete: bool) -> list[str]:
             decl = g.checked.moves.get(name)
             where = f" ({decl.span})" if decl is not None and decl.span.line else ""
             out.append(f"move `{name}`{where} was never legal in {games}: a dead rule?")
-    for node, d in sorted(g.gen.decisions.items()):
+    for node, d in sorted(g.decisions.items()):
         if node not in cov.decisions:
             alts = " | ".join(g.move_names[a] for a in d.alts)
             where = f" at {d.span}" if d.span.line else ""

@@ -352,8 +352,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="solve the deals of seeds 1..N and estimate winnability")
     sp.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
                     help="time budget per deal (default 10)")
-    sp.add_argument("--nodes", type=int, default=1_000_000, metavar="N",
-                    help="node budget per deal (default 1000000)")
+    sp.add_argument("--nodes", type=int, default=500_000, metavar="N",
+                    help="node budget per deal (default 500000)")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.add_argument("--out", metavar="FILE", default=None, help="where to write the solution")
     sp.add_argument("--thoughtful", action="store_true",

@@ -78,11 +78,24 @@ def _ref(program: Any, node: A.Name) -> Any:
 class Canonical:
     """The canonical key of a position, for a game and its interchangeable arrays."""
 
+    MEMO = 1_000_000  # positions whose canonical key is remembered (then forgotten)
+
     def __init__(self, game: Game, arrays: list[str]) -> None:
         self.game = game
         self.groups = [game.zone_names(a) for a in arrays]
+        # a position met again (a transposition) costs a lookup, not a rebuilt state
+        self.memo: dict[Hashable, Hashable] = {}
 
     def __call__(self, state: State) -> Hashable:
+        plain = self.game.position_key(state)
+        known = self.memo.get(plain)
+        if known is None:
+            if len(self.memo) >= self.MEMO:
+                self.memo.clear()
+            known = self.memo[plain] = self._canonical(state, plain)
+        return known
+
+    def _canonical(self, state: State, plain: Hashable) -> Hashable:
         game = self.game
         moves: dict[str, tuple[int, ...]] = {}
         for names in self.groups:
@@ -91,8 +104,9 @@ class Canonical:
             if ordered != contents:
                 moves.update(zip(names, ordered, strict=True))
         if not moves:
-            return game.position_key(state)
-        return game.position_key(Position(game, state).rearrange(moves).state())
+            return plain
+        # rearrange keeps the cards of the zones it deals to: no need to check them again
+        return game.position_key(Position(game, state).rearrange(moves).state(check=False))
 
 
 def key_for(game: Game, use: bool = True) -> tuple[Any, list[str]]:

@@ -244,6 +244,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return result
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .solve.command import run
+
+    return run(args)
+
+
 # ---------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardgame",
@@ -327,6 +333,24 @@ def build_parser() -> argparse.ArgumentParser:
                     help="independent searches, each with the whole budget and its own seed "
                          "(default: one per worker); the shortest counterexample wins")
     sp.set_defaults(func=cmd_fuzz)
+
+    sp = sub.add_parser("solve", help="solve an open one-player game: a verdict and a "
+                                      "replay, or winnability over many deals")
+    sp.add_argument("game", metavar="GAME")
+    add_game_options(sp)
+    sp.add_argument("--deals", type=int, default=None, metavar="N",
+                    help="solve the deals of seeds 1..N and estimate winnability")
+    sp.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+                    help="time budget per deal (default 10)")
+    sp.add_argument("--nodes", type=int, default=500_000, metavar="N",
+                    help="node budget per deal (default 500000)")
+    sp.add_argument("--json", action="store_true", help="machine-readable output")
+    sp.add_argument("--out", metavar="FILE", default=None, help="where to write the solution")
+    sp.add_argument("--thoughtful", action="store_true",
+                    help="solve a game with hidden cards as if every card were known")
+    sp.add_argument("--no-symmetry", action="store_true",
+                    help="do not merge positions that differ by interchangeable zones")
+    sp.set_defaults(func=cmd_solve)
     return p
 
 

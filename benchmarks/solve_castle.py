@@ -1,0 +1,131 @@
+"""The solver on N seeded Besieged Castle deals, compared with Freecell Solver deal by deal.
+
+    python benchmarks/solve_castle.py [--deals N] [--first S] [--budget SECONDS]
+                                      [--nodes N] [--fc-timeout SECONDS] [--no-symmetry]
+
+Solves the deals of seeds S..S+N-1 (default 1..50) with `cardgame solve`'s search (the
+same bounds per deal) and prints the share decided, the share solvable among decided
+deals (with its 95% Wilson interval), the median and mean time per deal, and nodes/s.
+Every solution is replayed through the engine and must end in a win.
+
+When `fc-solve` (Debian's `freecell-solver-bin`) is on PATH, each deal is also written
+in its board format (one column per line, bottom card first, under
+`Foundations: H-A C-A D-A S-A`) and solved with `fc-solve -g beleaguered_castle -to 0AB`
+(a run longer than --fc-timeout counts as undecided); the two verdicts must agree on
+every deal that both decide, and disagreements are listed. Without `fc-solve` the
+comparison is skipped with a message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+from cardgame.interpreter.engine import Game, State, compile_game
+from cardgame.interpreter.solve.command import wilson
+from cardgame.interpreter.solve.search import Bounds, solve
+from cardgame.interpreter.solve.symmetry import key_for
+
+SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def board(game: Game, state: State) -> str:
+    """The deal in Freecell Solver's format."""
+    lines = ["Foundations: H-A C-A D-A S-A"]
+    for name in game.zone_names("column"):
+        lines.append(" ".join(("T" if c[:-1] == "10" else c[:-1]) + SUIT_LETTER[c[-1]]
+                              for c in game.zone_cards(state, name)))
+    return "\n".join(lines) + "\n"
+
+
+def fc_verdict(text: str, timeout: float) -> str:
+    try:
+        out = subprocess.run(["fc-solve", "-g", "beleaguered_castle", "-to", "0AB", "-"],
+                             input=text, capture_output=True, text=True, timeout=timeout
+                             ).stdout
+    except subprocess.TimeoutExpired:
+        return "undecided"
+    if "This game is solveable" in out:
+        return "solved"
+    if "I could not solve this game" in out:
+        return "unsolvable"
+    return "undecided"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--first", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=5.0, help="seconds per deal")
+    ap.add_argument("--nodes", type=int, default=500_000, help="nodes per deal")
+    ap.add_argument("--fc-timeout", type=float, default=30.0)
+    ap.add_argument("--no-symmetry", action="store_true")
+    args = ap.parse_args()
+
+    game = compile_game("besieged-castle", 1, {})
+    key, _ = key_for(game, not args.no_symmetry)
+    bounds = Bounds(nodes=args.nodes, seconds=args.budget)
+    fc = shutil.which("fc-solve")
+    if fc is None:
+        print("fc-solve is not on PATH (Debian: apt-get install freecell-solver-bin): "
+              "the comparison with Freecell Solver is skipped")
+    ours: dict[int, str] = {}
+    theirs: dict[int, str] = {}
+    times: list[float] = []
+    nodes = 0
+    bad_replays = []
+    for seed in range(args.first, args.first + args.deals):
+        start = game.new_state(seed)
+        r = solve(game, start, bounds, key)
+        ours[seed] = r.verdict
+        times.append(r.seconds)
+        nodes += r.nodes
+        if r.verdict == "solved":
+            st = start
+            for m in r.moves:
+                st = game.apply(st, m)
+            if game.results(st) != ["win"]:
+                bad_replays.append(seed)
+        line = f"seed {seed}: {r.verdict} ({r.nodes} nodes, {r.seconds:.2f} s)"
+        if fc is not None:
+            t0 = time.perf_counter()
+            theirs[seed] = fc_verdict(board(game, start), args.fc_timeout)
+            line += f"; fc-solve: {theirs[seed]} ({time.perf_counter() - t0:.2f} s)"
+        print(line, flush=True)
+
+    n = args.deals
+    solved = sum(v == "solved" for v in ours.values())
+    decided = sum(v != "undecided" for v in ours.values())
+    lo, hi = wilson(solved, decided)
+    print(f"\n{n} deals (seeds {args.first}-{args.first + n - 1}), budget {args.budget} s "
+          f"and {args.nodes} nodes per deal, symmetry {'off' if args.no_symmetry else 'on'}")
+    print(f"decided: {decided}/{n} = {100 * decided / n:.1f}% "
+          f"(95% CI {100 * wilson(decided, n)[0]:.1f}-{100 * wilson(decided, n)[1]:.1f}%)")
+    if decided:
+        print(f"solvable among decided: {solved}/{decided} = {100 * solved / decided:.1f}% "
+              f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    print(f"time per deal: median {statistics.median(times):.2f} s, "
+          f"mean {statistics.mean(times):.2f} s; {nodes / sum(times):.0f} nodes/s")
+    print(f"solutions replayed to a win: {solved - len(bad_replays)}/{solved}"
+          + (f" (FAILED: seeds {bad_replays})" if bad_replays else ""))
+    if fc is not None:
+        both = [s for s in ours if ours[s] != "undecided" and theirs[s] != "undecided"]
+        disagree = [s for s in both if ours[s] != theirs[s]]
+        fc_decided = sum(v != "undecided" for v in theirs.values())
+        fc_solved = sum(v == "solved" for v in theirs.values())
+        print(f"fc-solve: decided {fc_decided}/{n}, solvable {fc_solved}; both decided "
+              f"{len(both)}; verdicts agree on {len(both) - len(disagree)}"
+              + (f"; DISAGREE on seeds {disagree}" if disagree else ""))
+        only_fc = [s for s in ours if ours[s] == "undecided" and theirs[s] != "undecided"]
+        print(f"decided by fc-solve only: {len(only_fc)}")
+        if disagree:
+            return 1
+    return 1 if bad_replays else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

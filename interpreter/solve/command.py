@@ -1,0 +1,171 @@
+"""`cardgame solve`: one deal (a verdict and a replay file) or many (winnability with a CI).
+
+Only one-player games are solved, and only open ones: a zone that player cannot see and
+that holds cards when the game starts (a face-down stock) makes the game one of hidden
+information, refused unless `thoughtful` (solve as if every card were known: the search
+then reads the hidden cards, as solitaire research's "thoughtful" solvers do).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..engine import Game, State, compile_game
+from ..engine.replay import from_game
+from ..errors import UsageError
+from ..observe import sees
+from .search import SOLVED, UNDECIDED, UNSOLVABLE, Bounds, Result, solve
+from .symmetry import key_for
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of k successes in n trials ((0, 1) when n is 0).
+    The same formula as analysis/stats.py, which this layer may not import."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def hidden_cards(game: Game, state: State) -> list[str]:
+    """The zones player 1 cannot see that hold cards in `state`."""
+    return [z.name for z in game.zones
+            if not sees(z, 1) and game.zone_ids(state, z.name)]
+
+
+def check_solvable(game: Game, state: State, thoughtful: bool) -> None:
+    if game.players != 1:
+        raise UsageError(f"'{game.name}' is a game for {game.players} players: "
+                         "solve works on one-player games")
+    hidden = hidden_cards(game, state)
+    if hidden and not thoughtful:
+        raise UsageError(f"'{game.name}' hides cards ({', '.join(hidden)}): no exact solver "
+                         "applies; --thoughtful solves as if every card were known")
+
+
+@attrs.define
+class Deal:
+    seed: int
+    result: Result
+
+
+def solve_seed(game: Game, seed: int, bounds: Bounds, *, thoughtful: bool = False,
+               symmetry: bool = True) -> Result:
+    state = game.new_state(seed)
+    check_solvable(game, state, thoughtful)
+    key, _ = key_for(game, symmetry)
+    return solve(game, state, bounds, key)
+
+
+def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: bool = False,
+                symmetry: bool = True,
+                progress: Callable[[int, int, Deal], None] | None = None) -> list[Deal]:
+    """Each seed's verdict; `progress(done, total, deal)` after each."""
+    key, _ = key_for(game, symmetry)
+    out = []
+    for i, seed in enumerate(seeds):
+        state = game.new_state(seed)
+        check_solvable(game, state, thoughtful)
+        deal = Deal(seed, solve(game, state, bounds, key))
+        out.append(deal)
+        if progress is not None:
+            progress(i + 1, len(seeds), deal)
+    return out
+
+
+def summary(deals: list[Deal]) -> dict[str, Any]:
+    n = len(deals)
+    solved = sum(d.result.verdict == SOLVED for d in deals)
+    unsolvable = sum(d.result.verdict == UNSOLVABLE for d in deals)
+    decided = solved + unsolvable
+    lo, hi = wilson(solved, decided)
+    times = sorted(d.result.seconds for d in deals)
+    nodes = sum(d.result.nodes for d in deals)
+    total = sum(times)
+    return {"deals": n, "solved": solved, "unsolvable": unsolvable,
+            "undecided": n - decided,
+            "winnability": solved / decided if decided else None,
+            "ci95": [lo, hi] if decided else None,
+            "median_seconds": times[n // 2] if n else 0.0,
+            "nodes": nodes, "nodes_per_second": nodes / total if total else 0.0}
+
+
+def run(args: Any) -> int:
+    """The `cardgame solve` command (args from cli.py)."""
+    from ..options import parse_settings
+
+    if args.deals is not None and args.seed is not None:
+        raise UsageError("give --seed S or --deals N, not both")
+    if args.deals is not None and args.deals < 1:
+        raise UsageError("--deals must be at least 1")
+    if args.budget <= 0 or args.nodes < 1:
+        raise UsageError("--budget and --nodes must be positive")
+    settings = parse_settings(args.set)
+    game = compile_game(args.game, args.players, settings)
+    bounds = Bounds(nodes=args.nodes, seconds=args.budget)
+    symmetry = not args.no_symmetry
+    if args.deals is None:
+        return _one(game, args, args.seed if args.seed is not None else 1, bounds, symmetry)
+    first = 1
+
+    def progress(done: int, total: int, deal: Deal) -> None:
+        if not args.json:
+            print(f"  deal {done}/{total} (seed {deal.seed}): {deal.result.verdict}, "
+                  f"{deal.result.nodes} nodes, {deal.result.seconds:.2f} s", flush=True)
+
+    deals = solve_deals(game, list(range(first, first + args.deals)), bounds,
+                        thoughtful=args.thoughtful, symmetry=symmetry, progress=progress)
+    s = summary(deals)
+    if args.json:
+        s["game"] = game.name
+        s["verdicts"] = [{"seed": d.seed, **d.result.as_dict()} for d in deals]
+        print(json.dumps(s, indent=1))
+        return 0
+    print(f"{game.name}: {s['deals']} deals (seeds {first}-{first + args.deals - 1}): "
+          f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['undecided']} undecided")
+    if s["winnability"] is None:
+        print("winnability: unknown (no deal decided)")
+    else:
+        lo, hi = s["ci95"]
+        print(f"winnability: {100 * s['winnability']:.1f}% of decided deals "
+              f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    print(f"median {s['median_seconds']:.2f} s per deal, {s['nodes_per_second']:.0f} nodes/s")
+    return 0
+
+
+def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool) -> int:
+    t0 = time.perf_counter()
+    r = solve_seed(game, seed, bounds, thoughtful=args.thoughtful, symmetry=symmetry)
+    out = None
+    if r.verdict == SOLVED:
+        out = args.out or f"{Path(str(args.game)).stem}-seed{seed}-solution.json"
+        note = f"cardgame solve: a win found in {r.nodes} nodes"
+        from_game(game, str(args.game), seed, list(r.moves), None, note).save(out)
+    if args.json:
+        print(json.dumps({"game": game.name, "seed": seed, **r.as_dict(), "replay": out},
+                         indent=1))
+        return 0
+    what = {SOLVED: f"solved in {len(r.moves)} moves",
+            UNSOLVABLE: "unsolvable (the search was complete)",
+            UNDECIDED: f"undecided (stopped by the {_bound(r.stopped_by)})"}[r.verdict]
+    print(f"{game.name}, seed {seed}: {what}; {r.nodes} nodes, "
+          f"{time.perf_counter() - t0:.2f} s")
+    if out:
+        print(f"solution written to {out} (step through it: cardgame play {args.game} "
+              f"--replay {out})")
+    return 0
+
+
+def _bound(name: str) -> str:
+    return {"nodes": "node budget (--nodes)", "seconds": "time budget (--budget)",
+            "entries": "transposition table's size"}.get(name, name)

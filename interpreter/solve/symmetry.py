@@ -1,0 +1,115 @@
+"""Interchangeable zones, proved from the checked program, and the canonical key they give.
+
+A zone array numbered `1..n` (`zone column[8]`) is interchangeable when the rules cannot
+tell its zones apart. We claim it only in one case that we can check on the program:
+outside `setup`, every use of the array's name is
+
+- the range of a move parameter (`move shift(a in column, b in column)`), or
+- the argument of `size(...)` (the number of cards in all of them),
+
+and never an index (`column[1]`, `column[k]`), a loop or quantifier over it (their order
+is the zones' order), a `deal` to it, or anything else. Then every rule sees a zone of
+the array only through a parameter that ranges over all of them, so permuting the zones'
+contents permutes the legal moves and changes nothing else: two positions that differ by
+such a permutation are both winnable or both not. Setup is exempt: it runs before any
+position the solver searches. Arrays indexed by suit or by player are never claimed (a
+suit or a seat means something).
+
+The canonical key of a position is the position key of the same position with the
+contents of each interchangeable array sorted. If in doubt, no array is claimed and the
+key is the plain position key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from ..engine import Game, Position, State
+from ..lang import ast as A
+
+
+def interchangeable(game: Game) -> list[str]:
+    """The zone arrays of `game` whose zones are interchangeable (see the module doc)."""
+    program = game.checked
+    arrays = {name for name, z in program.zones.items()
+              if z.dim is not None and z.dim[0] == "int" and z.dim[1] > 1}
+    if not arrays:
+        return []
+    bad: set[str] = set()
+    allowed: set[int] = set()  # ids of the Name nodes in an allowed place
+
+    roots: list[Any] = []
+    for mv in program.moves.values():
+        for p in mv.params:
+            if isinstance(p.source, A.Name):
+                allowed.add(id(p.source))
+            roots.append(p.source)
+        roots += [mv.when, mv.body]
+    roots += [d.body for d in program.defs.values()]
+    roots += [p.body for p in program.procs.values()]
+    roots += [program.game_flow, program.flow]
+    roots += [e.cond for e in program.ends]
+    roots += [i.cond for i in program.invariants]
+    roots.append(program.score)
+    if program.result is not None:
+        roots.append(program.result.cond)
+    for root in roots:
+        if root is None:
+            continue
+        for node in A.walk(root):
+            if (isinstance(node, A.Call) and node.func == "size" and len(node.args) == 1
+                    and isinstance(node.args[0], A.Name)):
+                allowed.add(id(node.args[0]))
+            if isinstance(node, A.Name) and node.name in arrays:
+                ref = _ref(program, node)
+                if ref is None or ref.kind != "zone_array" or id(node) not in allowed:
+                    bad.add(node.name)
+    return sorted(arrays - bad)
+
+
+def _ref(program: Any, node: A.Name) -> Any:
+    try:
+        return program.ref_of(node)
+    except LookupError:
+        return None
+
+
+class Canonical:
+    """The canonical key of a position, for a game and its interchangeable arrays."""
+
+    MEMO = 1_000_000  # positions whose canonical key is remembered (then forgotten)
+
+    def __init__(self, game: Game, arrays: list[str]) -> None:
+        self.game = game
+        self.groups = [game.zone_names(a) for a in arrays]
+        # a position met again (a transposition) costs a lookup, not a rebuilt state
+        self.memo: dict[Hashable, Hashable] = {}
+
+    def __call__(self, state: State) -> Hashable:
+        plain = self.game.position_key(state)
+        known = self.memo.get(plain)
+        if known is None:
+            if len(self.memo) >= self.MEMO:
+                self.memo.clear()
+            known = self.memo[plain] = self._canonical(state, plain)
+        return known
+
+    def _canonical(self, state: State, plain: Hashable) -> Hashable:
+        game = self.game
+        moves: dict[str, tuple[int, ...]] = {}
+        for names in self.groups:
+            contents = [game.zone_ids(state, n) for n in names]
+            ordered = sorted(contents)
+            if ordered != contents:
+                moves.update(zip(names, ordered, strict=True))
+        if not moves:
+            return plain
+        # rearrange keeps the cards of the zones it deals to: no need to check them again
+        return game.position_key(Position(game, state).rearrange(moves).state(check=False))
+
+
+def key_for(game: Game, use: bool = True) -> tuple[Any, list[str]]:
+    """The key function the solver uses and the arrays it treats as interchangeable."""
+    arrays = interchangeable(game) if use else []
+    return (Canonical(game, arrays) if arrays else game.position_key), arrays

@@ -245,7 +245,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .solve.command import run
+    from .solve import run
 
     return run(args)
 

@@ -9,7 +9,7 @@ import pytest
 from cardgame.interpreter.cli import main
 from cardgame.interpreter.engine import Game, Position, State, compile_game
 from cardgame.interpreter.engine import replay as replay_mod
-from cardgame.interpreter.solve.command import wilson
+from cardgame.interpreter.intervals import wilson
 from cardgame.interpreter.solve.search import Bounds, solve
 from cardgame.interpreter.solve.symmetry import interchangeable, key_for
 from test_repl import drive

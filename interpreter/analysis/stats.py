@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from statistics import NormalDist
 from typing import Any
 
 import attrs
 
-LEVEL = 0.95
-Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)  # 1.959963...
+from .. import intervals
+
+LEVEL, Z = intervals.LEVEL, intervals.Z  # 95%, 1.959963...
 
 # t quantiles at 0.975 for 1..30 degrees of freedom; beyond 30 the Cornish-Fisher
 # expansion below is within 1e-5 of them
@@ -80,14 +80,8 @@ def wilson(k: int, n: int) -> Estimate:
     """k successes in n trials: the rate k/n and Wilson's score interval."""
     if n == 0:
         return Estimate(None, None, None, 0, "wilson")
-    p = k / n
-    z2 = Z * Z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    # at k = 0 or k = n the interval touches 0 or 1 exactly (rounding may miss it)
-    low = 0.0 if k == 0 else max(0.0, centre - half)
-    high = 1.0 if k == n else min(1.0, centre + half)
-    return Estimate(p, low, high, n, "wilson")
+    low, high = intervals.wilson(k, n)
+    return Estimate(k / n, low, high, n, "wilson")
 
 
 def mean_sd(values: Sequence[float]) -> tuple[float, float]:

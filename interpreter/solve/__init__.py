@@ -1,1 +1,8 @@
-"""The solver for open solitaires."""
+"""The solver for open solitaires: `solve` a position (solved, unsolvable or undecided,
+with the bound that stopped it), `solve_seed`/`solve_deals` for deals, `run` for the
+`cardgame solve` command."""
+
+from .command import run, solve_deals, solve_seed
+from .search import Bounds, Result, solve
+
+__all__ = ["Bounds", "Result", "run", "solve", "solve_deals", "solve_seed"]

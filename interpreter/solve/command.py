@@ -9,7 +9,6 @@ then reads the hidden cards, as solitaire research's "thoughtful" solvers do).
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,24 +16,12 @@ from typing import Any
 
 import attrs
 
-from ..engine import Game, State, compile_game
-from ..engine.replay import from_game
+from ..engine import Game, State, compile_game, replay
 from ..errors import UsageError
+from ..intervals import wilson
 from ..observe import sees
 from .search import SOLVED, UNDECIDED, UNSOLVABLE, Bounds, Result, solve
 from .symmetry import key_for
-
-
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of k successes in n trials ((0, 1) when n is 0).
-    The same formula as analysis/stats.py, which this layer may not import."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def hidden_cards(game: Game, state: State) -> list[str]:
@@ -150,7 +137,7 @@ def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool) -> in
     if r.verdict == SOLVED:
         out = args.out or f"{Path(str(args.game)).stem}-seed{seed}-solution.json"
         note = f"cardgame solve: a win found in {r.nodes} nodes"
-        from_game(game, str(args.game), seed, list(r.moves), None, note).save(out)
+        replay.from_game(game, str(args.game), seed, list(r.moves), None, note).save(out)
     if args.json:
         print(json.dumps({"game": game.name, "seed": seed, **r.as_dict(), "replay": out},
                          indent=1))

@@ -38,3 +38,19 @@ def test_no_test_reads_slots_or_generated_names() -> None:
                 if re.search(pattern, line):
                     bad.append(f"{path.relative_to(TESTS)}:{n}: {what}: {line.strip()}")
     assert not bad, "\n".join(bad)
+
+
+def test_no_layer_above_the_engine_reads_slots_or_generated_names() -> None:
+    """The same rule for the code: only codegen and the engine know the layout."""
+    root = TESTS.parent
+    bad = []
+    for top in ("interpreter", "repl"):
+        for path in sorted((root / top).rglob("*.py")):
+            if path.parent.name in ("codegen", "engine"):
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                for pattern, what in FORBIDDEN.items():
+                    if re.search(pattern, line):
+                        bad.append(f"{path.relative_to(root)}:{n}: {what}: {line.strip()}")
+    assert not bad, "\n".join(bad)
+

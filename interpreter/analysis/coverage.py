@@ -1,5 +1,5 @@
-"""Rule coverage: which moves, choices and endings of a game fired, and in which of its
-configurations (player counts and option values).
+"""Rule coverage: which moves, choices, endings and `if` arms of a game fired, and in
+which of its configurations (player counts and option values).
 
 The rules are listed from the checked program (the declarations and the flow as
 written), never from generated code: a game's moves, the `chooses` statements of its
@@ -114,7 +114,7 @@ def _walk_flow(x: Any, phase: str | None, choices: list[Choice], ends: list[A.En
 
 
 def catalogue(game: Game) -> Catalogue:
-    """The moves, choices and endings of a compiled game, in the order of its source."""
+    """The moves, choices, endings and `if` arms of a compiled game, in source order."""
     c = game.checked
     moves = tuple((name, _where(decl.span)) for name, decl in c.moves.items())
     choices: list[Choice] = []

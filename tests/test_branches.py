@@ -46,3 +46,27 @@ def test_an_arm_that_runs_in_another_configuration_is_not_dead(
     never = cov[:cov.index("not with")]
     assert "games/arsene.cardgame:62" not in never
     assert "branch `if has_dummy` (games/arsene.cardgame:62): then arm: with 3" in out
+
+
+ELSE_IF = """\
+game "Else If"
+players 1
+deck standard
+var n = 0
+setup {
+  if n == 0 { n = 1 } else if n == 5 { n = 2 } else { n = 3 }
+}
+move step "step" { n += 1 }
+flow { repeat 2 times { for p in players { p chooses step } } }
+score = n
+"""
+
+
+def test_else_if_arms_are_named_by_their_condition(tmp_path: Path) -> None:
+    path = tmp_path / "else_if.cardgame"
+    path.write_text(ELSE_IF, encoding="utf-8")
+    rules = simulation_json(simulate(path, 5, 1))["coverage"]["rules"]
+    arms = [(r["text"], r["where"].rsplit(":", 1)[1], r["arm"], r["fired_in"])
+            for r in rules if r["kind"] == "branch"]
+    assert arms == [("if n == 0", "6", "then", [0]), ("else if n == 5", "6", "elif", []),
+                    ("if n == 0", "6", "else", [])]

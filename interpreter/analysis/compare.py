@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from . import stats
-from .coverage import summarize
+from .coverage import arm_text, summarize
 from .metrics import Metric, difference, end_reasons, estimate, metrics_for, phase_names
 from .parallel import Runner, make_runner
 from .report import lowest, places, shown, simulation_json
@@ -115,7 +115,7 @@ def coverage_differences(c: Comparison) -> tuple[list[str], list[str]]:
         return {(r.kind, r.text, r.arm) for r in cov.rules}
 
     def text(k: str, t: str, arm: str) -> str:
-        return f"{k} `{t}`" + (f": {arm} arm" if arm else "")
+        return f"{k} `{t}`" + (f": {arm_text(arm)}" if arm else "")
 
     fa, fb = fired(c.a), fired(c.b)
     # a rule B does not have at all is no news: only rules both games have count

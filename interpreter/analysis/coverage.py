@@ -53,7 +53,7 @@ class Ending:
 class BranchArm:
     """An arm of an `if` statement: `if trick_winner == me` (file:line), its else arm."""
 
-    text: str  # "if <condition>" or "elif <condition>", as written
+    text: str  # "if <condition>" or "else if <condition>", as written
     where: str
     arm: str  # then, elif, else
     key: tuple[Any, ...]  # its order: the `if` statement's place, then its arms in order
@@ -150,6 +150,11 @@ def catalogue(game: Game) -> Catalogue:
 _ARM_ORDER = {"then": 0, "elif": 1, "else": 2}
 
 
+def arm_text(arm: str) -> str:
+    """How a report names an arm: the `else if` condition's arm is its then arm."""
+    return "else arm" if arm == "else" else "then arm"
+
+
 def _branch_arms(game: Game) -> list[tuple[int, BranchArm]]:
     """(Branch.id, arm) for each arm the game's code records (none unless it was compiled
     with coverage=True)."""
@@ -167,7 +172,7 @@ def _branch_arms(game: Game) -> list[tuple[int, BranchArm]]:
                 text = text[:text.index("{")].strip() if "{" in text else text
             else:
                 end = sp.end_column - 1 if sp.end_line == line else len(src)
-                kw = "if" if b.arm == "then" else "elif"
+                kw = "if" if b.arm == "then" else "else if"
                 text = f"{kw} {src[sp.column - 1:end].strip()}"
         at = b.stmt
         key = (at.file, at.line, at.column, _ARM_ORDER[b.arm], sp.line, sp.column)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import stats
-from .coverage import Coverage, condition, config_text, summarize
+from .coverage import Coverage, arm_text, condition, config_text, summarize
 from .metrics import (
     Histogram,
     Metric,
@@ -317,7 +317,7 @@ def judged(sim: Simulation) -> bool:
 def _rule_text(r: Any) -> str:
     where = f" ({r.where})" if r.where else ""
     if r.kind == "branch":
-        return f"branch `{r.text}`{where}: {r.arm} arm"
+        return f"branch `{r.text}`{where}: {arm_text(r.arm)}"
     return f"{r.kind} `{r.text}`{where}"
 
 

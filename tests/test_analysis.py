@@ -73,8 +73,8 @@ def test_a_four_player_report(capsys: pytest.CaptureFixture[str]) -> None:
         "  drama          3.00 [2.26, 3.74] points at worst behind the leader; the\n"
         "                 winner was behind in 81.4% [67.4, 90.3] of games\n"
         "  end reasons    100.0% [92.9, 100.0] a refill drew the joker\n"
-        "  coverage       4 moves, 2 choices, 1 ending, over 2 configurations: this\n"
-        "                 run's 50 games and 50 of each other one\n"
+        "  coverage       4 moves, 2 choices, 1 ending, 4 branches, over 2\n"
+        "                 configurations: this run's 50 games and 50 of each other one\n"
         "    every one fired in this run\n")
 
 

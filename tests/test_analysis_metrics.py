@@ -97,7 +97,8 @@ def _batch(sim: object, a: int, b: int) -> object:
     from cardgame.interpreter.analysis.simulate import Batch
     from cardgame.interpreter.engine import GameSpec
 
-    return Batch(GameSpec.of("interaction"), ("random",) * 4, 9, a, b, 100_000)
+    # simulate plays the game compiled for branch coverage
+    return Batch(GameSpec.of("interaction", coverage=True), ("random",) * 4, 9, a, b, 100_000)
 
 
 def test_bots_one_for_all_or_one_per_seat() -> None:
@@ -151,16 +152,23 @@ def test_configurations_cover_every_player_count_and_option_value() -> None:
 def test_a_move_legal_only_with_three_players_is_not_dead() -> None:
     sim = simulate("arsene", 4, 5, players=4, coverage_games=3)
     lines = coverage_lines(sim)
-    assert lines[0] == ("  coverage       6 moves, 5 choices, 3 endings, over 12 configurations: "
-                        "this run's 4 games and 3 of each other one")
+    assert lines[0] == ("  coverage       6 moves, 5 choices, 3 endings, 33 branches, over 12 "
+                        "configurations: this run's 4 games and 3 of each other one")
     assert "    not with 4 players, advanced=false, max_deals=200, only:" in lines
     assert "      move `give_dummy` (games/arsene.cardgame:110): with 3 players" in lines
     assert ("      end `the deal limit (max_deals) is reached` (games/arsene.cardgame:280): "
             "with max_deals=1") in lines
-    # a rare ending may not have fired in so few games; the 3-player move is not dead
+    assert ("      branch `if has_dummy` (games/arsene.cardgame:62): then arm: with 3 players"
+            in lines)
+    # a rare ending (and the arms that lead to it, or to a rare loss) may not have fired
+    # in so few games; the 3-player move and the dummy's branches are not dead
     i = lines.index("    never fired in any configuration:")
-    assert lines[i + 1:i + 3] == [
+    assert lines[i + 1:i + 5] == [
         "      end `every store is empty` (games/arsene.cardgame:277)",
+        "      branch `if all p in players: caught[p] and tokens[p] < 2` "
+        "(games/arsene.cardgame:189): then arm",
+        "      branch `if all t in 1..5: store[t] is empty` (games/arsene.cardgame:276): "
+        "then arm",
         "    not with 4 players, advanced=false, max_deals=200, only:"]
 
 

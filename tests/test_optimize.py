@@ -329,3 +329,51 @@ def test_a_quantifier_variable_named_like_a_parameter_is_not_the_parameter(
     fast = compile_game(path)
     assert fast.gen.source.count("if any(") == 1  # not once per unrolled value
     play_both(fast, compile_game(path, optimize=False), seeds=(1,))
+
+
+# Branch coverage mode (codegen/module.py, `coverage=True`): the same behaviour, step by
+# step, with each arm of each `if` recording that it ran; and without it, no trace of it.
+COVERAGE_CONFIGS = [c for c in CONFIGS if c[0].parent.name != "mutants"]
+
+
+@pytest.mark.parametrize("path,players,settings", COVERAGE_CONFIGS,
+                         ids=[f"{p.stem}-{n}p" + "".join(f"-{k}={v}" for k, v in s.items())
+                              for p, n, s in COVERAGE_CONFIGS])
+def test_coverage_code_agrees(path: Path, players: int, settings: dict[str, str]) -> None:
+    fast = compile_game(path, players or None, settings)
+    counted = compile_game(path, players or None, settings, coverage=True)
+    assert "_COV" not in fast.gen.source
+    assert ("_COV[" in counted.gen.source) == bool(counted.branches())
+    play_both(fast, counted, seeds=(1,))
+
+
+def test_coverage_counts_the_arms_of_every_if() -> None:
+    g = compile_game(ROOT / "tests" / "data" / "branches.cardgame")
+    counted = compile_game(ROOT / "tests" / "data" / "branches.cardgame", coverage=True)
+    assert generate(g.checked).source == g.gen.source  # coverage=False is the default
+    assert not g.branches() and not g.covered()
+    # 3 ifs, each with its arms (the flow's `if n < 2` with its implicit else)
+    assert [(b.span.line, b.arm, b.rule) for b in counted.branches()] == [
+        (18, "then", "move step"), (18, "else", "move step"),
+        (23, "then", "move step"), (23, "else", "move step"),
+        (32, "then", "flow"), (32, "else", "flow")]
+    assert counted.gen.source.count("_COV[") == 6
+    counted.reset_coverage()
+    counted.random_playout(1, random.Random(1), 100)
+    ran = {(b.span.line, b.arm) for b in counted.branches() if b.id in counted.covered()}
+    assert ran == {(18, "then"), (23, "then"), (23, "else"), (32, "then"), (32, "else")}
+    counted.reset_coverage()
+    assert not counted.covered()
+
+
+def test_coverage_counts_arms_that_jump_threading_bypasses() -> None:
+    """The head node of the flow's `if n < 2` only jumps on into the loop, so the
+    optimised flow bypasses it; in coverage mode it records its arm and stays."""
+    path = ROOT / "tests" / "data" / "branches.cardgame"
+    fast = compile_game(path)
+    counted = compile_game(path, coverage=True)
+    assert fast.gen.graph is not None and fast.gen.graph.bypassed()
+    counted.reset_coverage()
+    counted.new_state(1)  # the flow runs to the first decision: `if n < 2`, then arm
+    ran = [(b.span.line, b.arm) for b in counted.branches() if b.id in counted.covered()]
+    assert ran == [(32, "then")]

@@ -15,7 +15,7 @@ import attrs
 
 from ..options import option_text
 from . import stats
-from .coverage import summarize
+from .coverage import arm_text, summarize
 from .metrics import Metric, difference, end_reasons, estimate, metrics_for, phase_names
 from .parallel import Runner, make_runner
 from .report import lowest, places, shown, simulation_json
@@ -105,19 +105,23 @@ def rows(sa: Simulation, sb: Simulation) -> list[Row]:
 
 
 def coverage_differences(c: Comparison) -> tuple[list[str], list[str]]:
-    """Rules that fired in one run and not in the other (by kind and text)."""
-    def fired(s: Simulation) -> dict[tuple[str, str], str]:
+    """Rules that fired in one run and not in the other (by kind and text, and a
+    branch's arm)."""
+    def fired(s: Simulation) -> dict[tuple[str, str, str], str]:
         cov = summarize(s.catalogue, [(s.config, list(s.records))])
-        return {(r.kind, r.text): r.where for r in cov.rules if r.here}
+        return {(r.kind, r.text, r.arm): r.where for r in cov.rules if r.here}
 
-    def known(s: Simulation) -> set[tuple[str, str]]:
+    def known(s: Simulation) -> set[tuple[str, str, str]]:
         cov = summarize(s.catalogue, [(s.config, [])])
-        return {(r.kind, r.text) for r in cov.rules}
+        return {(r.kind, r.text, r.arm) for r in cov.rules}
+
+    def text(k: str, t: str, arm: str) -> str:
+        return f"{k} `{t}`" + (f": {arm_text(arm)}" if arm else "")
 
     fa, fb = fired(c.a), fired(c.b)
     # a rule B does not have at all is no news: only rules both games have count
-    only_a = [f"{k} `{t}`" for (k, t) in fa if (k, t) not in fb and (k, t) in known(c.b)]
-    only_b = [f"{k} `{t}`" for (k, t) in fb if (k, t) not in fa and (k, t) in known(c.a)]
+    only_a = [text(*r) for r in fa if r not in fb and r in known(c.b)]
+    only_b = [text(*r) for r in fb if r not in fa and r in known(c.a)]
     return only_a, only_b
 
 

@@ -1,12 +1,13 @@
-"""Rule coverage: which moves, choices and endings of a game fired, and in which of its
-configurations (player counts and option values).
+"""Rule coverage: which moves, choices, endings and `if` arms of a game fired, and in
+which of its configurations (player counts and option values).
 
 The rules are listed from the checked program (the declarations and the flow as
 written), never from generated code: a game's moves, the `chooses` statements of its
 flow (its choices), and the ways it can end (`end` conditions, `end "..."` statements,
 the move limit). A played game tells which of them fired through the engine's API only:
 the moves applied and legal, the phase and the legal moves at each decision, the end
-reason. The fuzzer's `Coverage` counts the same things per compiled game; here they are
+reason. The arms of `if` statements (its branches) come from a game compiled with
+`coverage=True`: `Game.branches()` lists them and `Game.covered()` tells which ran. The fuzzer's `Coverage` counts the same things per compiled game; here they are
 summed over every configuration, so a move legal only with 3 players is not reported as
 dead after a 4-player run.
 """
@@ -49,12 +50,29 @@ class Ending:
 
 
 @attrs.frozen
+class BranchArm:
+    """An arm of an `if` statement: `if trick_winner == me` (file:line), its else arm."""
+
+    text: str  # "if <condition>" or "else if <condition>", as written
+    where: str
+    arm: str  # then, elif, else
+    key: tuple[Any, ...]  # its order: the `if` statement's place, then its arms in order
+
+
+@attrs.frozen
 class Catalogue:
     """Every rule whose firing a simulation can see."""
 
     moves: tuple[tuple[str, str], ...]  # (name, file:line)
     choices: tuple[Choice, ...]
     endings: tuple[Ending, ...]
+    # ordered by source position, so that configurations compiled apart agree on indices
+    branches: tuple[BranchArm, ...] = ()
+    arm_index: dict[int, int] = attrs.field(factory=dict, eq=False)  # Branch.id -> index
+
+    def branches_of(self, ids: Iterable[int]) -> tuple[int, ...]:
+        """The indices of the branches that ran, from the ids `Game.covered()` gives."""
+        return tuple(sorted(self.arm_index[i] for i in ids))
 
     def ending_of(self, reason: str | None) -> int | None:
         """The index of the ending that gives this reason (None: a concession, unknown)."""
@@ -96,7 +114,7 @@ def _walk_flow(x: Any, phase: str | None, choices: list[Choice], ends: list[A.En
 
 
 def catalogue(game: Game) -> Catalogue:
-    """The moves, choices and endings of a compiled game, in the order of its source."""
+    """The moves, choices, endings and `if` arms of a compiled game, in source order."""
     c = game.checked
     moves = tuple((name, _where(decl.span)) for name, decl in c.moves.items())
     choices: list[Choice] = []
@@ -122,7 +140,44 @@ def catalogue(game: Game) -> Catalogue:
         lim = c.limit
         endings.append(Ending(game.limit_reason, _where(lim.span) if lim else "",
                               re.escape(game.limit_reason)))
-    return Catalogue(moves, tuple(choices), tuple(endings))
+    arms = _branch_arms(game)
+    order = sorted(range(len(arms)), key=lambda k: arms[k][1].key)
+    return Catalogue(moves, tuple(choices), tuple(endings),
+                     tuple(arms[k][1] for k in order),
+                     {arms[k][0]: pos for pos, k in enumerate(order)})
+
+
+_ARM_ORDER = {"then": 0, "elif": 1, "else": 2}
+
+
+def arm_text(arm: str) -> str:
+    """How a report names an arm: the `else if` condition's arm is its then arm."""
+    return "else arm" if arm == "else" else "then arm"
+
+
+def _branch_arms(game: Game) -> list[tuple[int, BranchArm]]:
+    """(Branch.id, arm) for each arm the game's code records (none unless it was compiled
+    with coverage=True)."""
+    sources = game.checked.sources
+    out = []
+    for b in game.branches():
+        sp = b.span
+        line = sp.line
+        text = "if"
+        lines = sources.get(sp.file, "").splitlines()
+        if 0 < line <= len(lines):
+            src = lines[line - 1]
+            if b.arm == "else":  # the span is the `if` statement: show its first condition
+                text = src[sp.column - 1:].strip()
+                text = text[:text.index("{")].strip() if "{" in text else text
+            else:
+                end = sp.end_column - 1 if sp.end_line == line else len(src)
+                kw = "if" if b.arm == "then" else "else if"
+                text = f"{kw} {src[sp.column - 1:end].strip()}"
+        at = b.stmt
+        key = (at.file, at.line, at.column, _ARM_ORDER[b.arm], sp.line, sp.column)
+        out.append((b.id, BranchArm(text, _where(sp), b.arm, key)))
+    return out
 
 
 def choices_at(cat: Catalogue, phase: str, legal_names: frozenset[str]) -> tuple[int, ...]:
@@ -199,12 +254,13 @@ class RuleUse:
     `legal_in` the configurations where it was ever legal; for a choice, decisions that
     can have been it; for an ending, games that ended so."""
 
-    kind: str  # move, choice, end
+    kind: str  # move, choice, end, branch
     text: str
     where: str
     here: int  # in the configuration asked for
     fired_in: tuple[int, ...]  # indices into Coverage.configs
     legal_in: tuple[int, ...] = ()
+    arm: str = ""  # a branch: then, elif or else
 
 
 @attrs.frozen
@@ -226,12 +282,16 @@ def summarize(cat: Catalogue, runs: list[tuple[Config, list[Any]]]) -> Coverage:
     legal: list[set[str]] = []
     chosen: list[dict[int, int]] = []
     ended: list[dict[int, int]] = []
+    ran: list[dict[int, int]] = []
     for _, records in runs:
         p: dict[str, int] = {}
         lg: set[str] = set()
         ch: dict[int, int] = {}
         en: dict[int, int] = {}
+        br: dict[int, int] = {}
         for r in records:
+            for i in r.branches:
+                br[i] = br.get(i, 0) + 1
             for name, k in r.played:
                 p[name] = p.get(name, 0) + k
             lg.update(r.legal)
@@ -244,6 +304,7 @@ def summarize(cat: Catalogue, runs: list[tuple[Config, list[Any]]]) -> Coverage:
         legal.append(lg)
         chosen.append(ch)
         ended.append(en)
+        ran.append(br)
     n = range(len(runs))
     rules: list[RuleUse] = []
     for name, where in cat.moves:
@@ -256,6 +317,9 @@ def summarize(cat: Catalogue, runs: list[tuple[Config, list[Any]]]) -> Coverage:
     for i, ending in enumerate(cat.endings):
         rules.append(RuleUse("end", ending.text, ending.where, ended[0].get(i, 0),
                              tuple(k for k in n if ended[k].get(i))))
+    for i, arm in enumerate(cat.branches):
+        rules.append(RuleUse("branch", arm.text, arm.where, ran[0].get(i, 0),
+                             tuple(k for k in n if ran[k].get(i)), arm=arm.arm))
     return Coverage(tuple(cfg for cfg, _ in runs), tuple(len(recs) for _, recs in runs),
                     tuple(rules))
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..options import option_text
 from . import stats
-from .coverage import Coverage, condition, config_text, summarize
+from .coverage import Coverage, arm_text, condition, config_text, summarize
 from .metrics import (
     Histogram,
     Metric,
@@ -273,10 +273,12 @@ def coverage_lines(sim: Simulation) -> list[str]:
     cov = coverage_of(sim)
     g = sim.game
     n = len(cov.configs)
-    counts = {k: sum(1 for r in cov.rules if r.kind == k) for k in ("move", "choice", "end")}
-    what = ", ".join(f"{counts[k]} {word}{'s' if counts[k] != 1 else ''}"
-                     for k, word in (("move", "move"), ("choice", "choice"),
-                                     ("end", "ending")) if counts[k])
+    counts = {k: sum(1 for r in cov.rules if r.kind == k)
+              for k in ("move", "choice", "end", "branch")}
+    what = ", ".join(f"{counts[k]} {word}{plural if counts[k] != 1 else ''}"
+                     for k, word, plural in (("move", "move", "s"), ("choice", "choice", "s"),
+                                             ("end", "ending", "s"),
+                                             ("branch", "branch", "es")) if counts[k])
     if n == 1:
         head = f"  coverage       {what}, over this run's {cov.games[0]:,} games"
     else:
@@ -315,6 +317,8 @@ def judged(sim: Simulation) -> bool:
 
 def _rule_text(r: Any) -> str:
     where = f" ({r.where})" if r.where else ""
+    if r.kind == "branch":
+        return f"branch `{r.text}`{where}: {arm_text(r.arm)}"
     return f"{r.kind} `{r.text}`{where}"
 
 
@@ -379,7 +383,8 @@ def coverage_json(cov: Coverage, sim: Simulation) -> dict[str, Any]:
                            for (n, opts), k in zip(cov.configs, cov.games, strict=True)],
         "rules": [{"kind": r.kind, "text": r.text, "where": r.where, "here": r.here,
                    "fired_in": list(r.fired_in),
-                   **({"legal_in": list(r.legal_in)} if r.kind == "move" else {})}
+                   **({"legal_in": list(r.legal_in)} if r.kind == "move" else {}),
+                   **({"arm": r.arm} if r.kind == "branch" else {})}
                   for r in cov.rules],
         "failed_elsewhere": {config_text(c, sim.game): len(errors_of(recs))
                              for c, recs in sim.sweep.items() if errors_of(recs)},

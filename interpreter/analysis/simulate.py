@@ -57,12 +57,13 @@ class GameRecord:
     played: tuple[tuple[str, int], ...] = ()  # move name -> times played
     legal: tuple[str, ...] = ()  # move names legal at some decision
     choices: tuple[int, ...] = ()  # indices of the catalogue's choices reached
+    branches: tuple[int, ...] = ()  # indices of the catalogue's branches (`if` arms) run
 
     def to_json(self) -> dict[str, Any]:
         out = attrs.asdict(self)
         for key in ("phases", "played"):
             out[key] = dict(out[key])
-        for key in ("results", "scores", "legal", "choices"):
+        for key in ("results", "scores", "legal", "choices", "branches"):
             out[key] = list(out[key])
         return out
 
@@ -114,6 +115,7 @@ def play_game(game: Game, cat: Catalogue, bots: Sequence[str], master: int, inde
     last_phase: str | None = None
     outcome = "ended"
     error = None
+    game.reset_coverage()  # what this game's rules run, from here to the record
     try:
         st = game.new_state(deal)
         if lead is not None:
@@ -151,7 +153,8 @@ def play_game(game: Game, cat: Catalogue, bots: Sequence[str], master: int, inde
                           decisions=decisions, legal_sum=legal_sum,
                           phases=tuple(phases.items()),
                           played=tuple(sorted(played.items())),
-                          legal=tuple(sorted(legal_names)), choices=tuple(sorted(reached)))
+                          legal=tuple(sorted(legal_names)), choices=tuple(sorted(reached)),
+                          branches=cat.branches_of(game.covered()))
     results: tuple[str, ...] = ()
     if outcome == "ended":
         results = tuple(game.results(st))
@@ -173,7 +176,7 @@ def play_game(game: Game, cat: Catalogue, bots: Sequence[str], master: int, inde
                       game.end_reason(st) if outcome == "ended" else None, error,
                       decisions, legal_sum, tuple(phases.items()), changes, decisive,
                       drama, tuple(sorted(played.items())), tuple(sorted(legal_names)),
-                      tuple(sorted(reached)))
+                      tuple(sorted(reached)), cat.branches_of(game.covered()))
 
 
 # ---------------------------------------------------------------------- batches
@@ -246,9 +249,11 @@ def bots_for(game: Game, bots: Sequence[str] | str | None) -> tuple[str, ...]:
 
 def recipe_of(game: Game | str | Path, players: int | None = None,
               settings: dict[str, str] | None = None) -> GameSpec:
+    """The recipe a simulation plays: compiled to record which `if` arms run (branch
+    coverage), whether or not the game given was."""
     if isinstance(game, Game):
-        return game.spec
-    return GameSpec.of(game, players, settings)
+        return attrs.evolve(game.spec, coverage=True)
+    return GameSpec.of(game, players, settings, coverage=True)
 
 
 def simulate(game: Game | str | Path, games: int, seed: int, max_moves: int = 100_000, *,
@@ -274,7 +279,7 @@ def simulate(game: Game | str | Path, games: int, seed: int, max_moves: int = 10
         for cfg in configurations(g):
             if cfg != main_cfg:
                 n, opts = cfg
-                others.append((cfg, GameSpec.of(recipe.game, n, dict(opts))))
+                others.append((cfg, GameSpec.of(recipe.game, n, dict(opts), coverage=True)))
     own = runner is None
     run = runner if runner is not None else make_runner()
     tasks: list[Batch] = []

@@ -8,6 +8,7 @@ from .dot import flow_dot
 from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
 from .module import Generated, generate
 from .runtime import GameOver, namespace
+from .writer import Arm
 
-__all__ = ["ENDED", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",
+__all__ = ["Arm", "ENDED", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",
            "flow_dot", "generate", "namespace"]

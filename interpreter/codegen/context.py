@@ -28,12 +28,13 @@ BUILTIN_NAMES = {
 
 class Ctx:
     """The program being compiled, its slot layout, the module-wide names and spans, and
-    whether to optimise."""
+    whether to optimise and to record which arms of `if` statements run."""
 
-    def __init__(self, g: Checked, optimize: bool = True) -> None:
+    def __init__(self, g: Checked, optimize: bool = True, coverage: bool = False) -> None:
         self.g = g
         self.n = g.players
         self.optimize = optimize
+        self.coverage = coverage
         self.layout = Layout(g)
         self.names = Names()
         self.def_funcs: set[str] = set()  # defs called as functions: emit d_<name>
@@ -72,6 +73,13 @@ class Ctx:
         dim: tuple[str, int] | None = ref.decl.dim
         assert dim is not None, ref
         return dim
+
+    def cover(self, st: A.If, i: int, rule: str) -> str | None:
+        """In coverage mode, the line recording that arm i of `st` ran (a store into a
+        list: cheaper than a call); None otherwise."""
+        if not self.coverage:
+            return None
+        return f"_COV[{self.names.arm_id(st, i, rule)}] = 1"
 
     # ---- facts
     def const_int(self, e: A.Expr) -> int | None:

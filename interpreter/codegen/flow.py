@@ -223,6 +223,11 @@ class FlowLowering:
     def code(self, node: int, line: str) -> None:
         self.nodes[node].body.append(line)
 
+    def cover(self, node: int, st: A.If, i: int, fr: Frame) -> None:
+        cov = self.cx.cover(st, i, fr.rule)
+        if cov:
+            self.code(node, cov)
+
     def emit_one(self, st: A.Stmt, node: int, fr: Frame) -> int:
         cx = self.cx
         x = self.x
@@ -258,19 +263,27 @@ class FlowLowering:
         if isinstance(st, A.If):
             join = self.new_node(st.span, fr)
             heads = []
-            for cond, branch in st.branches:
+            for i, (cond, branch) in enumerate(st.branches):
                 h = self.new_node(st.span, fr)
                 heads.append((x.expr(cond, fr), h))
+                self.cover(h, st, i, fr)
                 end = self.emit(branch, h, fr.scope())
                 self.close(end, join)
             else_target = join
+            # in coverage mode an arm records in its own node that it ran (so that jump
+            # threading cannot bypass it); the implicit else arm, after the branches, where
+            # control falls through when none is taken (no node is added: the nodes keep
+            # their numbers, and states agree with the uninstrumented code)
             if st.else_:
                 eh = self.new_node(st.span, fr)
+                self.cover(eh, st, len(st.branches), fr)
                 end = self.emit(st.else_, eh, fr.scope())
                 self.close(end, join)
                 else_target = eh
             for cond_code, head_n in heads:
                 self.nodes[node].body.append(Branch(cond_code, head_n))
+            if not st.else_:
+                self.cover(node, st, len(st.branches), fr)
             self.close(node, else_target)
             return join
         if isinstance(st, (A.While, A.Repeat, A.For)):

@@ -37,7 +37,7 @@ from .moves import Moves
 from .optimize import Optimizing
 from .step import step_code
 from .stmts import Stmts
-from .writer import CodeWriter, Frame, Local
+from .writer import Arm, CodeWriter, Frame, Local
 
 
 @attrs.define
@@ -58,10 +58,14 @@ class Generated:
     card_text: list[str]
     edges: dict[int, list[int]]
     graph: FlowGraph | None = None
+    arms: list[Arm] = attrs.Factory(list)  # coverage mode: arm id -> the arm of an `if`
 
 
-def generate(g: Checked, optimize: bool = True) -> Generated:
-    cx = Ctx(g, optimize)
+def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Generated:
+    """`coverage=True`: each arm of each `if` statement sets its slot of the module's
+    `_COV` list when it runs (`Generated.arms` says which arm each slot is); with
+    `coverage=False` the code is exactly the uninstrumented one."""
+    cx = Ctx(g, optimize, coverage)
     x = Optimizing(cx) if optimize else Exprs(cx)
     stmts = Stmts(x)
     out = tables(cx)
@@ -92,6 +96,8 @@ def generate(g: Checked, optimize: bool = True) -> Generated:
     out += results(x)
     out += step_code(x, graph)
     out += def_functions(x)
+    if coverage:
+        out.append(f"_COV = [0] * {len(cx.names.arms)}")
     lay = cx.layout
     return Generated(
         source="\n".join(out) + "\n", nslots=lay.nslots, zone_slots=lay.zone_slots,
@@ -101,6 +107,7 @@ def generate(g: Checked, optimize: bool = True) -> Generated:
         node_span={i: n.span for i, n in enumerate(graph.nodes)}, entry=graph.entry,
         end_node=len(graph.nodes), spans=cx.names.spans,
         card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
+        arms=list(cx.names.arms),
     )
 
 

@@ -167,11 +167,20 @@ class Stmts:
             kw = "if" if i == 0 else "elif"
             w.line(f"{kw} {self.x.expr(cond, fr)}:")
             with w.indented():
+                self.covered(st, i, fr, w)
                 self.block(body, fr, w)
-        if st.else_:
+        cov = self.cx.cover(st, len(st.branches), fr.rule)
+        if st.else_ or cov:
             w.line("else:")
             with w.indented():
+                if cov:
+                    w.line(cov)
                 self.block(st.else_, fr, w)
+
+    def covered(self, st: A.If, i: int, fr: Frame, w: CodeWriter) -> None:
+        cov = self.cx.cover(st, i, fr.rule)
+        if cov:
+            w.line(cov)
 
     def for_(self, st: A.For, fr: Frame, w: CodeWriter) -> None:
         var = self.cx.names.tmp("f")

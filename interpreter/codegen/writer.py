@@ -21,6 +21,17 @@ from ..lang import ast as A
 INDENT = "    "
 
 
+@attrs.frozen
+class Arm:
+    """One arm of an `if` statement, in coverage mode: the span of its condition (of the
+    `if` for an else arm), which arm it is and the rule it is in."""
+
+    span: A.Span
+    arm: str  # "then", "elif" or "else" (an `if` without `else` has an implicit empty one)
+    rule: str
+    stmt: A.Span  # the `if` statement's
+
+
 class Names:
     """Fresh temporaries and the span table, one for the whole module. Also two facts
     about the code emitted in place so far, which the optimiser reads before moving code
@@ -33,10 +44,26 @@ class Names:
         self.nodes = 0  # expressions lowered (a measure of the code emitted)
         self.unsafe = 0  # calls that may raise a rule error or change the state
         self.walrus = 0  # assignment expressions (`:=`), which a comprehension's iterable may not hold
+        # coverage mode: the arms of `if` statements, by statement and arm (a statement of
+        # a blocking procedure is lowered once per call site and keeps one id)
+        self.arms: list[Arm] = []
+        self.arm_ids: dict[tuple[A.If, int], int] = {}
 
     def tmp(self, base: str = "t") -> str:
         self.count += 1
         return f"_{base}{self.count}"
+
+    def arm_id(self, st: A.If, i: int, rule: str) -> int:
+        """The id of arm i of an `if` (len(st.branches): its else arm)."""
+        key = (st, i)
+        if key not in self.arm_ids:
+            if i < len(st.branches):
+                arm = Arm(st.branches[i][0].span, "then" if i == 0 else "elif", rule, st.span)
+            else:
+                arm = Arm(st.span, "else", rule, st.span)
+            self.arm_ids[key] = len(self.arms)
+            self.arms.append(arm)
+        return self.arm_ids[key]
 
     def span_id(self, span: A.Span, rule: str) -> int:
         self.spans.append((span, rule))

@@ -5,8 +5,8 @@ Other layers import from here: `Game`, `State`, `Move`, `Position`, `GameSpec`,
 """
 
 from . import replay
-from .game import Game, Move, Position, State, Zone
+from .game import Branch, Game, Move, Position, State, Zone
 from .pipeline import GameSpec, compile_game, compile_loaded
 
-__all__ = ["Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
+__all__ = ["Branch", "Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
            "compile_loaded", "replay"]

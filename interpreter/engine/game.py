@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated, flow_dot
-from ..errors import CardgameError, IllegalMove
+from ..errors import CardgameError, IllegalMove, Span
 from ..lang import Checked
 from . import positions, texts
 from . import state as state_mod
@@ -30,7 +30,7 @@ from .playout import Machine
 from .positions import Position
 from .state import Move, State
 
-__all__ = ["CONCEDED", "Game", "Move", "Position", "State", "Zone"]
+__all__ = ["CONCEDED", "Branch", "Game", "Move", "Position", "State", "Zone"]
 
 CONCEDED = "conceded by p"
 
@@ -43,6 +43,18 @@ class Zone:
     decl: str  # the declared zone
     owner: int  # the owning player of a per-player zone, else 0
     visibility: str  # as declared: public, owner or hidden
+
+
+@attrs.frozen
+class Branch:
+    """One arm of an `if` statement of the game's rules, for branch coverage (a game
+    compiled with `coverage=True`)."""
+
+    id: int
+    span: Span  # the arm's condition; for an else arm, the `if` statement
+    arm: str  # "then", "elif" or "else" (an `if` without `else` has an implicit one)
+    rule: str  # the rule it is in: "flow", "setup", "move play", "proc score_trick"...
+    stmt: Span  # the `if` statement's (an arm's place among its statement's arms)
 
 
 class _Log:
@@ -100,9 +112,28 @@ class Game(Machine):
             Zone(z.text, z.decl, z.owner, checked.zones[z.decl].visibility)
             for z in gen.zone_slots)
         self._log = _Log(self.ns)
+        self._cov: list[int] | None = self.ns.get("_COV")  # coverage mode only
+        self._branches = tuple(Branch(i, a.span, a.arm, a.rule, a.stmt) for i, a in enumerate(gen.arms))
         # the picklable recipe of this game (a pipeline.GameSpec), set by the pipeline that
         # compiled it: pipeline imports this module, so the type is not named here
         self.spec: Any = None
+
+    # ------------------------------------------------------------------ branch coverage
+    def branches(self) -> tuple[Branch, ...]:
+        """Every arm of every `if` statement the code records (none unless compiled with
+        `coverage=True`)."""
+        return self._branches
+
+    def covered(self) -> frozenset[int]:
+        """The ids of the arms that ran since the game was compiled or coverage was reset
+        (by any call, in this process)."""
+        cov = self._cov
+        return frozenset(i for i, v in enumerate(cov) if v) if cov else frozenset()
+
+    def reset_coverage(self) -> None:
+        cov = self._cov
+        if cov:
+            cov[:] = [0] * len(cov)
 
     # ------------------------------------------------------------------ playing
     def new_state(self, seed: int = 0) -> State:

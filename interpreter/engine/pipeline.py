@@ -18,7 +18,7 @@ from ..errors import CardgameError, Diagnostic, Span
 from ..lang import Loaded, bundled_dir, check, load, resolve_game
 from .game import Game
 
-_cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...], bool], Game] = {}
+_cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...], bool, bool], Game] = {}
 
 
 def source_id(loaded: Loaded) -> str:
@@ -35,9 +35,10 @@ NESTING_LIMIT = 20_000
 
 def compile_loaded(loaded: Loaded, players: int | None = None,
                    settings: dict[str, str] | None = None, ref: str | None = None,
-                   optimize: bool = True) -> Game:
+                   optimize: bool = True, coverage: bool = False) -> Game:
     """`optimize=False`: the plain code, the reference the optimised code is tested
-    against (codegen/module.py)."""
+    against (codegen/module.py). `coverage=True`: code that records which arms of `if`
+    statements run (`Game.branches`, `Game.covered`)."""
     # Deeply nested expressions recurse deeply in every stage; Python 3.11's frames are
     # cheap, so allow more depth while compiling and turn the rest into a clean error.
     old = sys.getrecursionlimit()
@@ -45,9 +46,10 @@ def compile_loaded(loaded: Loaded, players: int | None = None,
     try:
         checked = check(loaded, players, settings)
         sid = source_id(loaded)
-        game = Game(checked, generate(checked, optimize=optimize), sid)
+        game = Game(checked, generate(checked, optimize=optimize, coverage=coverage), sid)
         game.spec = GameSpec(ref if ref is not None else str(Path(loaded.path).resolve()),
-                             game.players, tuple(sorted((settings or {}).items())), sid)
+                             game.players, tuple(sorted((settings or {}).items())), sid,
+                             coverage)
         return game
     except (RecursionError, MemoryError):
         raise _too_deep(loaded) from None
@@ -67,9 +69,11 @@ def _too_deep(loaded: Loaded) -> Diagnostic:
 
 
 def compile_game(game: str | Path, players: int | None = None,
-                 settings: dict[str, str] | None = None, optimize: bool = True) -> Game:
+                 settings: dict[str, str] | None = None, optimize: bool = True,
+                 coverage: bool = False) -> Game:
     """Compile a bundled game (by name) or a game file, for a player count and options
-    (`optimize=False`: the plain code, for testing the optimiser)."""
+    (`optimize=False`: the plain code, for testing the optimiser; `coverage=True`: code
+    that records which arms of `if` statements run)."""
     path = resolve_game(str(game))
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, NESTING_LIMIT))
@@ -81,9 +85,11 @@ def compile_game(game: str | Path, players: int | None = None,
     finally:
         sys.setrecursionlimit(old)
     sid = source_id(loaded)
-    key = (str(path), sid, players, tuple(sorted((settings or {}).items())), optimize)
+    key = (str(path), sid, players, tuple(sorted((settings or {}).items())), optimize,
+           coverage)
     if key not in _cache:
-        _cache[key] = compile_loaded(loaded, players, settings, _ref(path), optimize)
+        _cache[key] = compile_loaded(loaded, players, settings, _ref(path), optimize,
+                                     coverage)
     return _cache[key]
 
 
@@ -105,17 +111,19 @@ class GameSpec:
     players: int | None = None
     settings: tuple[tuple[str, str], ...] = ()  # --set NAME=VALUE pairs, sorted
     source: str = ""  # the fingerprint of the game files (Game.source_id); "": not checked
+    coverage: bool = False  # compiled to record which arms of `if` statements run
 
     @classmethod
     def of(cls, game: str | Path, players: int | None = None,
-           settings: dict[str, str] | None = None) -> GameSpec:
+           settings: dict[str, str] | None = None, coverage: bool = False) -> GameSpec:
         """The spec of a game as `compile_game` takes it (compiled here, for its fingerprint)."""
-        spec: GameSpec = compile_game(game, players, settings).spec
+        spec: GameSpec = compile_game(game, players, settings, coverage=coverage).spec
         return spec
 
     def compile(self) -> Game:
         if self not in _specs:
-            game = compile_game(self.game, self.players, dict(self.settings))
+            game = compile_game(self.game, self.players, dict(self.settings),
+                                coverage=self.coverage)
             if self.source and game.source_id != self.source:
                 raise CardgameError(f"the game files of '{self.game}' changed since this spec "
                                     f"was made (fingerprint {self.source}, now "

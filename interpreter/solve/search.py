@@ -81,28 +81,68 @@ def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None
     raise ValueError(f"unknown search order {order!r}")
 
 
+SEEN = "seen"  # Table.enter: the position was entered already with as many moves left
+
+
+class Table:
+    """What both search orders share: the clock, the key, the transposition table and the
+    bounds. `enter` is the one place a position is admitted or a bound stops the search."""
+
+    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None) -> None:
+        self.game = game
+        self.bounds = bounds
+        self.t0 = time.perf_counter()
+        self.deadline = self.t0 + bounds.seconds
+        self.key: KeyFn = key or game.position_key
+        self.limit = game.limit or 0
+        self.seen: dict[Hashable, int] = {}
+        self.nodes = 1
+
+    def left(self, state: State) -> int:
+        return self.limit - self.game.moves_played(state) if self.limit else NO_LIMIT
+
+    def start(self, state: State) -> Result | None:
+        """The verdict when the search starts at the end of a game, else None (and the
+        start position is entered)."""
+        if self.game.is_terminal(state):
+            verdict = SOLVED if won(self.game, state) else UNSOLVABLE
+            return Result(verdict, seconds=time.perf_counter() - self.t0)
+        self.seen[self.key(state)] = self.left(state)
+        return None
+
+    def enter(self, state: State) -> str:
+        """"" when the position is new (it is now in the table), SEEN when it was entered
+        with as many moves left, else the bound that stops the search."""
+        k = self.key(state)
+        rest = self.left(state)
+        was = self.seen.get(k)
+        if was is not None and was >= rest:
+            return SEEN
+        b = self.bounds
+        if self.nodes >= b.nodes:
+            return "nodes"
+        if len(self.seen) >= b.entries:
+            return "entries"
+        if not self.nodes & 255 and time.perf_counter() > self.deadline:
+            return "seconds"
+        self.seen[k] = rest
+        self.nodes += 1
+        return ""
+
+    def result(self, verdict: str, moves: tuple[Move, ...] = (), stopped: str = "") -> Result:
+        return Result(verdict, moves, self.nodes, time.perf_counter() - self.t0, stopped,
+                      len(self.seen))
+
+
 def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 key: KeyFn | None = None) -> Result:
     """Depth first: the most promising child first, one path in memory."""
-    t0 = time.perf_counter()
-    keyf: KeyFn = key or game.position_key
-    limit = game.limit or 0
-
-    def left(state: State) -> int:
-        return limit - game.moves_played(state) if limit else NO_LIMIT
-
-    if game.is_terminal(start):
-        verdict = SOLVED if won(game, start) else UNSOLVABLE
-        return Result(verdict, seconds=time.perf_counter() - t0)
-
-    table: dict[Hashable, int] = {keyf(start): left(start)}
+    t = Table(game, bounds, key)
+    done = t.start(start)
+    if done is not None:
+        return done
     # the path: each frame is (the children still to try, the move that led here)
-    path: list[tuple[list[tuple[Move, State]], Move | None]] = []
-    nodes = 1
-    deadline = t0 + bounds.seconds
-    stopped = ""
-    children = _children(game, start)
-    path.append((children, None))
+    path: list[tuple[list[tuple[Move, State]], Move | None]] = [(_children(game, start), None)]
     while path:
         todo = path[-1][0]
         if not todo:
@@ -112,27 +152,15 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
         if game.is_terminal(child):
             if won(game, child):
                 moves = tuple(m for _, m in path[1:] if m is not None) + (move,)
-                return Result(SOLVED, moves, nodes, time.perf_counter() - t0,
-                              entries=len(table))
+                return t.result(SOLVED, moves)
             continue
-        k = keyf(child)
-        rest = left(child)
-        seen = table.get(k)
-        if seen is not None and seen >= rest:
+        entered = t.enter(child)
+        if entered == SEEN:
             continue  # entered already (on the path, or explored) with as many moves left
-        if nodes >= bounds.nodes:
-            stopped = "nodes"
-        elif len(table) >= bounds.entries:
-            stopped = "entries"
-        elif not nodes & 255 and time.perf_counter() > deadline:
-            stopped = "seconds"
-        if stopped:
-            return Result(UNDECIDED, (), nodes, time.perf_counter() - t0, stopped,
-                          len(table))
-        table[k] = rest
-        nodes += 1
+        if entered:
+            return t.result(UNDECIDED, stopped=entered)
         path.append((_children(game, child), move))
-    return Result(UNSOLVABLE, (), nodes, time.perf_counter() - t0, entries=len(table))
+    return t.result(UNSOLVABLE)
 
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
@@ -140,22 +168,13 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     """The same search in best-first order: the open position with the highest score,
     then the most legal moves, then the fewest moves played, is expanded next. The same
     table and the same proof of `unsolvable` (every position entered was expanded)."""
-    t0 = time.perf_counter()
-    keyf: KeyFn = key or game.position_key
-    limit = game.limit or 0
-
-    def left(state: State) -> int:
-        return limit - game.moves_played(state) if limit else NO_LIMIT
-
-    if game.is_terminal(start):
-        verdict = SOLVED if won(game, start) else UNSOLVABLE
-        return Result(verdict, seconds=time.perf_counter() - t0)
-    table: dict[Hashable, int] = {keyf(start): left(start)}
+    t = Table(game, bounds, key)
+    done = t.start(start)
+    if done is not None:
+        return done
     # (priority, tie, state, the path to it as a linked list (move, rest) or None)
     heap: list[tuple[tuple[int, int, int], int, State, Any]] = [((0, 0, 0), 0, start, None)]
     tie = 1
-    nodes = 1
-    deadline = t0 + bounds.seconds
     while heap:
         _, _, state, trail = heapq.heappop(heap)
         for rank, mobility, move, child in _scored(game, state):
@@ -165,30 +184,17 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                     while trail is not None:
                         moves.append(trail[0])
                         trail = trail[1]
-                    return Result(SOLVED, tuple(reversed(moves)), nodes,
-                                  time.perf_counter() - t0, entries=len(table))
+                    return t.result(SOLVED, tuple(reversed(moves)))
                 continue
-            k = keyf(child)
-            rest = left(child)
-            seen = table.get(k)
-            if seen is not None and seen >= rest:
+            entered = t.enter(child)
+            if entered == SEEN:
                 continue
-            stopped = ""
-            if nodes >= bounds.nodes:
-                stopped = "nodes"
-            elif len(table) >= bounds.entries:
-                stopped = "entries"
-            elif not nodes & 255 and time.perf_counter() > deadline:
-                stopped = "seconds"
-            if stopped:
-                return Result(UNDECIDED, (), nodes, time.perf_counter() - t0, stopped,
-                              len(table))
-            table[k] = rest
-            nodes += 1
+            if entered:
+                return t.result(UNDECIDED, stopped=entered)
             heapq.heappush(heap, ((-rank, -mobility, game.moves_played(child)), tie, child,
                                   (move, trail)))
             tie += 1
-    return Result(UNSOLVABLE, (), nodes, time.perf_counter() - t0, entries=len(table))
+    return t.result(UNSOLVABLE)
 
 
 def _scored(game: Game, state: State) -> list[tuple[int, int, Move, State]]:

@@ -28,29 +28,29 @@ FORBIDDEN = {
 CODEGEN_WHITE_BOX = {"test_flow_graph.py", "test_overflow.py", "test_optimize.py"}
 
 
-def test_no_test_reads_slots_or_generated_names() -> None:
+def violations(paths: list[Path], root: Path) -> list[str]:
+    """Every line of these files that reads where things live in a state."""
     bad = []
-    for path in sorted(TESTS.rglob("*.py")):
-        if path == Path(__file__).resolve() or path.name in CODEGEN_WHITE_BOX:
-            continue
+    for path in paths:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for pattern, what in FORBIDDEN.items():
                 if re.search(pattern, line):
-                    bad.append(f"{path.relative_to(TESTS)}:{n}: {what}: {line.strip()}")
+                    bad.append(f"{path.relative_to(root)}:{n}: {what}: {line.strip()}")
+    return bad
+
+
+def test_no_test_reads_slots_or_generated_names() -> None:
+    paths = [p for p in sorted(TESTS.rglob("*.py"))
+             if p != Path(__file__).resolve() and p.name not in CODEGEN_WHITE_BOX]
+    bad = violations(paths, TESTS)
     assert not bad, "\n".join(bad)
 
 
 def test_no_layer_above_the_engine_reads_slots_or_generated_names() -> None:
     """The same rule for the code: only codegen and the engine know the layout."""
     root = TESTS.parent
-    bad = []
-    for top in ("interpreter", "repl"):
-        for path in sorted((root / top).rglob("*.py")):
-            if path.parent.name in ("codegen", "engine"):
-                continue
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                for pattern, what in FORBIDDEN.items():
-                    if re.search(pattern, line):
-                        bad.append(f"{path.relative_to(root)}:{n}: {what}: {line.strip()}")
+    paths = [p for top in ("interpreter", "repl") for p in sorted((root / top).rglob("*.py"))
+             if p.parent.name not in ("codegen", "engine")]
+    bad = violations(paths, root)
     assert not bad, "\n".join(bad)
 

@@ -49,6 +49,15 @@ def modules() -> list[tuple[str, Path]]:
     return out
 
 
+def imported_module(node: ast.ImportFrom, package: str) -> str:
+    """The absolute name of the module a `from ... import` reads, relative ones resolved."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(name: str, path: Path) -> list[tuple[str, int]]:
     """Absolute dotted names imported by a module, with their line numbers."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -58,12 +67,7 @@ def imports_of(name: str, path: Path) -> list[tuple[str, int]]:
         if isinstance(node, ast.Import):
             found += [(a.name, node.lineno) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
+            mod = imported_module(node, package)
             found.append((mod, node.lineno))
             # `from pkg import x` may import the submodule pkg.x
             found += [(f"{mod}.{a.name}", node.lineno) for a in node.names]
@@ -182,12 +186,7 @@ def test_other_packages_are_reached_through_their_face() -> None:
         for node in ast.walk(tree):
             if not isinstance(node, ast.ImportFrom):
                 continue
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                mod = ".".join(base + ([node.module] if node.module else []))
-            else:
-                mod = node.module or ""
+            mod = imported_module(node, package)
             them = part(mod)
             if them not in face or them == me:
                 continue

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = "cardgame.interpreter"
 
 LAYER = {
-    "errors": 0, "cards": 0, "options": 0, "intervals": 0, "__init__": 0,
+    "errors": 0, "cards": 0, "options": 0, "intervals": 0, "terminal": 0, "__init__": 0,
     "lang": 1, "codegen": 2, "engine": 3, "observe": 4,
     "bots": 5, "solve": 5, "fuzz": 5,
     "analysis": 6, "cli": 7, "repl": 7,

@@ -1,0 +1,38 @@
+"""The one gate between text from a file or a save and the terminal.
+
+Names, descriptions, notes, move texts and rules text come from files a user may have
+downloaded. Printed raw, an escape sequence in them could move the cursor, retitle the
+window or hide text; a bidi override or a zero-width character could make a line read
+differently from what it is. `sanitize` shows every such character visibly, as `\\u202e`,
+and leaves all other text (suit symbols, accents, CJK) as it is.
+"""
+
+from __future__ import annotations
+
+
+def _escape(ch: str) -> str:
+    o = ord(ch)
+    return f"\\u{o:04x}" if o <= 0xFFFF else f"\\U{o:08x}"
+
+
+def sanitize(text: str, *, newlines: bool = True) -> str:
+    """`text` with every unsafe character written as a visible escape.
+
+    `newlines`: keep line feeds (and tabs) as they are, for multi-line text such as rules;
+    False for a text that must stay on one line (a name, a move).
+    """
+    if text.isascii() and text.isprintable():  # the common case, at C speed
+        return text
+    # Not printable, in Python's sense: controls (C0, DEL, C1), format characters (bidi
+    # controls, zero-width spaces and joiners, BOM, soft hyphen), separators other than the
+    # space (no-break and other-width spaces look like a space and are not one), surrogates,
+    # private use and unassigned code points.
+    out = []
+    for ch in text:
+        if ch in "\n\t" and newlines:
+            out.append(ch)
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(_escape(ch))
+    return "".join(out)

@@ -240,7 +240,7 @@ def test_a_game_file_cannot_reach_python(tmp_path: Path) -> None:
     g = compile_text(tmp_path, HEAD + '''
 zone __import__: face up
 var os = 0
-move system "{os}') ; __import__('os').system('false" { os = 1 }
+move system "{me}') ; __import__('os').system('false" { os = 1 }
 ''')
     st = g.apply_text(g.new_state(0), "system")
     assert g.var(st, "os") == 1

@@ -312,6 +312,8 @@ class ZoneDecl(Decl):
     index: Expr | None = None
     label: str = ""
     props: tuple[str, ...] = ()
+    # where each word of each property stands (an unknown word is pointed at)
+    prop_words: tuple[tuple[Span, ...], ...] = attrs.field(default=(), eq=False, repr=False)
 
 
 @attrs.frozen
@@ -357,8 +359,23 @@ class MoveDecl(Decl):
     name: str = ""
     params: tuple[MoveParam, ...] = ()
     doc: str = ""
-    when: Expr | None = None
+    when: Expr | None = None  # every `when` clause, joined by `and`
     body: tuple[Stmt, ...] = ()
+    # each `when` clause with its reason (`when COND "REASON"`), for explaining a refusal
+    clauses: tuple[WhenClause, ...] = attrs.field(default=(), eq=False, repr=False)
+    # the description string (where its placeholders are checked)
+    doc_span: Span = attrs.field(default=NOSPAN, eq=False, repr=False)
+
+
+@attrs.frozen
+class WhenClause:
+    """One `when COND "REASON"` of a move: the reason's text and its `{...}` parts (the
+    reason says why a move is refused when COND does not hold)."""
+
+    cond: Expr
+    reason: str = ""
+    parts: tuple[str | Expr, ...] = ()
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen

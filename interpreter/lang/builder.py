@@ -192,14 +192,17 @@ class _Builder:
         index = None
         label = ""
         props: list[str] = []
+        words: list[tuple[A.Span, ...]] = []
         for x in c[1:]:
             if isinstance(x, lark.Token) and x.type == "STRING":
                 label = self.unq(x)
             elif isinstance(x, lark.Tree) and x.data == "zone_prop":
                 props.append(" ".join(str(w) for w in x.children))
+                words.append(tuple(self.span(w) for w in x.children))
             elif x is not None:
                 index = self.expr(x)
-        return A.ZoneDecl(name, index, label, tuple(props), span=self.span(c[0]))
+        return A.ZoneDecl(name, index, label, tuple(props), prop_words=tuple(words),
+                          span=self.span(c[0]))
 
     def d_var_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         name = str(c[0])
@@ -237,19 +240,34 @@ class _Builder:
         name = str(c[0])
         params = []
         doc = ""
-        when = None
+        doc_span = A.NOSPAN
+        clauses: list[A.WhenClause] = []
         body: tuple[A.Stmt, ...] = ()
         for x in c[1:]:
             if isinstance(x, lark.Token) and x.type == "STRING":
                 doc = self.unq(x)
+                doc_span = self.span(x)
             elif isinstance(x, lark.Tree) and x.data == "move_param":
                 params.append(A.MoveParam(str(x.children[0]), self.expr(x.children[1]),
                                           span=self.span(x)))
             elif isinstance(x, lark.Tree) and x.data == "block":
                 body = self.block(x)
-            elif x is not None:
-                when = self.expr(x)
-        return A.MoveDecl(name, tuple(params), doc, when, body, span=self.span(c[0]))
+            elif isinstance(x, lark.Tree) and x.data == "when_clause":
+                cond = x.children[0]
+                tok = x.children[1] if len(x.children) > 1 else None
+                reason = ""
+                parts: tuple[str | A.Expr, ...] = ()
+                if isinstance(tok, lark.Token):
+                    reason = self.unq(tok)
+                    parts = self.interpolate(reason, tok)
+                clauses.append(A.WhenClause(self.expr(cond), reason, parts, span=self.span(x)))
+        # several `when` clauses mean their `and`, tested in order
+        when: A.Expr | None = None
+        for cl in clauses:
+            when = cl.cond if when is None else A.Binary(
+                "and", when, cl.cond, span=_join(when.span, cl.cond.span))
+        return A.MoveDecl(name, tuple(params), doc, when, body, clauses=tuple(clauses),
+                          doc_span=doc_span, span=self.span(c[0]))
 
     def d_setup_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.SetupDecl(self.block(c[0]), span=self.span(t))
@@ -484,3 +502,8 @@ class _Builder:
                     body = self.expr(x.children[0])
             return A.Quant(str(c[0]), str(c[1]), self.expr(c[2]), where, body, span=sp)
         raise Diagnostic(f"internal: unknown expression {d}", sp)  # pragma: no cover
+
+
+def _join(a: A.Span, b: A.Span) -> A.Span:
+    """The span from the start of a to the end of b."""
+    return A.Span(a.file, a.line, a.column, b.end_line, b.end_column)

@@ -4,6 +4,7 @@ Expressions are typed by the `ExprChecker`, shared with the other passes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,9 @@ from .symbols import Ctx, Reporter, Scope
 from .types import compatible, is_list
 
 _Visit = Callable[[Any, Scope, Ctx], None]
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+# what a description may name besides its parameters: `{me}` (you / p3), `{my}` (your / p3's)
+DESCRIPTION_WORDS = ("me", "my")
 
 
 class StmtChecker:
@@ -71,7 +75,35 @@ class StmtChecker:
         rule = f"move {md.name}"
         if md.when is not None:
             self.want("bool", md.when, scope, Ctx("pure", me=True, rule=rule))
+        for cl in md.clauses:  # a reason's {...} read what its condition may read
+            for part in cl.parts:
+                if isinstance(part, A.Expr):
+                    self.expr(part, scope, Ctx("pure", me=True, rule=rule))
+        self.description(md)
         self.block(md.body, Scope(scope), Ctx("move", me=True, rule=rule))
+
+    def description(self, md: A.MoveDecl) -> None:
+        """A description's `{...}` name a parameter, `me` or `my`, nothing else: it is
+        written for every legal move on every screen, from the move alone."""
+        known = [p.name for p in md.params] + list(DESCRIPTION_WORDS)
+        sp = md.doc_span
+        for m in _PLACEHOLDER.finditer(md.doc):
+            word = m.group(1).strip()
+            if word in known:
+                continue
+            before = md.doc[:m.start()]
+            line = sp.line + before.count("\n")
+            col = (sp.column + 1 if "\n" not in before else 0) + len(before.rsplit("\n", 1)[-1])
+            where = A.Span(sp.file, line, col, line, col + len(m.group(0)))
+            if word.isidentifier():
+                hint = did_you_mean(word, known) or (
+                    "a description may name only " + ", ".join(known))
+                self.err(f"unknown name '{word}' in the description of move '{md.name}'",
+                         where, hint)
+            else:
+                self.err(f"a move description names only its parameters, me and my, "
+                         f"not '{m.group(0)}'", where,
+                         "a computed value belongs in a log line or a when clause's reason")
 
     def params_unique(self, params: tuple[A.Param, ...] | tuple[A.MoveParam, ...],
                       owner: str) -> None:

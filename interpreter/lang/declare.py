@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from ..cards import COLORS, SUITS
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic, Span, did_you_mean
 from . import ast as A
 from .check_expr import KEYWORDS, ExprChecker, literal_player
 from .consts import Constants, const_int
@@ -213,10 +213,10 @@ def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
             continue
         zdim = dim(z.index, n, consts, report) if z.index is not None else None
         vis, layout = "public", "squared"
-        for p in z.props:
+        for i, p in enumerate(z.props):
             kind = ZONE_PROPS.get(p)
             if kind is None:
-                report.err(f"unknown zone property '{p}'", z.span,
+                report.err(f"unknown zone property '{p}'", _bad_word(z, i),
                            did_you_mean(p, ZONE_PROPS) or "known: " + ", ".join(ZONE_PROPS))
             elif kind in ("hidden", "public", "owner"):
                 vis = kind
@@ -226,6 +226,21 @@ def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
             report.err(f"zone '{z.name}' is seen by its owner only, so it must be one per player",
                        z.span, f"declare it as 'zone {z.name}[player]'")
         zones[z.name] = ZoneInfo(z.name, z.label or z.name, zdim, vis, layout, z.span)
+
+
+def _bad_word(z: A.ZoneDecl, i: int) -> Span:
+    """The first word of property i that no known property has there (`dwon` of
+    `face dwon`); the zone's name when the words' places are unknown."""
+    if i >= len(z.prop_words):
+        return z.span
+    spans = z.prop_words[i]
+    words = z.props[i].split()
+    for k, w in enumerate(words[:len(spans)]):
+        if not any(known.split()[k:k + 1] == [w] and known.split()[:k] == words[:k]
+                   for known in ZONE_PROPS):
+            return spans[k]
+    return Span(spans[0].file, spans[0].line, spans[0].column, spans[-1].end_line,
+                spans[-1].end_column)
 
 
 def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> None:

@@ -128,6 +128,42 @@ def _unclosed_brace(source: str, filename: str) -> Span | None:
     return stack[-1] if stack else None
 
 
+def _unclosed_before(source: str, filename: str, bad: lark.Token) -> Diagnostic | None:
+    """A block left open before the token the parser stumbled on, judged by indentation:
+    a `}` less indented than the line that opened the innermost block closes an outer
+    one, so the inner one lacks its `}`; and the parser stopping on a line no more
+    indented than the line that opened the innermost block means that block ran on."""
+    lines = source.splitlines()
+
+    def indent(line: int) -> int:
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        return len(text) - len(text.lstrip())
+
+    stack: list[tuple[lark.Token, int]] = []
+    suspect: lark.Token | None = None
+    try:
+        for tok in lark_parser().lex(source):
+            if (tok.line, tok.column) >= (bad.line, bad.column):
+                break
+            if tok.type == "LBRACE":
+                stack.append((tok, indent(tok.line or 0)))
+            elif tok.type == "RBRACE" and stack:
+                ind = indent(tok.line or 0)
+                if suspect is None and stack[-1][1] > ind and any(i == ind for _, i in stack):
+                    suspect = stack[-1][0]
+                stack.pop()
+    except lark.exceptions.LarkError:
+        return None
+    if suspect is None and stack and indent(bad.line or 0) <= stack[-1][1]:
+        suspect = stack[-1][0]
+    if suspect is None:
+        return None
+    line, col = suspect.line or 0, suspect.column or 0
+    return Diagnostic("this block is never closed", Span(filename, line, col, line, col + 1),
+                      f"add its '}}' (the parser stopped at line {bad.line}: "
+                      f"unexpected {_describe_token(bad)})")
+
+
 def parse(source: str, filename: str, start: str = "start",
           line_offset: int = 0, col_offset: int = 0) -> lark.Tree:
     """Parse a whole file (or, with start='expr', one expression)."""
@@ -150,6 +186,9 @@ def parse(source: str, filename: str, start: str = "start",
                 hint = f"expected '}}' to close the block opened at {opened.line}:{opened.column}"
         else:
             msg = f"unexpected {_describe_token(tok)}"
+            unclosed = _unclosed_before(source, filename, tok) if start == "start" else None
+            if unclosed is not None:
+                raise unclosed from None
             text = source.splitlines()[(tok.line or 1) - 1] if source else ""
             if str(tok) == "|" and text[(tok.column or 1) - 1:(tok.column or 1) + 1] == "||":
                 msg, hint = "unexpected '||'", "write 'or' instead of '||'"

@@ -13,11 +13,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cardgame.interpreter.bots import BOTS
-from cardgame.interpreter.errors import IllegalMove
+from cardgame.interpreter.errors import IllegalMove, did_you_mean
+from cardgame.interpreter.terminal import sanitize
+from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .render import move_lines
-from .session import CommandError, ReplayView, Session, rules_text
+from .rules import rules_lines, rules_width
+from .session import CommandError, ReplayView, Session
 
 COMMANDS: dict[str, str] = {
     "help": "the commands (help COMMAND for one)",
@@ -118,10 +121,19 @@ def play_line(repl: Host, text: str) -> None:
     elif cmd in COMMANDS:
         HANDLERS[cmd](repl, rest.strip())
     elif word in {n.lower() for n in s.game.move_names}:
-        play_move(repl, s.parse(text))
+        play_move(repl, s.parse(text))  # not legal: parse says why
     else:
-        raise CommandError(f"unknown command '{word}': help lists the commands; "
-                           "your moves are listed with numbers")
+        raise CommandError(unknown_word(s, word, list(COMMANDS) + list(ALIASES)))
+
+
+def unknown_word(s: Session, word: str, commands: list[str]) -> str:
+    """`unknown command or move 'dicsard': did you mean 'discard'?`"""
+    moves = [n for n in s.game.move_names if n != "pass" or s.my_moves()]
+    hint = did_you_mean(word, moves + commands)
+    if hint:
+        return f"unknown command or move '{word}': {hint}"
+    return (f"unknown command '{word}': help lists the commands; "
+            "your moves are listed with numbers")
 
 
 def replay_line(repl: Host, text: str) -> None:
@@ -129,8 +141,9 @@ def replay_line(repl: Host, text: str) -> None:
     word, _, rest = text.partition(" ")
     cmd = ALIASES.get(word.lower(), word.lower()) if text else "next"
     if cmd not in REPLAY_HANDLERS:
-        raise CommandError(f"unknown replay command '{word}': Enter (next), back, start, "
-                           "end, goto N, play, quit")
+        hint = did_you_mean(word.lower(), list(REPLAY_HANDLERS))
+        raise CommandError(f"unknown replay command '{word}': " + (
+            hint or "Enter (next), back, start, end, goto N, play, quit"))
     REPLAY_HANDLERS[cmd](repl, rest.strip())
 
 
@@ -155,16 +168,46 @@ def cmd_help(repl: Host, arg: str) -> None:
     cmds = available(repl)
     if arg:
         name = ALIASES.get(arg, arg)
-        if name not in cmds:
-            raise CommandError(f"no command '{arg}': help lists them")
-        repl.emit(f"{name}: {cmds[name]}")
-        return
+        if name in cmds:
+            repl.emit(f"{name}: {cmds[name]}")
+            return
+        if arg in repl.sess.game.checked.moves:
+            repl.emit("\n".join(move_help(repl.sess, arg)))
+            return
+        hint = did_you_mean(arg, list(cmds) + list(repl.sess.game.checked.moves))
+        raise CommandError(f"no command or move '{arg}': " + (hint or "help lists them"))
     lines = ["commands:"] + [f"  {n:<8} {d}" for n, d in cmds.items()]
     if repl.replay is None:
         lines += ["a move: its number in the list, or its text (e.g. "
                   f"'{_example_move(repl.sess)}'); Tab completes, Up recalls",
+                  "help MOVE: what a move does and when it is allowed "
+                  f"(moves: {', '.join(repl.sess.game.checked.moves)})",
                   "Ctrl-C cancels the line; Ctrl-D quits"]
     repl.emit("\n".join(lines))
+
+
+def move_help(s: Session, name: str) -> list[str]:
+    """`help build`: the move's text, its description, and each condition with its line."""
+    game = s.game
+    decl = game.checked.moves[name]
+    params = " ".join(p.name.upper() for p in decl.params)
+    doc = decl.doc.replace("{me}", "you").replace("{my}", "your")
+    for p in decl.params:
+        doc = doc.replace("{" + p.name + "}", p.name.upper())
+    lines = [f"{name} {params}".rstrip() + (f": {sanitize(doc)}" if doc else "")]
+    for p in decl.params:
+        lines.append(f"  {p.name.upper()} is taken from {game.source_text(p.source.span)}")
+    conds = game.move_conditions(name)
+    if not conds:
+        lines.append("  allowed whenever the game offers it")
+    for i, (cond, reason, where) in enumerate(conds):
+        lines.append(f"  {'when' if i == 0 else 'and '} {sanitize(cond)}   ({where})")
+        if reason:
+            lines.append(f"       else: {sanitize(reason)}")
+    mine = [t for t, _ in s.my_move_texts() if t.split()[0] == name]
+    if mine:
+        lines.append("  legal now: " + ", ".join(mine[:12]) + (" ..." if len(mine) > 12 else ""))
+    return lines
 
 
 def _example_move(s: Session) -> str:
@@ -173,7 +216,51 @@ def _example_move(s: Session) -> str:
 
 
 def cmd_rules(repl: Host, arg: str) -> None:
-    repl.emit(rules_text(repl.sess.game, repl.sess.game_ref))
+    page(repl, rules_lines(repl.sess.game, repl.sess.game_ref, rules_width(repl.width())))
+
+
+def page(repl: Host, lines: list[StyleAndTextTuples]) -> None:
+    """Long text a screen at a time: the REPL's own pager if it has one, else page by
+    page at a terminal (Enter: the next page, q: stop); all at once when not interactive
+    (piped input must not be eaten by a pager)."""
+    pager = getattr(repl, "pager", None)
+    if callable(pager):
+        pager(lines)
+        return
+    rows = _rows(repl)
+    if not repl.interactive or len(lines) <= rows:
+        repl.emit(_joined(lines))
+        return
+    ask: PromptSession[str] = PromptSession(input=getattr(repl, "input", None),
+                                            output=getattr(repl, "output", None))
+    for start in range(0, len(lines), rows):
+        repl.emit(_joined(lines[start:start + rows]))
+        if start + rows >= len(lines):
+            break
+        try:
+            more = ask.prompt(f"-- {start + rows} of {len(lines)} lines: Enter for more, "
+                              "q to stop -- ")
+        except (EOFError, KeyboardInterrupt):
+            break
+        if more.strip().lower().startswith("q"):
+            break
+
+
+def _rows(repl: Host) -> int:
+    out = getattr(repl, "output", None)
+    try:
+        return max(out.get_size().rows - 2, 5) if out is not None else 22
+    except Exception:  # noqa: BLE001 - an output that cannot tell its size
+        return 22
+
+
+def _joined(lines: list[StyleAndTextTuples]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for i, ln in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(ln)
+    return out
 
 
 def cmd_moves(repl: Host, arg: str) -> None:

@@ -9,9 +9,7 @@ turns input lines into calls on these and draws `table()`.
 from __future__ import annotations
 
 import random
-import textwrap
 from collections.abc import Sequence
-from pathlib import Path
 
 import attrs
 from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
@@ -19,7 +17,6 @@ from cardgame.interpreter.engine import Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError, IllegalMove
 from cardgame.interpreter.observe import card_args, masked_move, secret_choice, visible_cards
-from cardgame.interpreter.options import option_text
 
 from .render import EVENTS_SHOWN, TableInfo
 
@@ -467,34 +464,3 @@ class ReplayView:
         sess, _ = Session.from_replay(self.rep, self.game, self.seats or (1,), self.bots,
                                       upto=self.pos)
         return sess
-
-
-def rules_text(game: Game, game_ref: str) -> str:
-    """docs/games/<name>.md when there is one, else the game's own about text and moves."""
-    from cardgame.interpreter.lang import resolve_game
-
-    try:
-        path = resolve_game(game_ref).resolve()
-    except CardgameError:
-        path = Path(game.path).resolve()
-    for base in (path.parent.parent, Path.cwd()):
-        doc = base / "docs" / "games" / f"{path.stem}.md"
-        if doc.is_file():
-            try:
-                return doc.read_text(encoding="utf-8").rstrip()
-            except (OSError, UnicodeDecodeError):
-                pass
-    about = " ".join((game.checked.about or "(no rules text)").split())
-    lines = [game.name, "", *textwrap.wrap(about, 88)]
-    lines += ["", "moves:"]
-    for name, decl in game.checked.moves.items():
-        params = ", ".join(p.name for p in decl.params)
-        head = f"{name}({params})" if params else name
-        lines.append(f"  {head:<18} {decl.doc}" if decl.doc else f"  {head}")
-    if game.checked.option_decls:
-        lines += ["", "options (cardgame play GAME --set NAME=VALUE):"]
-        for name, od in game.checked.option_decls.items():
-            cur = game.options.get(name)
-            cur_s = option_text(cur)
-            lines.append(f"  {name} = {cur_s}" + (f"  {od.doc}" if od.doc else ""))
-    return "\n".join(lines)

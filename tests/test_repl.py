@@ -27,7 +27,8 @@ from cardgame.repl.app import COMMANDS, Repl, make_repl
 from cardgame.repl.commands import HANDLERS, REPLAY_COMMANDS, REPLAY_HANDLERS
 from cardgame.repl.completion import InputLexer, MoveCompleter
 from cardgame.repl.render import plain, render_table
-from cardgame.repl.session import Session, rules_text
+from cardgame.repl.rules import rules_text, rules_width
+from cardgame.repl.session import Session
 from prompt_toolkit.completion import CompleteEvent, Completer
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
@@ -366,7 +367,7 @@ def test_a_save_whose_moves_no_longer_replay(tmp_path: Path) -> None:
     save.write_text(json.dumps(data))
     repl = drive(["calculation", "--seed", "1"], [f"load {save}"], tmp_path)
     (warn,) = [t for t in repl.transcript if t.startswith("warning")]
-    assert warn.startswith("warning: move 4 ('build 4' by p1) does not replay: 'build")
+    assert warn.startswith("warning: move 4 ('build 4' by p1) does not replay: build 4: pile 4")
     assert warn.endswith("; kept the first 3 moves")
     assert repl.sess.seed == 7 and len(repl.sess.steps) == 3 and errors(repl) == []
 
@@ -387,14 +388,16 @@ def test_loading_a_save_of_a_changed_game_says_so_and_tries(tmp_path: Path) -> N
 def test_an_illegal_move_is_explained_in_one_line(tmp_path: Path) -> None:
     repl = drive(["calculation", "--seed", "7"],
                  ["discard 9", "build 1", "frobnicate 3", "9", "0", "discard", "1"], tmp_path)
+    # issue 9: a refusal names its reason and line; a missing argument lists the choices
     assert errors(repl) == [
-        "error: 'discard 9' is not a legal move now",
-        "error: 'build' is not possible now (legal now: discard)",
+        "error: discard 9: 9 is out of range (1 to 4)",
+        "error: build 1: pile 1 takes rank 2 next, the turned card is Q♥ — "
+        "calculation.cardgame:46",
         "error: unknown command 'frobnicate': help lists the commands; your moves are "
         "listed with numbers",
         "error: there is no move 9: choose 1 to 4",
         "error: there is no move 0: choose 1 to 4",
-        "error: 'discard' is not a legal move now",
+        "error: discard needs an argument: discard 1, discard 2, discard 3, discard 4",
     ]
     assert len(repl.sess.steps) == 3  # the forced draw, then '1', then the forced draw
     assert not any("Traceback" in t for t in repl.transcript)
@@ -416,7 +419,8 @@ def test_bad_commands_are_one_line_errors(tmp_path: Path) -> None:
         "save needs a file name: save FILE", "load needs a file name: load FILE",
         "new takes a seed number, not 'seven': new 42",
         "set auto on|off, or set bots greedy|random",
-        "unknown bot 'clever' (known: greedy, random)", "no command 'nothing': help lists them",
+        "unknown bot 'clever' (known: greedy, random)",
+        "no command or move 'nothing': help lists them",
     ]
     assert errs[9].startswith(f"cannot write {tmp_path}/no/such/dir/x.json")
     assert repl.transcript[-1].startswith("hint: ")  # and the session went on
@@ -424,12 +428,16 @@ def test_bad_commands_are_one_line_errors(tmp_path: Path) -> None:
 
 def test_commands_help_rules_hint_log_new_restart(tmp_path: Path) -> None:
     repl = drive(["calculation", "--seed", "7"],
-                 ["help", "help undo", "rules", "1", "hint", "log", "moves", "set",
+                 ["help", "help undo", "rules", "", "q", "1", "hint", "log", "moves", "set",
                   "new 12", "restart"], tmp_path)
     text = "\n".join(repl.transcript)
     assert errors(repl) == []
     assert "commands:\n  help" in text and "undo: undo [N]" in text
-    assert rules_text(repl.sess.game, "calculation") in repl.transcript
+    # the rules, rendered, a page at a time (Enter: the next page; q stops)
+    rules = rules_text(repl.sess.game, "calculation", rules_width(repl.width()))
+    pages = [t for t in repl.transcript if t and rules.startswith(t) or t in rules and
+             len(t.splitlines()) > 10]
+    assert len(pages) == 2 and rules.startswith(pages[0] + "\n" + pages[1])
     assert "hint: 1 discard 1 (put the turned card on waste pile 1; your score stays 4)" in text
     assert "   2. you: put the turned card on waste pile 1" in text
     assert "auto on, bots greedy" in text
@@ -504,8 +512,9 @@ def test_concede_asks_first_at_a_terminal_and_help_lists_it(tmp_path: Path) -> N
 
 def test_rules_without_a_doc_page_are_the_about_text_and_the_moves(tmp_path: Path) -> None:
     repl = drive([TWO_HANDS, "--seed", "1"], ["rules"], tmp_path)
-    assert repl.transcript[-1].startswith("Two Hands\n\nEach player holds five cards that")
-    assert repl.transcript[-1].endswith("moves:\n  play(c)            play {c} to the pile")
+    # rendered: the title as a heading, the moves as a list (no raw Markdown)
+    assert repl.transcript[-1].startswith("TWO HANDS\n\nEach player holds five cards that")
+    assert repl.transcript[-1].endswith("Moves\n\n• play(c): play {c} to the pile")
 
 
 def test_rules_prefer_the_games_doc_page(tmp_path: Path) -> None:
@@ -515,7 +524,7 @@ def test_rules_prefer_the_games_doc_page(tmp_path: Path) -> None:
     (tmp_path / "docs" / "games" / "two_hands.md").write_text("# Two Hands\n\nThe page.\n")
     repl = drive([str(tmp_path / "games" / "two_hands.cardgame"), "--seed", "1"], ["rules"],
                  tmp_path)
-    assert repl.transcript[-1] == "# Two Hands\n\nThe page."
+    assert repl.transcript[-1] == "TWO HANDS\n\nThe page."  # rendered, not raw Markdown
 
 
 def test_auto_off_waits_for_enter(tmp_path: Path) -> None:
@@ -594,7 +603,7 @@ def test_scriptable_mode_as_a_real_process(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stderr == ""
     assert "\x1b" not in out.stdout  # no colour when not at a terminal
-    assert "calculation> build 9\nerror: 'build 9' is not a legal move now\n" in out.stdout
+    assert "calculation> build 9\nerror: build 9: 9 is out of range (1 to 4)\n" in out.stdout
     # the same table text as the application draws, and it ends with the last one
     stream = io.StringIO()
     args = build_parser().parse_args(["play", "calculation", "--seed", "7"])

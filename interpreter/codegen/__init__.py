@@ -5,10 +5,11 @@ Only codegen and engine know slot indices and generated names. Other layers impo
 """
 
 from .dot import flow_dot
+from .explain import Explainer, explainer
 from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
 from .module import Generated, generate
 from .runtime import GameOver, namespace
 from .writer import Arm
 
-__all__ = ["Arm", "ENDED", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",
+__all__ = ["Arm", "ENDED", "Explainer", "explainer", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",
            "flow_dot", "generate", "namespace"]

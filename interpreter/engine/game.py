@@ -28,6 +28,9 @@ from . import positions, texts
 from . import state as state_mod
 from .playout import Machine
 from .positions import Position
+from .refusal import Refusals
+from .refusal import conditions as refusal_conditions
+from .refusal import source_text as refusal_source_text
 from .state import Move, State
 
 __all__ = ["CONCEDED", "Branch", "Game", "Move", "Position", "State", "Zone"]
@@ -117,6 +120,7 @@ class Game(Machine):
         # the picklable recipe of this game (a pipeline.GameSpec), set by the pipeline that
         # compiled it: pipeline imports this module, so the type is not named here
         self.spec: Any = None
+        self._refusals: Refusals | None = None  # made on the first refusal explained
 
     # ------------------------------------------------------------------ branch coverage
     def branches(self) -> tuple[Branch, ...]:
@@ -336,6 +340,9 @@ class Game(Machine):
         return None
 
     def why_illegal(self, state: State, move: Move) -> str:
+        """Why `move` is not legal in `state`, in words: the failing condition (its
+        reason, or its source text, and the game file's line), a card not where the
+        move takes it from, a number out of range... (`refusal.py`; never on the hot path)."""
         if self.is_terminal(state):
             return "the game is over"
         try:
@@ -345,11 +352,18 @@ class Game(Machine):
         except (IndexError, TypeError, KeyError):
             return f"malformed move {move!r}"
         if move[0] not in self.to_move(state):
-            return f"'{text}': it is not p{move[0]}'s decision"
-        decl = self.checked.moves.get(self.move_names[move[1]])
-        if decl is not None and decl.when is not None:
-            return f"'{text}' is not legal now: its condition does not hold"
-        return f"'{text}' is not legal now"
+            return f"{text}: it is not p{move[0]}'s decision"
+        if self._refusals is None:
+            self._refusals = Refusals(self)
+        return self._refusals.why(state, move, text)
+
+    def move_conditions(self, name: str) -> list[tuple[str, str, str]]:
+        """A move's `when` clauses as written: (condition, reason or '', `file:line`)."""
+        return refusal_conditions(self, name)
+
+    def source_text(self, span: Span) -> str:
+        """The game file's text at a span, on one line ('' if unknown)."""
+        return refusal_source_text(self, span)
 
     # ------------------------------------------------------------------ texts
     def arg_text(self, value: Any, typ: str) -> str:
@@ -358,14 +372,31 @@ class Game(Machine):
     def move_text(self, move: Move) -> str:
         return texts.move_text(self, move)
 
-    def move_description(self, move: Move, args: list[str] | None = None) -> str:
+    def move_description(self, move: Move, args: list[str] | None = None,
+                         viewer: int | None = None) -> str:
         """The move's description (its doc string, arguments filled in), else its text;
-        `args` writes the arguments otherwise (a card back for a card not seen)."""
-        return texts.move_description(self, move, args)
+        `args` writes the arguments otherwise (a card back for a card not seen);
+        `{me}`/`{my}` read "you"/"your" for `viewer`'s own move (or no viewer), else
+        "p3"/"p3's"."""
+        return texts.move_description(self, move, args, viewer)
 
     def parse_move(self, state: State, text: str, player: int | None = None) -> Move:
         """The legal move whose text is `text` (suits may be written s h d c)."""
-        return texts.parse_move(self, self.legal_moves(state, player), text)
+        legal = self.legal_moves(state, player)
+        if player is not None and not legal and not self.is_terminal(state) \
+                and player not in self.to_move(state):
+            raise IllegalMove(f"it is not p{player}'s turn")
+        if player is None and not legal:
+            player = next(iter(self.to_move(state)), None)
+
+        def explain(move: Move) -> str:
+            if player is not None:
+                move = (player, *move[1:])
+            elif self.to_move(state):
+                move = (self.to_move(state)[0], *move[1:])
+            return self.why_illegal(state, move)
+
+        return texts.parse_move(self, legal, text, explain)
 
     def build_move(self, player: int, name: str, *args: Any) -> Move:
         """A move from its name and arguments as texts or values, legal or not."""

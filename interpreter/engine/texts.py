@@ -8,11 +8,13 @@ matter, and suits may be written as letters (`Qs`, `10h`).
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from typing import Any
 
 from ..cards import SUITS
 from ..cards import normalize as norm
-from ..errors import CardgameError, IllegalMove
+from ..errors import CardgameError, IllegalMove, did_you_mean
 from .playout import Machine
 from .state import Move
 
@@ -39,9 +41,12 @@ def move_text(g: Machine, move: Move) -> str:
     return " ".join(parts)
 
 
-def move_description(g: Machine, move: Move, args: list[str] | None = None) -> str:
+def move_description(g: Machine, move: Move, args: list[str] | None = None,
+                     viewer: int | None = None) -> str:
     """The move's own description (its doc string with the arguments filled in), else its
-    text; `args` gives the arguments' texts when they are to be written otherwise."""
+    text; `args` gives the arguments' texts when they are to be written otherwise.
+    `{me}` and `{my}` read "you"/"your" for the viewer's own move (or with no viewer),
+    else "p3"/"p3's"."""
     mid = move[1]
     types = g.move_param_types[mid]
     if args is None:
@@ -53,23 +58,126 @@ def move_description(g: Machine, move: Move, args: list[str] | None = None) -> s
     desc = decl.doc or text
     for p, a in zip(decl.params, args, strict=False):
         desc = desc.replace("{" + p.name + "}", a)
+    mine = viewer is None or viewer == move[0]
+    if "{m" in desc:
+        desc = desc.replace("{me}", "you" if mine else f"p{move[0]}")
+        desc = desc.replace("{my}", "your" if mine else f"p{move[0]}'s")
     return desc
 
 
-def parse_move(g: Machine, legal: list[Move], text: str) -> Move:
-    """The move of `legal` whose text is `text` (suits may be written s h d c)."""
+def _arg_matches(g: Machine, typed: str, text: str, typ: str) -> bool:
+    """Does a typed argument name this one? Its text, or for a zone of an array its
+    number alone (`6` for `column6`)."""
+    if typed == norm(text):
+        return True
+    return typ == "zone" and typed.isdigit() and norm(text).rstrip("0123456789") + typed \
+        == norm(text) and text[:1].isalpha()
+
+
+def _matches(g: Machine, m: Move, words: list[str]) -> bool:
+    types = g.move_param_types[m[1]]
+    if len(words) != len(types) + 1 or words[0] != norm(g.move_names[m[1]]):
+        return False
+    return all(_arg_matches(g, w, arg_text(g, a, t), t)
+               for w, a, t in zip(words[1:], m[2:], types, strict=False))
+
+
+MAX_CHOICES = 12  # choices listed after "discard needs..."
+
+
+def parse_move(g: Machine, legal: list[Move], text: str,
+               explain: Callable[[Move], str] | None = None) -> Move:
+    """The move of `legal` whose text is `text` (suits may be written s h d c; a zone of
+    an array by its number when that is unambiguous: `home 6` for `home column6`).
+    Otherwise IllegalMove says why: no such move (did you mean...), the choices when an
+    argument is missing, not a card, and for a move of the right shape, `explain(move)`
+    (the rules' reason: Game.why_illegal)."""
     want = norm(text)
     for m in legal:
         if norm(move_text(g, m)) == want:
             return m
-    names = {g.move_names[m[1]] for m in legal}
-    word = want.split(" ")[0] if want else ""
-    if word and word not in {norm(n) for n in g.move_names}:
-        raise IllegalMove(f"there is no move '{word}' in this game")
-    if word and word not in {norm(n) for n in names}:
-        raise IllegalMove(f"'{word}' is not possible now (legal now: "
-                          + ", ".join(sorted(names)) + ")" if names else "no move is possible")
-    raise IllegalMove(f"'{text.strip()}' is not a legal move now")
+    words = want.split(" ") if want else []
+    short = [m for m in legal if _matches(g, m, words)]
+    if len(short) == 1:
+        return short[0]
+    raise IllegalMove(refusal(g, legal, text, words, explain))
+
+
+def refusal(g: Machine, legal: list[Move], text: str, words: list[str],
+            explain: Callable[[Move], str] | None) -> str:
+    """Why the typed `text` is no legal move, in words."""
+    text = text.strip()
+    names = sorted({g.move_names[m[1]] for m in legal})
+    now = f" (legal now: {', '.join(names)})" if names else " (no move is possible now)"
+    if not words:
+        return "no move given" + now
+    word = words[0]
+    known = {norm(n): i for i, n in enumerate(g.move_names)}
+    if word not in known:
+        hint = did_you_mean(word, g.move_names)
+        return f"there is no move '{word}' in this game" + (f": {hint}" if hint else now)
+    mid = known[word]
+    name = g.move_names[mid]
+    types = g.move_param_types[mid]
+    mine = [move_text(g, m) for m in legal if m[1] == mid]
+    if len(words) - 1 < len(types):
+        if not mine:
+            return f"{name}: not possible now" + now
+        shown = mine[:MAX_CHOICES] + (["..."] if len(mine) > MAX_CHOICES else [])
+        what = "an argument" if len(types) == 1 else f"{len(types)} arguments"
+        return f"{name} needs {what}: " + ", ".join(shown)
+    if len(words) - 1 > len(types):
+        takes = "nothing" if not types else f"{len(types)} argument" + (
+            "s" if len(types) > 1 else "")
+        return f"{name} takes {takes}, not '{' '.join(words[1:])}'"
+    typed = text.split()[1:]
+    candidates = _candidates(g, mid, words[1:], typed, legal)
+    if isinstance(candidates, str):
+        return f"{text}: {candidates}"
+    if explain is None or not candidates:
+        return f"'{text}' is not a legal move now"
+    reasons = [explain(m) for m in candidates]
+    # with several copies of a card, the copy that is where the move takes it from
+    return next((r for r in reasons if " is not in " not in r), reasons[0])
+
+
+def _candidates(g: Machine, mid: int, args: list[str], raw: list[str], legal: list[Move]
+                ) -> list[Move] | str:
+    """The moves the typed arguments (normalised, and as typed) may mean (several with
+    duplicate cards), or why an argument means nothing."""
+    types = g.move_param_types[mid]
+    options: list[list[Any]] = []
+    for typed, shown, t in zip(args, raw, types, strict=True):
+        if t == "card":
+            ids = [c for c, ct in enumerate(g.card_text) if norm(ct) == typed]
+            if not ids:
+                return f"'{shown}' is not a card of this game (cards are written like " \
+                       f"{g.card_text[-1]}, or with a suit letter: Qs, 10h)"
+            options.append(ids)
+        elif t == "zone":
+            zs = [z for z, zt in g.zone_text.items() if _arg_matches(g, typed, zt, t)]
+            if not zs:
+                hint = did_you_mean(typed, g.zone_text.values())
+                return f"there is no zone '{shown}'" + (f": {hint}" if hint else "")
+            options.append(zs)
+        elif t == "player":
+            if not typed.lstrip("p").isdigit():
+                return f"'{shown}' is not a player (players are p1, p2...)"
+            options.append([int(typed.lstrip("p"))])
+        elif t == "suit":
+            if typed not in [norm(x) for x in SUITS]:
+                return f"'{shown}' is not a suit ({', '.join(SUITS)})"
+            options.append([[norm(x) for x in SUITS].index(typed) + 1])
+        elif t == "bool":
+            if typed not in ("yes", "no"):
+                return f"'{shown}' is not yes or no"
+            options.append([typed == "yes"])
+        else:
+            if not typed.lstrip("-").isdigit():
+                return f"'{shown}' is not a number"
+            options.append([int(typed)])
+    player = legal[0][0] if legal else 1
+    return [(player, mid, *combo) for combo in itertools.islice(itertools.product(*options), 16)]
 
 
 def card_id(g: Machine, text: str, exclude: set[int] | frozenset[int] = frozenset()) -> int:

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import SUITS
+from ..cards import SUIT_SYMBOLS, SUITS
 from ..cards import normalize as norm
 from ..errors import CardgameError, IllegalMove, did_you_mean
 from .playout import Machine
@@ -151,8 +151,10 @@ def _candidates(g: Machine, mid: int, args: list[str], raw: list[str], legal: li
         if t == "card":
             ids = [c for c, ct in enumerate(g.card_text) if norm(ct) == typed]
             if not ids:
-                return f"'{shown}' is not a card of this game (cards are written like " \
-                       f"{g.card_text[-1]}, or with a suit letter: Qs, 10h)"
+                suited = [ct for ct in g.card_text if ct[-1:] in SUIT_SYMBOLS]
+                like = f"{suited[-1]}, or with a suit letter: Qs, 10h" if suited \
+                    else ", ".join(dict.fromkeys(g.card_text[:3]))
+                return f"'{shown}' is not a card of this game (cards are written like {like})"
             options.append(ids)
         elif t == "zone":
             zs = [z for z, zt in g.zone_text.items() if _arg_matches(g, typed, zt, t)]

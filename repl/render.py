@@ -319,7 +319,9 @@ def turn_line(info: TableInfo) -> Line:
             who = info.player_labels.get(1, "p1")
             verdict = ("you won" if won else "you lost") if who == "you" else res[0]
             return [("class:over", f"game over: {reason} — {verdict}")]
-        parts = ", ".join(f"{_seat_label(info, p)} {r}" for p, r in enumerate(res, 1))
+        # "draw" is a shared first place: say so
+        parts = ", ".join(f"{_seat_label(info, p)} {'shared win' if r == 'draw' else r}"
+                          for p, r in enumerate(res, 1))
         return [("class:over", f"game over: {reason} — {parts}")]
     who = game.to_move(state)
     if not who:

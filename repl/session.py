@@ -16,11 +16,13 @@ from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
 from cardgame.interpreter.engine import Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError, IllegalMove
-from cardgame.interpreter.observe import card_args, masked_move, secret_choice, visible_cards
+from cardgame.interpreter.observe import BACK, card_args, determinize, secret_choice, visible_cards
 
 from .render import EVENTS_SHOWN, TableInfo
 
 AUTO_LIMIT = 10_000  # auto-play stops after this many moves in a row
+MOVED_SHOWN = 3  # a move that moves more cards (a whole trick) names none of them
+HINT_WORLDS = 6  # worlds the hint tries each move in, to avoid a move that loses at once
 
 
 class CommandError(CardgameError):
@@ -143,7 +145,8 @@ class Session:
         return self.game.legal_moves(self.state, p)
 
     def my_move_texts(self) -> list[tuple[str, str]]:
-        return [(self.game.move_text(m), self.game.move_description(m)) for m in self.my_moves()]
+        return [(self.game.move_text(m), self.game.move_description(m, viewer=m[0]))
+                for m in self.my_moves()]
 
     def labels(self) -> dict[int, str]:
         return {p: "you" if p in self.seats else f"{self.bot_name} bot"
@@ -288,21 +291,45 @@ class Session:
 
     # ------------------------------------------------------------------ hint
     def hint(self) -> str:
+        """The greedy bot's move for the person, from what their seat sees, avoiding a
+        move that loses at once (tried in HINT_WORLDS worlds dealt again by
+        `observe.determinize`: no hidden card is read) when another move does not."""
         p = self.person_to_move()
         if self.over:
             return "the game is over"
         if p is None or not self.my_moves():
             return "it is not your turn"
-        bot = GreedyBot(bot_seed(self.seed, 0) + len(self.steps))
-        ranked = bot.ranked(self.game, self.state, p)
-        move = bot.pick(ranked)
+        seed = bot_seed(self.seed, 0) + len(self.steps)
+        bot = GreedyBot(seed)
+        game = self.game
+        ranked = bot.ranked(game, self.state, p)
+        rng = random.Random(f"hint:{seed}")
+        worlds = [determinize(game, self.state, p, rng) for _ in range(HINT_WORLDS)]
+        losses = {m: self._losses(worlds, m, p) for _, m in ranked}
+        fewest = min(losses.values())
+        move = bot.pick([(v, m) for v, m in ranked if losses[m] == fewest])
         value = next(v for v, m in ranked if m == move)
-        now = bot.value(self.game, self.state, p)
+        now = bot.value(game, self.state, p)
         n = self.my_moves().index(move) + 1
         what = "your score" if self.solo else "your lead over the best opponent"
         gain = f"{what} {now} -> {value}" if value != now else f"{what} stays {now}"
-        return (f"hint: {n} {self.game.move_text(move)} "
-                f"({self.game.move_description(move)}; {gain})")
+        avoided = sum(1 for m in losses if losses[m] > fewest)
+        if avoided:
+            gain += f"; {avoided} other move{'s' if avoided > 1 else ''} can lose at once"
+        return (f"hint from the greedy bot: {n} {game.move_text(move)} "
+                f"({game.move_description(move)}; {gain})")
+
+    def _losses(self, worlds: list[State], move: Move, p: int) -> int:
+        """In how many of the worlds the move ends the game at once with p losing."""
+        lost = 0
+        for w in worlds:
+            try:
+                after = self.game.apply(w, move)
+            except CardgameError:  # illegal there (a move that tells hidden cards), or a rule slip
+                continue
+            if self.game.is_terminal(after) and self.game.results(after)[p - 1] == "loss":
+                lost += 1
+        return lost
 
     # ------------------------------------------------------------------ words
     def step_lines(self, i: int, viewer: int | None, reveal_all: bool = False) -> list[str]:
@@ -326,10 +353,29 @@ class Session:
                     return [f"{who} chose, in secret"]
                 seen |= visible_cards(game, reveal, viewer)
             hidden = {c for c in card_args(game, step.move) if c not in seen}
-        _, desc = masked_move(game, step.move, hidden)
-        lines = [f"{who}: {desc}"]
+        types = game.move_param_types[step.move[1]]
+        args = [BACK if t == "card" and a in hidden else game.arg_text(a, t)
+                for a, t in zip(step.move[2:], types, strict=False)]
+        desc = game.move_description(step.move, args, 0 if self.spectator else viewer)
+        moved = [] if "card" in types else self._moved(step, viewer, reveal_all)
+        lines = [f"{who}: {desc}" + (f" ({', '.join(moved)})" if moved else "")]
         lines += [f"  {e}" for e in step.events]
         return lines
+
+    def _moved(self, step: Step, viewer: int | None, reveal_all: bool) -> list[str]:
+        """The cards a move without card arguments moved (a few, and only those the
+        viewer sees where they went): `put the turned card on pile 1 (Q♥)`."""
+        game = self.game
+
+        def places(state: State) -> dict[int, str]:
+            return {c: z for z, ids in game.zone_contents(state).items() for c in ids}
+
+        before, after = places(step.before), places(step.after)
+        moved = [c for c, z in after.items() if before.get(c) != z]
+        if not moved or len(moved) > MOVED_SHOWN:
+            return []
+        seen = None if reveal_all or viewer is None else visible_cards(game, step.after, viewer)
+        return [game.card_text[c] for c in moved if seen is None or c in seen]
 
     def event_lines(self, viewer: int | None = None, reveal_all: bool = False,
                     last: int | None = None) -> list[str]:

@@ -256,7 +256,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if t == "card":
             return card_text[v]
         if t == "player":
-            return f"P{v}"
+            return f"p{v}"  # as the REPL writes a seat: one spelling, not two
         if t == "suit":
             return SUITS[v - 1] if 1 <= v <= 4 else str(v)
         if t == "color":

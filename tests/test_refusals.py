@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cardgame.interpreter.bots import GreedyBot
 from cardgame.interpreter.engine import Game, Position, State, compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.repl.commands import move_help, play_line
@@ -215,3 +216,36 @@ def test_descriptions_read_for_whoever_acts() -> None:
     assert g.move_description(m) == "pay 1 chip: 3♦ onto your field, 5♣ onto the center"
     assert g.move_description(m, viewer=1) == g.move_description(m)
     assert g.move_description(m, viewer=2) == "pay 1 chip: 3♦ onto p1's field, 5♣ onto the center"
+
+
+TRAP = '''game "Trap"
+players 1
+deck standard
+zone pile: face up
+zone safe: face up
+var bait = 0
+setup {
+  move all of deck to pile
+}
+move grab "grab the bait" {
+  bait = 10
+}
+move take "take a card" when pile is not empty {
+  move top of pile to safe
+}
+end trapped when bait > 0 "the trap closed"
+score = bait + size(safe)
+result won when size(safe) == 52
+'''
+
+
+def test_the_hint_does_not_walk_into_a_loss(tmp_path: Path) -> None:
+    game = tmp_path / "trap.cardgame"
+    game.write_text(TRAP, encoding="utf-8")
+    g = compile_game(str(game))
+    sess = Session(g, str(game), 1)
+    # the greedy bot alone grabs the bait (score 10), which ends the game lost
+    assert g.move_text(GreedyBot(1).choose(g, sess.state, 1)) == "grab"
+    hint = sess.hint()
+    assert hint.startswith("hint from the greedy bot: 2 take (take a card;"), hint
+    assert hint.endswith("1 other move can lose at once)")

@@ -212,17 +212,20 @@ def markdown_lines(text: str, width: int = 88) -> list[StyleAndTextTuples]:
 
 
 def _table(rows: list[list[str]], width: int, out: list[StyleAndTextTuples]) -> None:
-    """A Markdown table as aligned columns; the last column wraps."""
+    """A Markdown table as aligned columns, the widest ones wrapped to fit the width."""
     plain = [[_plain(c) for c in r] for r in rows]
     n = max(len(r) for r in plain)
     plain = [r + [""] * (n - len(r)) for r in plain]
     widths = [max(len(r[i]) for r in plain) for i in range(n)]
-    lead = sum(widths[:-1]) + 2 * (n - 1)
-    last = max(width - lead, 20)
+    room = width - 2 * (n - 1)
+    while sum(widths) > room and max(widths) > 8:
+        widest = widths.index(max(widths))
+        widths[widest] -= 1
     for k, r in enumerate(plain):
         style = "bold" if k == 0 else ""
-        head = "".join(c.ljust(widths[i] + 2) for i, c in enumerate(r[:-1]))
-        wrapped = textwrap.wrap(r[-1], last) or [""]
-        out.append([(style, head + wrapped[0])])
-        for more in wrapped[1:]:
-            out.append([(style, " " * len(head) + more)])
+        cells = [textwrap.wrap(c, widths[i], break_long_words=True) or [""]
+                 for i, c in enumerate(r)]
+        for j in range(max(len(c) for c in cells)):
+            text = "  ".join((c[j] if j < len(c) else "").ljust(widths[i])
+                             for i, c in enumerate(cells))
+            out.append([(style, text.rstrip())])

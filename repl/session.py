@@ -48,6 +48,17 @@ class Concession:
     after: State
 
 
+def _retells(event: str, player: int, desc: str) -> bool:
+    """Is a log line the move's own line again, told in the third person (`p2 takes the
+    trick` after `p2: take the trick`)? Then it is not shown twice."""
+    who, _, rest = event.partition(" ")
+    if who.lower() != f"p{player}":
+        return False
+    said = rest.split(" ", 1)[1:]  # without the verb: "takes" / "take"
+    told = desc.split(" ", 1)[1:]
+    return bool(said) and said == told
+
+
 def bot_seed(seed: int, player: int) -> int:
     return random.Random(f"bot:{seed}:{player}").getrandbits(32)
 
@@ -359,7 +370,7 @@ class Session:
         desc = game.move_description(step.move, args, 0 if self.spectator else viewer)
         moved = [] if "card" in types else self._moved(step, viewer, reveal_all)
         lines = [f"{who}: {desc}" + (f" ({', '.join(moved)})" if moved else "")]
-        lines += [f"  {e}" for e in step.events]
+        lines += [f"  {e}" for e in step.events if not _retells(e, player, desc)]
         return lines
 
     def _moved(self, step: Step, viewer: int | None, reveal_all: bool) -> list[str]:

@@ -95,7 +95,7 @@ def arg_choices(repl: Host) -> dict[str, Any]:
         return []
 
     def help_choices(words: list[str]) -> list[str]:
-        return list(available(repl)) if not words else []
+        return list(available(repl)) + list(repl.sess.game.checked.moves) if not words else []
 
     return {"set": set_choices, "help": help_choices}
 

@@ -77,7 +77,7 @@ def test_the_text_of_an_end_is_checked_and_typed(tmp_path: Path) -> None:
     s = game.new_state(seed=1)
     s = game.apply(s, game.legal_moves(s)[0])
     reason = game.end_reason(s)
-    assert reason is not None and re.fullmatch(r"took (10|[2-9AJQK])[♠♥♦♣] by P1", reason), reason
+    assert reason is not None and re.fullmatch(r"took (10|[2-9AJQK])[♠♥♦♣] by p1", reason), reason
 
 
 # ------------------------------------------------------------------ refs and types

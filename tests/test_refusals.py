@@ -9,6 +9,7 @@ UPDATE_GOLDEN=1 to rewrite the file, then read the diff.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -249,3 +250,46 @@ def test_the_hint_does_not_walk_into_a_loss(tmp_path: Path) -> None:
     hint = sess.hint()
     assert hint.startswith("hint from the greedy bot: 2 take (take a card;"), hint
     assert hint.endswith("1 other move can lose at once)")
+
+
+@pytest.mark.parametrize("game,players", [
+    ("calculation", 1), ("besieged-castle", 1), ("besieged-castle-spice-2", 1), ("chains", 1),
+    ("chains-advanced", 1), ("interaction", 3), ("interaction", 4), ("arsene", 3),
+    ("arsene", 4), (str(Path(__file__).parent / "data" / "race.cardgame"), None),
+    (str(Path(__file__).parent / "data" / "peek.cardgame"), None),
+])
+def test_every_refusal_is_explained_without_a_slip(game: str, players: int | None) -> None:
+    # random playthroughs; at each step, moves of every name with random arguments: an
+    # illegal one is explained in words (never a Python error), a legal one is not refused
+    import random
+
+    g = compile_game(game, players)
+    rng = random.Random(7)
+    values: dict[str, list[object]] = {
+        "card": list(range(len(g.card_text))), "zone": list(g.zone_text),
+        "player": list(range(1, g.players + 1)), "int": list(range(-1, 15)),
+        "bool": [True, False], "suit": [1, 2, 3, 4]}
+    st = g.new_state(3)
+    for _ in range(40):
+        if g.is_terminal(st):
+            break
+        legal = g.legal_moves(st)
+        who = g.to_move(st)[0]
+        for mid, types in enumerate(g.move_param_types):
+            for _ in range(3):
+                move = (who, mid, *(rng.choice(values.get(t, [0])) for t in types))
+                if move in legal:
+                    continue
+                why = g.why_illegal(st, move)
+                assert why and "Error" not in why and "Traceback" not in why, why
+                with pytest.raises(IllegalMove, match=re.escape(why)):
+                    g.apply(st, move)
+        st = g.apply(st, rng.choice(legal))
+
+
+def test_help_completes_moves_too() -> None:
+    from cardgame.repl.commands import arg_choices
+
+    host = _Host(Session(compile_game("calculation"), "calculation", 7))
+    choices = arg_choices(host)["help"]([])  # type: ignore[arg-type]
+    assert "undo" in choices and "build" in choices and "lift" in choices

@@ -204,7 +204,7 @@ def test_help_move_shows_the_description_and_conditions() -> None:
     text = "\n".join(move_help(sess, "build"))
     assert text.startswith("build K: put the turned card on pile K\n")
     assert "when turned is not empty   (calculation.cardgame:44)" in text
-    assert "and  fits(top of turned, k)   (calculation.cardgame:46)" in text
+    assert "and  fits(top of turned, k)   (calculation.cardgame:45)" in text
     host = _Host(sess)
     play_line(host, "help build")  # type: ignore[arg-type]
     assert host.out[-1] == text

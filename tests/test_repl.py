@@ -392,7 +392,7 @@ def test_an_illegal_move_is_explained_in_one_line(tmp_path: Path) -> None:
     assert errors(repl) == [
         "error: discard 9: 9 is out of range (1 to 4)",
         "error: build 1: pile 1 takes rank 2 next, the turned card is Q♥ — "
-        "calculation.cardgame:46",
+        "calculation.cardgame:45",
         "error: unknown command 'frobnicate': help lists the commands; your moves are "
         "listed with numbers",
         "error: there is no move 9: choose 1 to 4",

@@ -15,10 +15,17 @@ from pathlib import Path
 
 import attrs
 from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
-from cardgame.interpreter.engine import Game, Move, State
+from cardgame.interpreter.engine import Event, Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError, IllegalMove
-from cardgame.interpreter.observe import card_args, masked_move, secret_choice, visible_cards
+from cardgame.interpreter.observe import (
+    card_args,
+    masked_move,
+    observe_step,
+    secret_choice,
+    shown_cards,
+    visible_cards,
+)
 from cardgame.interpreter.options import option_text
 
 from .render import EVENTS_SHOWN, TableInfo
@@ -37,6 +44,7 @@ class Step:
     after: State
     events: list[str]
     by: str  # "you" (typed by the person), "auto" (a forced move of the person's), "bot"
+    observed: tuple[Event, ...] = ()  # the step's events (engine), as each seat sees them: observe
 
 
 @attrs.frozen
@@ -168,8 +176,9 @@ class Session:
     # ------------------------------------------------------------------ playing
     def play(self, move: Move, by: str = "you") -> Step:
         before = self.state
-        after, events = self.game.apply_with_events(before, move)
-        step = Step(before, tuple(move), after, events, by)
+        after, observed = self.game.apply_observed(before, move)
+        events = [self.game.log_text(e) for e in observed if e.kind == "log"]
+        step = Step(before, tuple(move), after, events, by, observed)
         self.steps.append(step)
         self.redo_stack.clear()
         if by == "you" or by == "auto":
@@ -322,6 +331,8 @@ class Session:
         if not reveal_all and player != viewer:
             seen = (visible_cards(game, step.before, viewer)
                     | visible_cards(game, step.after, viewer))
+            for e in step.observed:  # a card played face up and gathered in the same step
+                seen |= shown_cards(game, e, viewer)
             if secret_choice(game, step.after, player, viewer):
                 reveal = next((st.after for st in self.steps[i + 1:]
                                if not secret_choice(game, st.after, player, viewer)), None)
@@ -331,7 +342,11 @@ class Session:
             hidden = {c for c in card_args(game, step.move) if c not in seen}
         _, desc = masked_move(game, step.move, hidden)
         lines = [f"{who}: {desc}"]
-        lines += [f"  {e}" for e in step.events]
+        if reveal_all or not step.observed:
+            lines += [f"  {e}" for e in step.events]
+        else:  # each card named as the viewer may see it
+            lines += [f"  {o.text}" for o in observe_step(game, step.observed, viewer)
+                      if o.kind == "log"]
         return lines
 
     def event_lines(self, viewer: int | None = None, reveal_all: bool = False,

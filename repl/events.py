@@ -67,7 +67,8 @@ def last_gathered(sess: Any, zone: str, viewer: int | None) -> str:
         dest = {o.dst for o in gone}
         taker = ""
         if len(dest) == 1:
-            z = next((z for z in sess.game.zones if z.name == dest.pop()), None)
+            target = dest.pop()
+            z = next((z for z in sess.game.zones if z.name == target), None)
             if z is not None and z.owner:
                 taker = f" — {_who(sess, z.owner)} took it"
             elif z is not None:

@@ -141,30 +141,36 @@ class ScreenRepl(Repl):
         spec = self.sess.game.checked.table
         viewer = info.viewer
         info.placed = ev.placed(self.sess, spec.by_player, viewer)
-        bottom: list[Line] = [_turn(info, self) + _status(info.status)]
+        turn: list[Line] = [_turn(info, self) + _status(info.status)]
+        all_moves: list[Line] = []
         if info.moves:
-            ml = move_lines(info.moves, cols) if len(info.moves) > 6 else _row_moves(info.moves)
-            if len(ml) > MAX_MOVE_ROWS:
-                ml = ml[:MAX_MOVE_ROWS - 1] + [[("class:dim", "  … more: Tab lists them")]]
-            bottom += ml
+            all_moves = (move_lines(info.moves, cols) if len(info.moves) > 6
+                         else _row_moves(info.moves))
         events = self._event_lines(info, viewer, spec.by_player)
-        room = height - len(bottom)
+        room = height - 1 - min(len(all_moves), MAX_MOVE_ROWS)
         if len(self.messages) > room - 3:  # a long output (help, log): it takes the body
             shown = self.messages[:room - 1] if len(self.messages) > room else self.messages
             lines: list[Line] = [[("", m)] for m in shown]
             if len(self.messages) > room:
                 lines.append([("class:dim", f"… {len(self.messages) - len(shown)} more "
                                "lines (Enter: back to the table)")])
-            return join_lines(lines + bottom)
+            return join_lines(lines + turn + _cut_moves(all_moves, MAX_MOVE_ROWS))
         want_events = max(MIN_EVENTS, len(self.messages)) if events or self.messages else 0
         table = table_lines(info, cols, max(room - want_events, 3))
         free = room - len(table)
+        # the moves take what the events leave them, beyond their first rows
+        extra = max(0, free - min(len(events) + len(self.messages), free))
+        moves = _cut_moves(all_moves, MAX_MOVE_ROWS + extra)
+        free = height - 1 - len(moves) - len(table)
         ev_lines: list[Line] = [[("", m)] for m in self.messages]
         ev_lines = ev_lines[-free:] if free > 0 else []
         rest = free - len(ev_lines)
-        if rest > 0:
-            ev_lines = [[("class:event", e)] for e in events[-rest:]] + ev_lines
-        return join_lines(table + ev_lines + bottom)
+        if rest > 0:  # the last trick first (it anchors the rest), then the latest lines
+            fixed = [e for e in events if e.startswith("last ")][:rest]
+            flow = [e for e in events if not e.startswith("last ")]
+            flow = flow[-(rest - len(fixed)):] if rest > len(fixed) else []
+            ev_lines = [[("class:event", e)] for e in fixed + flow] + ev_lines
+        return join_lines(table + ev_lines + turn + moves)
 
     def status_peek(self) -> str:
         told = self.told_how
@@ -198,6 +204,8 @@ class ScreenRepl(Repl):
         else:
             turn = "to move: " + ", ".join(f"p{p}" for p in s.game.to_move(s.state))
         parts = [turn, f"score {s.scores_text()}"]
+        if self.busy:
+            parts[0] = "working…"  # a line is being carried out (bots may be thinking)
         if self.replay is None:
             parts.append(f"auto {'on' if s.auto else 'off'}")
         text = " " + "  │  ".join(parts) + "  "
@@ -318,6 +326,13 @@ def _turn(info: Any, repl: ScreenRepl) -> Line:
 
 def _status(text: str) -> Line:
     return [("class:dim", f" · {text}")] if text else []
+
+
+def _cut_moves(lines: list[Line], n: int) -> list[Line]:
+    if len(lines) <= n:
+        return lines
+    return lines[:max(n - 1, 0)] + [[("class:dim", f"  … {len(lines) - n + 1} more rows: "
+                                      "Tab lists the moves")]]
 
 
 def _row_moves(moves: list[tuple[str, str]]) -> list[Line]:

@@ -19,18 +19,32 @@ scriptable mode and tests.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-import attrs
-from cardgame.interpreter.cards import SUIT_SYMBOLS
-from cardgame.interpreter.engine import Game, State
-from cardgame.interpreter.observe import BACK, view
-from cardgame.interpreter.options import option_text
+from cardgame.interpreter.terminal import sanitize
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
-Line = list[tuple[str, str]]
+from .layout import table_lines
+from .pieces import (  # noqa: F401 - the table pieces are used from here too
+    EVENTS_SHOWN,
+    MAX_BACKS,
+    Line,
+    Pile,
+    TableInfo,
+    _pad,
+    _seat_label,
+    card,
+    card_style,
+    plain,
+    score_line,
+    score_of,
+    seat_label,
+    title_line,
+    value_line,
+    width,
+    zones_for,
+)
 
 STYLE = Style.from_dict({
     "card": "bg:#f4f4f4 #000000",
@@ -57,257 +71,6 @@ STYLE = Style.from_dict({
     "bottom-toolbar": "noreverse bg:#303030 #d0d0d0",
     "bottom-toolbar.key": "noreverse bg:#303030 #ffd75f",
 })
-
-MAX_BACKS = 16  # longer hidden fans are drawn as a few backs and a count
-EVENTS_SHOWN = 5
-
-
-def plain(frags: StyleAndTextTuples) -> str:
-    return "".join(t[1] for t in frags)
-
-
-def width(line: Line) -> int:
-    return sum(get_cwidth(t) for _, t in line)
-
-
-def card_style(text: str) -> str:
-    if text == BACK:
-        return "class:card.back"
-    if any(s in text for s in "♥♦"):
-        return "class:card.red"
-    if any(s in text for s in "♠♣"):
-        return "class:card.black"
-    if text == "JK":
-        return "class:card.joker"
-    return "class:card"
-
-
-def card(text: str) -> Line:
-    return [(card_style(text), text)]
-
-
-@attrs.define
-class Pile:
-    """What the viewer sees of one zone: its cards (texts) or only how many."""
-
-    cards: list[str] | None
-    count: int
-
-    @classmethod
-    def of(cls, value: Any) -> Pile:
-        if isinstance(value, dict):
-            return cls(None, int(value.get("hidden", 0)))
-        return cls(list(value), len(value))
-
-    def top(self, empty: str = "·") -> Line:
-        if self.count == 0:
-            return [("class:empty", empty)]
-        face = card(self.cards[-1]) if self.cards is not None else card(BACK)
-        return face + ([("", f" ({self.count})")] if self.count > 1 else [])
-
-    def fan(self, sep: str = " ", empty: str = "·") -> Line:
-        if self.count == 0:
-            return [("class:empty", empty)]
-        out: Line = []
-        if self.cards is None:
-            shown = min(self.count, MAX_BACKS)
-            for i in range(shown):
-                if i:
-                    out.append(("", sep))
-                out += card(BACK)
-            if shown < self.count:
-                out.append(("class:dim", f" … {self.count} cards"))
-            return out
-        for i, c in enumerate(self.cards):
-            if i:
-                out.append(("", sep))
-            out += card(c)
-        return out
-
-    def column(self) -> list[Line]:
-        """One line per card, bottom card first (it is the one the others cover)."""
-        if self.count == 0:
-            return [[("class:empty", "·")]]
-        if self.cards is None:
-            return [card(BACK) for _ in range(self.count)]
-        return [card(c) for c in self.cards]
-
-
-@attrs.define
-class TableInfo:
-    """Everything one drawing of the table needs."""
-
-    game: Game
-    state: State
-    viewer: int | None  # the seat whose view is drawn (None: a spectator)
-    seed: int
-    game_ref: str = ""
-    reveal_all: bool = False  # replay mode for a designer: every card face up
-    player_labels: dict[int, str] = attrs.Factory(dict)
-    events: list[str] = attrs.Factory(list)
-    moves: list[tuple[str, str]] = attrs.Factory(list)  # the viewer's legal moves
-    status: str = ""  # a line under the table (whose turn, what Enter does)
-    header_note: str = ""  # e.g. "replay 3/40"
-
-
-def zones_for(info: TableInfo) -> dict[str, Pile]:
-    game, state = info.game, info.state
-    if info.reveal_all:
-        return {z: Pile.of(game.zone_cards(state, z)) for z in game.zone_names()}
-    seen = view(game, state, info.viewer)
-    return {text: Pile.of(v) for text, v in seen["zones"].items()}
-
-
-def _pad(line: Line, w: int) -> Line:
-    return line + [("", " " * max(w - width(line), 0))]
-
-
-def _grid(headers: list[str], cells: list[list[Line]]) -> list[Line]:
-    """Columns side by side: a header row, then row i holds the i-th line of each column."""
-    widths = [max([get_cwidth(h)] + [width(c) for c in col]) + 2
-              for h, col in zip(headers, cells, strict=True)]
-    head = "".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
-    out: list[Line] = [[("class:header", head)]]
-    for i in range(max(len(c) for c in cells)):
-        line: Line = []
-        for col, w in zip(cells, widths, strict=True):
-            line += _pad(col[i] if i < len(col) else [], w)
-        while line and line[-1][0] == "" and not line[-1][1].strip():
-            line.pop()
-        out.append(line)
-    return out
-
-
-def _seat_label(info: TableInfo, p: int) -> str:
-    lab = info.player_labels.get(p)
-    return f"p{p} ({lab})" if lab else f"p{p}"
-
-
-def zone_lines(info: TableInfo) -> list[Line]:
-    game = info.game
-    piles = zones_for(info)
-    by_decl: dict[str, list[Any]] = {}
-    for z in game.zones:
-        by_decl.setdefault(z.decl, []).append(z)
-    labelled: list[tuple[str, Line]] = []  # single lines: label, content
-    out: list[Line | tuple[str, Line]] = []
-    for decl, zones in by_decl.items():
-        zi = game.checked.zones[decl]
-        if decl == "deck" and all(piles[z.name].count == 0 for z in zones):
-            continue  # the built-in deck, once dealt out
-        if zi.dim is None:
-            p = piles[zones[0].name]
-            content = p.top("(empty)") if zi.layout == "squared" else p.fan(
-                "  " if zi.layout == "row" else " ", "(empty)")
-            item = (zi.label, content)
-            labelled.append(item)
-            out.append(item)
-            continue
-        kind = zi.dim[0]
-        heads = []
-        for i, z in enumerate(zones, 1):
-            if kind == "player":
-                heads.append(f"{zi.label} {_seat_label(info, z.owner)}")
-            elif kind == "suit":
-                heads.append(f"{zi.label} {SUIT_SYMBOLS[i - 1]}")
-            else:
-                heads.append(z.name if zi.label == zi.name else f"{zi.label} {i}")
-        if kind == "player" or zi.layout == "row":
-            for h, z in zip(heads, zones, strict=True):
-                p = piles[z.name]
-                item = (h, p.top() if zi.layout == "squared" else p.fan(
-                    "  " if zi.layout == "row" else " "))
-                labelled.append(item)
-                out.append(item)
-        elif zi.layout == "squared":
-            out += _grid(heads, [[piles[z.name].top()] for z in zones])
-        else:
-            out += _grid(heads, [piles[z.name].column() for z in zones])
-    lw = max((get_cwidth(lab) for lab, _ in labelled), default=0) + 2
-    lines: list[Line] = []
-    for entry in out:
-        if isinstance(entry, tuple):
-            lab, content = entry
-            lines.append([("class:label", lab.ljust(lw))] + content)
-        else:
-            lines.append(entry)
-    return lines
-
-
-def value_line(game: Game, typ: str, v: Any) -> Line:
-    if v is None:
-        return [("class:dim", "–")]
-    if typ.startswith("list:"):
-        out: Line = [("", "[")]
-        for i, x in enumerate(v):
-            if i:
-                out.append(("", ", "))
-            out += value_line(game, typ[5:], x)
-        return out + [("", "]")]
-    if typ == "card":
-        return card(game.card_text[v])
-    if typ == "player":
-        return [("", f"p{v}")]
-    if typ == "suit":
-        return [("", SUIT_SYMBOLS[v - 1])]
-    if typ == "bool":
-        return [("", "yes" if v else "no")]
-    return [("", str(v))]
-
-
-def var_lines(info: TableInfo) -> list[Line]:
-    game = info.game
-    view_vars = view(game, info.state, info.viewer)["vars"]
-    lines: list[Line] = []
-    for name, vi in game.checked.vars.items():
-        v = view_vars.get(name)
-        line: Line = [("class:label", f"{name}  ")]
-        if vi.dim is None:
-            line += value_line(game, vi.type, v)
-        else:
-            kind = vi.dim[0]
-            for i, x in enumerate(v or [], 1):
-                if i > 1:
-                    line.append(("class:dim", " · "))
-                key = f"p{i}" if kind == "player" else (
-                    SUIT_SYMBOLS[i - 1] if kind == "suit" else str(i))
-                line.append(("", f"{key} "))
-                line += value_line(game, vi.type, x)
-        lines.append(line)
-    return lines
-
-
-def title_line(info: TableInfo) -> Line:
-    game = info.game
-    opts = ", ".join(f"{k}={option_text(v)}" for k, v in game.options.items())
-    bits = [game.name + (f" ({opts})" if opts else "")]
-    if game.players > 1:
-        bits.append(f"{game.players} players")
-    bits.append(f"seed {info.seed}")
-    bits.append(f"move {game.moves_played(info.state)}")
-    ph = game.phase(info.state)
-    if ph:
-        bits.append(f"phase: {ph}")
-    if info.header_note:
-        bits.append(info.header_note)
-    line: Line = [("class:title", bits[0])]
-    for b in bits[1:]:
-        line += [("class:dim", " · "), ("", b)]
-    return line
-
-
-def score_line(info: TableInfo) -> Line:
-    game, state = info.game, info.state
-    scores = game.scores(state)
-    if game.players == 1:
-        return [("class:label", "score  "), ("", str(scores[0]))]
-    line: Line = [("class:label", "score  ")]
-    for p, s in enumerate(scores, 1):
-        if p > 1:
-            line.append(("class:dim", " · "))
-        line.append(("", f"{_seat_label(info, p)} {s}"))
-    return line
-
 
 def turn_line(info: TableInfo) -> Line:
     game, state = info.game, info.state
@@ -368,10 +131,8 @@ def move_lines(moves: Sequence[tuple[str, str]], term_width: int = 80) -> list[L
 
 
 def render_table(info: TableInfo, term_width: int = 80) -> StyleAndTextTuples:
-    lines: list[Line] = [title_line(info)]
-    lines += zone_lines(info)
-    lines += var_lines(info)
-    lines.append(score_line(info))
+    """The whole table as one text (the plain mode): body, events, turn, moves, status."""
+    lines: list[Line] = table_lines(info, term_width)
     if info.events:
         lines.append([("class:label", "recent")])
         for e in info.events[-EVENTS_SHOWN:]:
@@ -381,9 +142,14 @@ def render_table(info: TableInfo, term_width: int = 80) -> StyleAndTextTuples:
         lines += move_lines(info.moves, term_width)
     if info.status:
         lines.append([("class:dim", info.status)])
+    return join_lines(lines)
+
+
+def join_lines(lines: Sequence[Line]) -> StyleAndTextTuples:
+    """Lines as one formatted text; every piece passes the sanitiser (text from a file)."""
     out: StyleAndTextTuples = []
     for i, ln in enumerate(lines):
         if i:
             out.append(("", "\n"))
-        out.extend(ln)
+        out.extend((st, sanitize(t, newlines=False)) for st, t, *_ in ln)
     return out

@@ -13,10 +13,18 @@ from collections.abc import Sequence
 
 import attrs
 from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
-from cardgame.interpreter.engine import Game, Move, State
+from cardgame.interpreter.engine import Event, Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError, IllegalMove
-from cardgame.interpreter.observe import BACK, card_args, determinize, secret_choice, visible_cards
+from cardgame.interpreter.observe import (
+    BACK,
+    card_args,
+    determinize,
+    observe_step,
+    secret_choice,
+    shown_cards,
+    visible_cards,
+)
 
 from .render import EVENTS_SHOWN, TableInfo
 
@@ -36,6 +44,7 @@ class Step:
     after: State
     events: list[str]
     by: str  # "you" (typed by the person), "auto" (a forced move of the person's), "bot"
+    observed: tuple[Event, ...] = ()  # the step's events (engine), as each seat sees them: observe
 
 
 @attrs.frozen
@@ -179,8 +188,9 @@ class Session:
     # ------------------------------------------------------------------ playing
     def play(self, move: Move, by: str = "you") -> Step:
         before = self.state
-        after, events = self.game.apply_with_events(before, move)
-        step = Step(before, tuple(move), after, events, by)
+        after, observed = self.game.apply_observed(before, move)
+        events = [self.game.log_text(e) for e in observed if e.kind == "log"]
+        step = Step(before, tuple(move), after, events, by, observed)
         self.steps.append(step)
         self.redo_stack.clear()
         if by == "you" or by == "auto":
@@ -357,6 +367,8 @@ class Session:
         if not reveal_all and player != viewer:
             seen = (visible_cards(game, step.before, viewer)
                     | visible_cards(game, step.after, viewer))
+            for e in step.observed:  # a card played face up and gathered in the same step
+                seen |= shown_cards(game, e, viewer)
             if secret_choice(game, step.after, player, viewer):
                 reveal = next((st.after for st in self.steps[i + 1:]
                                if not secret_choice(game, st.after, player, viewer)), None)
@@ -370,7 +382,11 @@ class Session:
         desc = game.move_description(step.move, args, 0 if self.spectator else viewer)
         moved = [] if "card" in types else self._moved(step, viewer, reveal_all)
         lines = [f"{who}: {desc}" + (f" ({', '.join(moved)})" if moved else "")]
-        lines += [f"  {e}" for e in step.events if not _retells(e, player, desc)]
+        if reveal_all or not step.observed:
+            logs = list(step.events)
+        else:  # each card named as the viewer may see it
+            logs = [o.text for o in observe_step(game, step.observed, viewer) if o.kind == "log"]
+        lines += [f"  {e}" for e in logs if not _retells(e, player, desc)]
         return lines
 
     def _moved(self, step: Step, viewer: int | None, reveal_all: bool) -> list[str]:

@@ -66,6 +66,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     n_players = g.players
     all_zones = tuple(zone_slots)
     bound: dict[str, Callable[..., Any] | type] = {"_dist": _dist, "_GameOver": GameOver}
+    # the module's globals; `REC` is the engine's event recorder while a call observes
+    glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None}
 
     def export(f: Callable[..., Any]) -> Callable[..., Any]:
         bound[f.__name__] = f
@@ -142,6 +144,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         r = random.Random(s[1])
         v = seq[r.randrange(len(seq))]
         s[1] = r.getrandbits(63)
+        rec = glb["REC"]
+        if rec is not None:
+            rec.pick(v)
         return v
 
     @export
@@ -153,7 +158,10 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         return tuple(lst)
 
     @export
-    def _deal(s: list[Any], src: int, dests: tuple[int, ...], n: int | None, sid: int) -> None:
+    def _deal(s: list[Any], src: int, dests: tuple[int, ...], n: int | None, sid: int,
+              rec: Any = None) -> None:
+        if rec is not None:
+            rec.deal(s, src, dests, n)
         if not dests:
             err(sid, "dealing to no zones")
         if src in dests:
@@ -279,4 +287,5 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         return None
 
     assert bound.keys() == EXPORTED.keys(), "runtime.EXPORTED and namespace() disagree"
-    return {"__builtins__": SAFE_BUILTINS, "LOG": None, **bound}
+    glb.update(bound)
+    return glb

@@ -229,7 +229,10 @@ class Stmts:
         return self.log_text(st.parts, fr)
 
     def log(self, st: A.Log, fr: Frame, w: CodeWriter) -> None:
-        w.line(f"if LOG is not None: LOG.append({self.log_text(st.parts, fr)})")
+        # the pieces stay apart, so that each seat's text can mask the cards it cannot see
+        parts = [repr(p) if isinstance(p, str) else
+                 f"({self.x.as_tuple(p, fr)}, {self.cx.type_of(p)!r})" for p in st.parts]
+        w.line(f"if REC is not None: REC.log(s{''.join(', ' + p for p in parts)})")
 
     def log_text(self, parts_in: tuple[str | A.Expr, ...], fr: Frame) -> str:
         parts = []
@@ -244,7 +247,12 @@ class Stmts:
     # ------------------------------------------------------------ cards
     def shuffle(self, st: A.Shuffle, fr: Frame, w: CodeWriter) -> None:
         z = self.x.expr(st.zone, fr)
+        if not z.isidentifier() and not z.isdigit():
+            zt = self.cx.names.tmp("z")
+            w.line(f"{zt} = {z}")
+            z = zt
         w.line(f"s[{z}] = {self.cx.helper('_shuffle')}(s, s[{z}])")
+        w.line(f"if REC is not None: REC.shuffle(s, {z})")
 
     def deal(self, st: A.Deal, fr: Frame, w: CodeWriter) -> None:
         src = self.x.expr(st.source, fr)
@@ -253,7 +261,7 @@ class Stmts:
             dests = f"({dests},)"
         n = "None" if st.count is None else self.x.expr(st.count, fr)
         sid = self.sid(st.span, fr)
-        w.line(f"{self.cx.helper('_deal')}(s, {src}, {dests}, {n}, {sid})")
+        w.line(f"{self.cx.helper('_deal')}(s, {src}, {dests}, {n}, {sid}, REC)")
 
     def move_cards(self, st: A.MoveCards, fr: Frame, w: CodeWriter) -> None:
         x = self.x
@@ -263,6 +271,9 @@ class Stmts:
         dest = x.expr(st.dest, fr)
         d = tmp("d")
         w.line(f"{d} = {dest}")
+
+        def tell(cs: str) -> None:  # before the cards leave: the recorder finds where they are
+            w.line(f"if REC is not None: REC.move(s, {cs}, {d}, {st.bottom})")
 
         def put(c: str) -> None:
             w.line(f"s[{d}] = ({c},) + s[{d}]" if st.bottom else f"s[{d}] = s[{d}] + ({c},)")
@@ -278,6 +289,7 @@ class Stmts:
             w.line(f"{z} = {x.expr(c.operand, fr)}")
             w.line(f"{t} = s[{z}]")
             w.line(f"if not {t}: {cx.helper('_E')}({sid})")
+            tell(f"{t}[-1]" if c.op == "top" else f"{t}[0]")
             if c.op == "top":
                 w.line(f"s[{z}] = {t}[:-1]")
                 put(f"{t}[-1]")
@@ -292,6 +304,7 @@ class Stmts:
             w.line(f"{z} = {x.expr(src_e, fr)}")
             w.line(f"if {z} != {d}:")
             with w.indented():
+                tell(f"s[{z}]")
                 put_many(f"s[{z}]")
                 w.line(f"s[{z}] = ()")
             return
@@ -302,6 +315,7 @@ class Stmts:
             w.line(f"{z} = {x.expr(c.zone, fr)}")
             w.line(f"{n} = {x.expr(c.count, fr)}")
             w.line(f"{t} = {cx.helper('_topn')}(s[{z}], {n}, {sid})")
+            tell(t)
             w.line(f"s[{z}] = s[{z}][:len(s[{z}]) - len({t})]")
             put_many(t)
             return
@@ -309,6 +323,7 @@ class Stmts:
             origin = x.origin(c, fr)
             card = tmp("c")
             w.line(f"{card} = {x.expr(c, fr)}")
+            w.line(f"if REC is not None and {card} is not None: REC.move(s, {card}, {d}, {st.bottom})")
             if origin is not None:
                 w.line(f"{cx.helper('_take')}(s, {origin}, {card}, {sid})")
             else:
@@ -318,6 +333,7 @@ class Stmts:
         # a list of cards: each leaves wherever it is, and they arrive in list order
         cs = tmp("cs")
         w.line(f"{cs} = tuple({x.expr(c, fr)})")
+        tell(cs)
         origin = None
         if isinstance(c, A.Quant) and cx.type_of(c.source) == "zone":
             origin = x.expr(c.source, fr)

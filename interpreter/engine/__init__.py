@@ -4,9 +4,10 @@ Other layers import from here: `Game`, `State`, `Move`, `Position`, `GameSpec`,
 `compile_game`. Only the engine (and codegen) know where things live in a state.
 """
 
-from . import replay
+from . import events, replay
+from .events import Event
 from .game import Branch, Game, Move, Position, State, Zone
 from .pipeline import GameSpec, compile_game, compile_loaded
 
-__all__ = ["Branch", "Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
-           "compile_loaded", "replay"]
+__all__ = ["Branch", "Event", "Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
+           "compile_loaded", "events", "replay"]

@@ -15,7 +15,6 @@ code run in place), `state` (the value, JSON), `texts` (moves as text), `positio
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -26,6 +25,7 @@ from ..errors import CardgameError, IllegalMove, Span
 from ..lang import Checked
 from . import positions, texts
 from . import state as state_mod
+from .events import CHOICE, LOG, PUBLIC, REVEAL, Event, Recorder
 from .playout import Machine
 from .positions import Position
 from .refusal import Refusals
@@ -33,7 +33,7 @@ from .refusal import conditions as refusal_conditions
 from .refusal import source_text as refusal_source_text
 from .state import Move, State
 
-__all__ = ["CONCEDED", "Branch", "Game", "Move", "Position", "State", "Zone"]
+__all__ = ["CONCEDED", "Branch", "Event", "Game", "Move", "Position", "State", "Zone"]
 
 CONCEDED = "conceded by p"
 
@@ -60,42 +60,6 @@ class Branch:
     stmt: Span  # the `if` statement's (an arm's place among its statement's arms)
 
 
-class _Log:
-    """Where the generated code's `log` statements write: the list of the observed call
-    running in this thread, if any. The generated module reads one global, `LOG`; it is
-    this object while some call observes, else None (no text is made when nobody reads
-    it). A call that does not observe, in any thread, writes nowhere. (Within a thread,
-    calls do not nest: generated code never calls back into the engine.)"""
-
-    def __init__(self, ns: dict[str, Any]) -> None:
-        self._ns = ns
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self.observers = 0
-
-    def append(self, text: str) -> None:
-        target = getattr(self._local, "target", None)
-        if target is not None:
-            target.append(text)
-
-    def swap(self, target: list[str] | None) -> list[str] | None:
-        """Make `target` this thread's log; return the one it replaces."""
-        old = getattr(self._local, "target", None)
-        self._local.target = target
-        return old
-
-    def open(self) -> None:
-        with self._lock:
-            self.observers += 1
-            self._ns["LOG"] = self
-
-    def close(self) -> None:
-        with self._lock:
-            self.observers -= 1
-            if not self.observers:
-                self._ns["LOG"] = None
-
-
 class Game(Machine):
     """A compiled game, for one choice of player count and options."""
 
@@ -114,7 +78,7 @@ class Game(Machine):
         self.zones: tuple[Zone, ...] = tuple(
             Zone(z.text, z.decl, z.owner, checked.zones[z.decl].visibility)
             for z in gen.zone_slots)
-        self._log = _Log(self.ns)
+        self._rec = Recorder(self.ns, self.zone_text, self._zone_slots, self.ns["_fmt"])
         self._cov: list[int] | None = self.ns.get("_COV")  # coverage mode only
         self._branches = tuple(Branch(i, a.span, a.arm, a.rule, a.stmt) for i, a in enumerate(gen.arms))
         # the picklable recipe of this game (a pipeline.GameSpec), set by the pipeline that
@@ -193,26 +157,79 @@ class Game(Machine):
         self._step(s, move)
         return State(tuple(s))
 
-    # Log lines (`log` in the rules) reach only the call that asks for them: the calls of
-    # other threads meanwhile, observed or not, write elsewhere or nowhere.
-    def apply_with_events(self, state: State, move: Move) -> tuple[State, list[str]]:
-        """`apply`, and the log lines of the rules that ran, in order."""
-        return self._observed(self.apply, state, move)
+    # ------------------------------------------------------------------ events
+    # Events reach only the call that asks for them: the calls of other threads meanwhile,
+    # observed or not, record elsewhere or nothing. Unobserved calls pay one test per card
+    # statement (`REC is None`).
+    def apply_observed(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+        """`apply`, and the events of the step in order: the player's choice, the reveal
+        of a simultaneous choice when it completes, the cards moved, shuffles, random
+        picks and log lines of the rules that ran, then what became public (PUBLIC)."""
+        move = tuple(move)
+        sim = state.slots[PC] in self._sim
+        head = [Event(CHOICE, actor=move[0], move=move, secret=sim,
+                      where=self._where(state, move))]
+        if sim and move in self.legal_moves(state):
+            pending = (*self.pending(state), move)
+            if len(pending) == len(state.slots[WHO]):
+                order = {p: i for i, p in enumerate(state.slots[WHO])}
+                head += [Event(REVEAL, actor=m[0], move=m, where=self._where(state, m))
+                         for m in sorted(pending, key=lambda m: order[m[0]])]
+        after, events = self._observed(self.apply, state, move)
+        events = [attrs.evolve(e, actor=move[0]) for e in events]
+        return after, (*head, *events, self._public(after, state))
 
-    def start_with_events(self, seed: int) -> tuple[State, list[str]]:
-        """`new_state`, and the log lines of the setup and the flow up to the first decision."""
-        return self._observed(self.new_state, seed)
+    def start_observed(self, seed: int) -> tuple[State, tuple[Event, ...]]:
+        """`new_state`, and the events of the setup and the flow up to the first decision
+        (the deck starts in its declared order), then the variables as PUBLIC."""
+        state, events = self._observed(self.new_state, seed)
+        return state, (*events, self._public(state, None))
 
-    def _observed(self, call: Callable[..., State], *args: Any) -> tuple[State, list[str]]:
-        log = self._log
-        events: list[str] = []
-        log.open()
-        old = log.swap(events)
+    def _observed(self, call: Callable[..., State], *args: Any) -> tuple[State, list[Event]]:
+        rec = self._rec
+        events: list[Event] = []
+        rec.open()
+        old = rec.swap(events)
         try:
             return call(*args), events
         finally:
-            log.swap(old)
-            log.close()
+            rec.swap(old)
+            rec.close()
+
+    def _where(self, state: State, move: Move) -> tuple[tuple[int, str], ...]:
+        """Where the cards a move names are before it (a seat that sees the zone knows them)."""
+        types = self.move_param_types[move[1]] if 0 <= move[1] < len(self.move_names) else []
+        cards = {a for a, t in zip(move[2:], types, strict=False) if t == "card"}
+        if not cards:
+            return ()
+        return tuple((c, name) for name, ids in self.zone_contents(state).items()
+                     for c in ids if c in cards)
+
+    def _public(self, after: State, before: State | None) -> Event:
+        new = self.variables(after)
+        old = self.variables(before) if before is not None else {}
+        changes = tuple((k, _frozen(v)) for k, v in new.items()
+                        if k not in old or old[k] != v)
+        return Event(PUBLIC, changes=changes, to_move=self.to_move(after),
+                     phase=self.phase(after), ended=self.end_reason(after))
+
+    def value_text(self, value: Any, typ: str) -> str:
+        """A value as a log line writes it (`typ`: card, player, list:card...)."""
+        return str(self.ns["_fmt"](value, typ))
+
+    def log_text(self, event: Event) -> str:
+        """A LOG event's line with every card named (no seat's view: `observe` masks)."""
+        return self._rec.text(event.parts)
+
+    def apply_with_events(self, state: State, move: Move) -> tuple[State, list[str]]:
+        """`apply`, and the log lines of the rules that ran, in order, every card named."""
+        after, events = self._observed(self.apply, state, tuple(move))
+        return after, [self.log_text(e) for e in events if e.kind == LOG]
+
+    def start_with_events(self, seed: int) -> tuple[State, list[str]]:
+        """`new_state`, and the log lines of the setup and the flow up to the first decision."""
+        state, events = self._observed(self.new_state, seed)
+        return state, [self.log_text(e) for e in events if e.kind == LOG]
 
     def concede(self, state: State, player: int) -> State:
         """The player gives up: the game ends, and that player loses."""
@@ -488,3 +505,7 @@ class Game(Machine):
     def final_state(self, s: Sequence[Any]) -> State:
         """The state of a slot list that `random_playout` returned."""
         return State(tuple(s))
+
+
+def _frozen(v: Any) -> Any:
+    return tuple(_frozen(x) for x in v) if isinstance(v, (list, tuple)) else v

@@ -8,7 +8,8 @@ use this one format:
      "title": "Calculation", "source": "<fingerprint of the game files>",
      "players": 1, "options": {"slots": "5"}, "seed": 7,
      "moves": [{"player": 1, "move": "draw"}, ...],
-     "note": "free text (e.g. what the fuzzer found)"}
+     "note": "free text (e.g. what the fuzzer found)",
+     "observations": {"1": [{"kind": "move", ...}, ...]}}   # optional: each seat's history
 
 Moves are stored in their text form, so a replay stays readable and survives changes to
 the engine's internal numbering; replaying re-checks every move's legality.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -42,14 +44,20 @@ class Replay:
     title: str = ""
     source: str = ""
     note: str = ""
+    # each seat's observation history (`observe.replay_histories`), saved when given:
+    # seat -> one JSON object per observation, from the setup on
+    observations: dict[int, list[dict[str, Any]]] = attrs.Factory(dict)
 
     def to_json(self) -> str:
-        return json.dumps({
+        data: dict[str, Any] = {
             "format": FORMAT, "version": 1, "game": self.game, "title": self.title,
             "source": self.source, "players": self.players, "options": self.options,
             "seed": self.seed, "moves": [{"player": p, "move": m} for p, m in self.moves],
             "note": self.note,
-        }, indent=1, ensure_ascii=False)
+        }
+        if self.observations:
+            data["observations"] = {str(p): obs for p, obs in self.observations.items()}
+        return json.dumps(data, indent=1, ensure_ascii=False)
 
     def save(self, path: str | Path) -> None:
         try:

@@ -16,9 +16,9 @@ from .check import check
 from .consts import const_int
 from .loader import Loaded, bundled_dir, bundled_names, load, resolve_game
 from .parser import lark_parser, parse
-from .program import Checked, MissingEntry, NodeTable, Program, Ref
+from .program import Checked, MissingEntry, NodeTable, Program, Ref, TableSpec
 from .types import elem
 
 __all__ = ["BUILTINS", "Builtin", "Checked", "Loaded", "MissingEntry", "NodeTable", "Program",
-           "Ref", "ast", "bundled_dir", "bundled_names", "check", "const_int", "elem",
+           "Ref", "TableSpec", "ast", "bundled_dir", "bundled_names", "check", "const_int", "elem",
            "lark_parser", "load", "parse", "resolve_game", "types", "walk_stmts"]

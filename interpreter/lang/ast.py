@@ -317,6 +317,37 @@ class ZoneDecl(Decl):
 
 
 @attrs.frozen
+class TableName:
+    """A zone or variable named in a `table` block, with an optional label."""
+
+    name: str = ""
+    label: str = ""
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class TableItem:
+    """One line of a `table` block: group, show, hide, sort or label."""
+
+    kind: str = ""
+    title: str = ""  # a group's heading
+    names: tuple[TableName, ...] = ()
+    keys: tuple[TableName, ...] = ()  # sort keys, or the `by` of a label line
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class TableDecl(Decl):
+    """`table { ... }`: what the REPL's table shows; no effect on the game."""
+
+    items: tuple[TableItem, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return "TableDecl:"
+
+
+@attrs.frozen
 class VarDecl(Decl):
     name: str = ""
     index: Expr | None = None

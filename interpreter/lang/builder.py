@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast as pyast
 import re
-from typing import Any
+from typing import Any, cast
 
 import lark
 
@@ -288,6 +288,25 @@ class _Builder:
                 cond = self.expr(x)
         assert cond is not None
         return A.EndDecl(name, cond, reason, span=self.span(t))
+
+    def d_table_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.TableDecl(tuple(self._table_item(x) for x in c), span=self.span(t))
+
+    def _table_name(self, x: Any) -> A.TableName:
+        if isinstance(x, lark.Tree):  # table_name: NAME STRING?
+            label = self.unq(cast(lark.Token, x.children[1])) if len(x.children) > 1 and x.children[1] else ""
+            return A.TableName(str(x.children[0]), label, span=self.span(x.children[0]))
+        return A.TableName(str(x), span=self.span(x))
+
+    def _table_item(self, t: lark.Tree) -> A.TableItem:
+        kind = str(t.data)[len("table_"):]
+        c = list(t.children)
+        title = ""
+        if kind == "group":
+            title = self.unq(cast(lark.Token, c.pop(0)))
+        names = [self._table_name(x) for x in c if isinstance(x, lark.Tree)]
+        keys = [self._table_name(x) for x in c if isinstance(x, lark.Token)]
+        return A.TableItem(kind, title, tuple(names), tuple(keys), span=self.span(t))
 
     def d_score_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.ScoreDecl(self.expr(c[0]), span=self.span(t))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import ast as A
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
+from .check_table import check_table
 from .consts import Constants
 from .deck import build_deck, rank_names
 from .declare import (
@@ -66,6 +67,7 @@ def check(loaded: Loaded, players: int | None = None,
         if dname in zones or dname in syms.vars or dname in constants:
             report.err(f"'{dname}' is already defined", dd.span)
     game_flow = _check_bodies(d, syms, exprs, report, start)
+    table = check_table(d.table, set(zones), set(syms.vars), report)
     report.fail()
     syms.types.freeze()
     syms.refs.freeze()
@@ -78,7 +80,7 @@ def check(loaded: Loaded, players: int | None = None,
         setup=d.setup, flow=d.flow, ends=d.ends, score=d.score, result=d.result,
         invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
-        expr_types=syms.types, refs=syms.refs, game_flow=game_flow,
+        expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
     )
 
 

@@ -44,6 +44,7 @@ class Decls:
     result: A.ResultDecl | None = None
     invariants: list[A.InvariantDecl] = attrs.field(factory=list)
     limit: A.LimitDecl | None = None
+    table: A.TableDecl | None = None
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -61,6 +62,8 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.options[d.name] = d
         elif isinstance(d, A.ZoneDecl):
             out.zones.append(d)
+        elif isinstance(d, A.TableDecl):
+            out.table = d
         elif isinstance(d, A.VarDecl):
             out.vars.append(d)
         elif isinstance(d, A.DefDecl):

@@ -135,7 +135,8 @@ _REMOVABLE = {
 
 _SINGLETONS = {"GameDecl:": "game", "About:": "about", "PlayersDecl:": "players",
                "DeckDecl:": "deck", "SetupDecl:": "setup", "FlowDecl:": "flow",
-               "ScoreDecl:": "score", "ResultDecl:": "result", "LimitDecl:": "limit"}
+               "ScoreDecl:": "score", "ResultDecl:": "result", "LimitDecl:": "limit",
+               "TableDecl:": "table"}
 
 
 def merge(base: list[A.Decl], own: list[A.Decl], sources: dict[str, str]) -> list[A.Decl]:

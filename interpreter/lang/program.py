@@ -49,6 +49,24 @@ class VarInfo:
     span: A.Span
 
 
+@attrs.define
+class TableSpec:
+    """What the REPL's table shows, from the game's `table { ... }` block (docs/language.md).
+
+    groups  headed groups of zones and variables, drawn in this order;
+    shown   variable -> label: only these variables are drawn (None: every variable);
+    hidden  zones and variables never drawn;
+    sort    zone -> sort keys ("suit", "rank"; () keeps the zone's order); a zone seen by
+            its owner only and not named here is sorted by suit, then rank;
+    by_player  zones whose cards are drawn with the seat that put each one there."""
+
+    groups: list[tuple[str, list[str]]] = attrs.Factory(list)
+    shown: dict[str, str] | None = None
+    hidden: set[str] = attrs.Factory(set)
+    sort: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    by_player: set[str] = attrs.Factory(set)
+
+
 V = TypeVar("V")
 
 # Ref kinds. Locals (bound in a rule, lowered to a Python local or a flow slot):
@@ -187,6 +205,7 @@ class Program:
     # the flow the game runs: the declared one or, without one, `repeat { 1 chooses ... }`
     # over every move, checked (and so typed) like a declared one
     game_flow: tuple[A.Stmt, ...] = ()
+    table: TableSpec = attrs.Factory(TableSpec)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,

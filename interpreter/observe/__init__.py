@@ -5,6 +5,17 @@ by slot.
 """
 
 from .determinize import determinize
+from .history import (
+    History,
+    Observation,
+    describe,
+    histories,
+    history,
+    observation,
+    observe_step,
+    replay_histories,
+    shown_cards,
+)
 from .visibility import (
     BACK,
     CHOSEN,
@@ -18,5 +29,6 @@ from .visibility import (
     visible_zones,
 )
 
-__all__ = ["BACK", "CHOSEN", "card_args", "determinize", "hidden_zones", "masked_move",
-           "secret_choice", "sees", "view", "visible_cards", "visible_zones"]
+__all__ = ["BACK", "CHOSEN", "History", "Observation", "card_args", "describe", "determinize",
+           "hidden_zones", "histories", "history", "masked_move", "observation", "observe_step",
+           "replay_histories", "secret_choice", "sees", "shown_cards", "view", "visible_cards", "visible_zones"]

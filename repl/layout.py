@@ -1,0 +1,367 @@
+"""The table's body laid out to fit: zones, variables and scores as lines of formatted text.
+
+What is drawn follows the game's `table { ... }` block (`Program.table`, docs/language.md):
+its groups in order (then the zones it does not name, in declaration order), only the
+variables it names, never a hidden one. Without a block every zone and variable is drawn.
+Inside a group, the members that are one per player (a hand, a trick count) go into one
+row per seat, with the seat's score; the others are labelled lines, grids of piles or
+columns of fanned piles.
+
+`table_lines(info, width, height)` fits the lines into `height` rows when given (the
+full-screen table pane): it packs short labelled lines side by side, then shortens deep
+columns to their count and top cards, then clips. Without a height (the plain mode) every
+labelled item has its own line, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+from cardgame.interpreter.cards import SUIT_SYMBOLS
+from cardgame.interpreter.lang import TableSpec
+from cardgame.interpreter.observe import BACK
+from prompt_toolkit.utils import get_cwidth
+
+from .pieces import (
+    Line,
+    Pile,
+    TableInfo,
+    card,
+    score_of,
+    seat_label,
+    title_line,
+    value_line,
+    zones_for,
+)
+from .pieces import width as line_width
+
+SUIT_ORDER = {1: 0, 2: 1, 4: 2, 3: 3}  # ♠ ♥ ♣ ♦: the colours alternate in a sorted hand
+GAP = "   "  # between items packed on one line
+
+
+@attrs.frozen
+class Fit:
+    pack: bool = False  # several short labelled items on one line
+    depth: int | None = None  # deepest column drawn in full (then: count and top cards)
+    compact: bool = False  # hidden fans as a back and a count
+
+
+@attrs.define
+class Item:
+    label: str
+    content: Line
+    own: bool = False  # on its own line, not aligned with the others (the score)
+
+
+@attrs.define
+class Grid:
+    headers: list[str]
+    piles: list[Pile]
+    squared: bool
+
+
+@attrs.define
+class Players:
+    title: str
+    heads: list[str]
+    rows: list[tuple[str, list[Line]]]
+
+
+Block = Item | Grid | Players
+
+
+def spec_of(info: TableInfo) -> TableSpec:
+    spec: TableSpec = info.game.checked.table
+    return spec
+
+
+def _sort_keys(info: TableInfo, decl: str) -> tuple[str, ...]:
+    spec = spec_of(info)
+    if decl in spec.sort:
+        return spec.sort[decl]
+    zi = info.game.checked.zones[decl]
+    return ("suit", "rank") if zi.visibility == "owner" else ()
+
+
+def _sorted(info: TableInfo, pile: Pile, keys: tuple[str, ...]) -> Pile:
+    if not keys or pile.cards is None:
+        return pile
+    by_text = {info.game.card_text[c.id]: c for c in info.game.checked.cards}
+
+    def key(text: str) -> tuple[int, ...]:
+        c = by_text.get(text)
+        if c is None:
+            return (99,) * len(keys)
+        return tuple(SUIT_ORDER.get(c.suit, 9) if k == "suit" else c.rank for k in keys)
+
+    return Pile(sorted(pile.cards, key=key), pile.count)
+
+
+def fan_line(pile: Pile, fit: Fit, sep: str = " ", empty: str = "·",
+             tags: dict[str, str] | None = None, room: int | None = None) -> Line:
+    """A pile's cards in a row; a hidden one as a back and a count when compact; cut to
+    its count and top cards when wider than `room`."""
+    if pile.count == 0:
+        return [("class:empty", empty)]
+    if pile.cards is None and fit.compact:
+        return card(BACK) + [("class:dim", f" ×{pile.count}")]
+    if tags and pile.cards is not None:
+        out: Line = []
+        for i, c in enumerate(pile.cards):
+            if i:
+                out.append(("", sep))
+            if c in tags:
+                out.append(("class:dim", tags[c] + " "))
+            out += card(c)
+        return out
+    line = pile.fan(sep, empty)
+    if room is None or line_width(line) <= room or pile.cards is None:
+        return line
+    shown = list(pile.cards)
+    while shown and line_width(Pile(shown, len(shown)).fan(sep)) + 8 > room:
+        shown.pop(0)
+    return [("class:dim", f"({pile.count}) …")] + ([("", sep)] if shown else []) + (
+        Pile(shown, len(shown)).fan(sep) if shown else [])
+
+
+def column_lines(pile: Pile, depth: int | None) -> list[Line]:
+    lines = pile.column()
+    if depth is None or len(lines) <= depth:
+        return lines
+    keep = max(depth - 1, 1)
+    return [[("class:dim", f"+{pile.count - keep}")]] + lines[-keep:]
+
+
+def _members(info: TableInfo) -> Iterator[tuple[str, list[str]]]:
+    """The groups to draw: (title, zone and variable names), hidden ones left out."""
+    game = info.game
+    spec = spec_of(info)
+    zones = [z for z in game.checked.zones if z not in spec.hidden]
+    if spec.shown is None:
+        variables = [v for v in game.checked.vars if v not in spec.hidden]
+    else:
+        variables = [v for v in spec.shown if v not in spec.hidden]
+    named: set[str] = set()
+    for title, names in spec.groups:
+        named.update(names)
+        yield title, [n for n in names if n not in spec.hidden]
+    rest = [z for z in zones if z not in named] + [v for v in variables if v not in named]
+    if rest:
+        yield "", rest
+
+
+def _var_label(info: TableInfo, name: str) -> str:
+    shown = spec_of(info).shown
+    return shown.get(name, name) if shown is not None else name
+
+
+def _var_line(info: TableInfo, name: str, values: dict[str, Any]) -> Line:
+    vi = info.game.checked.vars[name]
+    v = values.get(name)
+    if vi.dim is None:
+        return value_line(info.game, vi.type, v)
+    line: Line = []
+    kind = vi.dim[0]
+    for i, x in enumerate(v or [], 1):
+        if i > 1:
+            line.append(("class:dim", " · "))
+        key = f"p{i}" if kind == "player" else (SUIT_SYMBOLS[i - 1] if kind == "suit" else str(i))
+        line.append(("", f"{key} "))
+        if vi.type.startswith("list:") and isinstance(x, list):
+            line.append(("", "[" + ",".join(map(str, x)) + "]"))  # narrow: one per seat/pile
+        else:
+            line += value_line(info.game, vi.type, x)
+    return line
+
+
+def blocks(info: TableInfo, fit: Fit, width: int) -> list[Block]:
+    game = info.game
+    piles = zones_for(info)
+    values = info.view_vars()
+    by_decl: dict[str, list[Any]] = {}
+    for z in game.zones:
+        by_decl.setdefault(z.decl, []).append(z)
+    spec = spec_of(info)
+    out: list[Block] = []
+    score_placed = False
+    for title, names in _members(info):
+        per_player = [n for n in names if _dim(info, n) == "player"]
+        for n in names:
+            if n in per_player:
+                continue
+            if n in game.checked.zones:
+                out += _zone_blocks(info, n, by_decl.get(n, []), piles, fit, width)
+            else:
+                out.append(Item(_var_label(info, n), _var_line(info, n, values)))
+        if per_player:
+            out.append(_players(info, title, per_player, by_decl, piles, values, fit,
+                                with_score=game.players > 1 and not score_placed))
+            score_placed = score_placed or game.players > 1
+    if not score_placed:
+        out.append(Item("score", score_of(info), own=True))
+    del spec
+    return out
+
+
+def _dim(info: TableInfo, name: str) -> str | None:
+    c = info.game.checked
+    d = c.zones[name].dim if name in c.zones else c.vars[name].dim
+    return d[0] if d else None
+
+
+def _zone_blocks(info: TableInfo, decl: str, zones: list[Any], piles: dict[str, Pile],
+                 fit: Fit, width: int) -> list[Block]:
+    zi = info.game.checked.zones[decl]
+    if not zones:
+        return []
+    keys = _sort_keys(info, decl)
+    if decl == "deck" and all(piles[z.name].count == 0 for z in zones):
+        return []  # the built-in deck, once dealt out
+    tags = info.placed.get(decl) if decl in spec_of(info).by_player else None
+    sep = "  " if zi.layout == "row" else " "
+    if zi.dim is None:
+        p = _sorted(info, piles[zones[0].name], keys)
+        room = max(width - get_cwidth(zi.label) - 2, 10)
+        content = p.top("(empty)") if zi.layout == "squared" else fan_line(
+            p, fit, sep, "(empty)", tags, room if fit.pack else None)
+        return [Item(zi.label, content)]
+    kind = zi.dim[0]
+    heads = []
+    for i, z in enumerate(zones, 1):
+        if kind == "suit":
+            heads.append(f"{zi.label} {SUIT_SYMBOLS[i - 1]}")
+        else:
+            heads.append(z.name if zi.label == zi.name else f"{zi.label} {i}")
+    if zi.layout == "row":
+        return [Item(h, fan_line(_sorted(info, piles[z.name], keys), fit, sep))
+                for h, z in zip(heads, zones, strict=True)]
+    return [Grid(heads, [_sorted(info, piles[z.name], keys) for z in zones],
+                 zi.layout == "squared")]
+
+
+def _players(info: TableInfo, title: str, names: list[str], by_decl: dict[str, list[Any]],
+             piles: dict[str, Pile], values: dict[str, Any], fit: Fit,
+             with_score: bool) -> Players:
+    game = info.game
+    heads: list[str] = []
+    for n in names:
+        heads.append(game.checked.zones[n].label if n in game.checked.zones
+                     else _var_label(info, n))
+    if with_score:
+        heads.append("score")
+    scores = game.scores(info.state)
+    rows: list[tuple[str, list[Line]]] = []
+    for p in range(1, game.players + 1):
+        cells: list[Line] = []
+        for n in names:
+            if n in game.checked.zones:
+                zi = game.checked.zones[n]
+                z = by_decl[n][p - 1]
+                pile = _sorted(info, piles[z.name], _sort_keys(info, n))
+                compact = attrs.evolve(fit, compact=True)
+                cells.append(pile.top() if zi.layout == "squared" else fan_line(
+                    pile, compact, "  " if zi.layout == "row" else " "))
+            else:
+                vi = game.checked.vars[n]
+                v = values.get(n)
+                cells.append(value_line(game, vi.type, v[p - 1] if v else None))
+        if with_score:
+            cells.append([("", str(scores[p - 1]))])
+        rows.append((seat_label(info, p, short=True), cells))
+    return Players(title, heads, rows)
+
+
+def _grid_lines(g: Grid, depth: int | None) -> list[Line]:
+    cols = [[p.top()] if g.squared else column_lines(p, depth) for p in g.piles]
+    widths = [max([get_cwidth(h)] + [line_width(c) for c in col]) + 2
+              for h, col in zip(g.headers, cols, strict=True)]
+    head = "".join(h.ljust(w) for h, w in zip(g.headers, widths, strict=True)).rstrip()
+    out: list[Line] = [[("class:header", head)]]
+    for i in range(max(len(c) for c in cols)):
+        line: Line = []
+        for col, w in zip(cols, widths, strict=True):
+            cell = col[i] if i < len(col) else []
+            line += cell + [("", " " * max(w - line_width(cell), 0))]
+        while line and line[-1][0] == "" and not line[-1][1].strip():
+            line.pop()
+        out.append(line)
+    return out
+
+
+def _players_lines(b: Players, width: int) -> list[Line]:
+    lw = max(get_cwidth(lab) for lab, _ in b.rows)
+    lw = max(lw, get_cwidth(b.title)) + 2
+    widths = [max([get_cwidth(h)] + [line_width(cells[i]) for _, cells in b.rows]) + 2
+              for i, h in enumerate(b.heads)]
+    if lw + sum(widths) <= width + 2:
+        head = b.title.ljust(lw) + "".join(
+            h.ljust(w) for h, w in zip(b.heads, widths, strict=True))
+        out: list[Line] = [[("class:header", head.rstrip())]]
+        for lab, cells in b.rows:
+            line: Line = [("class:label", lab.ljust(lw))]
+            for cell, w in zip(cells, widths, strict=True):
+                line += cell + [("", " " * max(w - line_width(cell), 0))]
+            while line and line[-1][0] == "" and not line[-1][1].strip():
+                line.pop()
+            out.append(line)
+        return out
+    out = [[("class:header", b.title)]] if b.title else []
+    for lab, cells in b.rows:  # too wide for columns: each cell with its heading
+        line = [("class:label", lab.ljust(lw))]
+        for i, (h, cell) in enumerate(zip(b.heads, cells, strict=True)):
+            if i:
+                line += [("class:dim", f"  {h} ")]
+            line += cell
+        out.append(line)
+    return out
+
+
+def lay_out(bs: list[Block], fit: Fit, width: int) -> list[Line]:
+    items = [b for b in bs if isinstance(b, Item) and not b.own]
+    lw = max((get_cwidth(b.label) for b in items), default=0) + 2
+    lines: list[Line] = []
+    row: Line = []
+    for b in bs:
+        if isinstance(b, Item):
+            if not fit.pack and b.own:
+                lines.append([("class:label", b.label + "  ")] + b.content)
+                continue
+            if not fit.pack:
+                lines.append([("class:label", b.label.ljust(lw))] + b.content)
+                continue
+            cell: Line = [("class:label", b.label + " ")] + b.content
+            if row and line_width(row) + len(GAP) + line_width(cell) <= width:
+                row += [("", GAP)] + cell
+            else:
+                if row:
+                    lines.append(row)
+                row = cell
+            continue
+        if row:
+            lines.append(row)
+            row = []
+        if isinstance(b, Grid):
+            lines += _grid_lines(b, fit.depth)
+        else:
+            lines += _players_lines(b, width)
+    if row:
+        lines.append(row)
+    return lines
+
+
+FITS = [Fit(), Fit(pack=True, compact=True)] + [
+    Fit(pack=True, compact=True, depth=d) for d in (13, 10, 8, 6, 5, 4, 3, 2)]
+
+
+def table_lines(info: TableInfo, width: int = 80, height: int | None = None) -> list[Line]:
+    """The title and the table's body, within `height` rows when given."""
+    if height is None:
+        return [title_line(info)] + lay_out(blocks(info, Fit(), width), Fit(), width)
+    lines: list[Line] = []
+    for fit in FITS:
+        lines = [title_line(info, short=True)] + lay_out(blocks(info, fit, width), fit, width)
+        if len(lines) <= height:
+            return lines
+    return lines[:height]

@@ -1,0 +1,350 @@
+"""`cardgame play` full screen: a prompt_toolkit `Application` whose table always fits.
+
+    ┌ table pane ─ title, zones, the players' rows with scores (layout.table_lines) ┐
+    │ event pane ─ the current and last trick, what happened since your last move   │
+    │ whose turn · what Enter does, and the numbered moves (in columns)             │
+    │ input line (Tab: completion menu, a Float over the panes)                     │
+    └ toolbar ──────────────────────────────────────────────────────────────────────┘
+
+Everything above the input line is drawn by `body()` for the terminal's size at each
+redraw, top to bottom with no blank rows: the moves and the status first take what they
+need (a few rows), the table gets the rest but keeps the events at least two rows, and
+the events fill what the table leaves. A command's output (help, log, an error) takes the
+event pane's place until the next line is typed, or the whole body when it is long.
+
+Lines are carried out on a worker thread, so that `confirm` (concede, quit unsaved) can
+wait for the next typed line; the body shows the last frame while a line runs.
+With several of the person's seats at one keyboard (`--seat 1 --seat 2`), a change of
+the seat that decides hides the table behind a hand-over screen until Enter.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+
+from . import events as ev
+from .base import Repl
+from .commands import COMMANDS, REPLAY_COMMANDS, arg_choices
+from .completion import InputLexer, MoveCompleter
+from .layout import table_lines
+from .render import STYLE, Line, join_lines, move_lines, turn_line
+
+MIN_EVENTS = 2  # rows the event pane keeps when the table is long
+MAX_MOVE_ROWS = 4
+
+
+class ScreenRepl(Repl):
+    """The REPL drawn as one full screen; the commands are the same as the plain mode's."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        kw["interactive"] = True
+        super().__init__(*args, **kw)
+        self.messages: list[str] = []  # a command's output, shown until the next line
+        self.asking: tuple[threading.Event, list[str]] | None = None  # a confirm waiting
+        self.busy = False
+        self.frame: StyleAndTextTuples = []
+        self.shown_seat: int | None = None  # the seat whose table was last on screen
+        self.handover: int | None = None  # a seat to hand the keyboard to
+        self.app = self._build_app()
+
+    # ------------------------------------------------------------------ the Host API
+    def emit(self, frags: StyleAndTextTuples | str, style: str = "") -> None:
+        from .render import plain
+
+        text = frags if isinstance(frags, str) else plain(frags)
+        self.transcript.append(text)
+        self.messages += text.splitlines() or [""]
+        self._redraw()
+
+    def error(self, msg: str) -> None:
+        self.emit("error: " + (msg.strip().splitlines()[0] if msg else ""))
+
+    def show_table(self) -> None:
+        # the table is drawn from the session at each redraw; here: a seat change?
+        seat = self._seat()
+        if (len(self.sess.seats) > 1 and self.replay is None and seat is not None
+                and self.shown_seat is not None and seat != self.shown_seat
+                and self.sess.person_to_move() is not None):
+            self.handover = seat
+        self.shown_seat = seat
+        self._redraw()
+
+    def width(self) -> int:
+        return self._size()[0]
+
+    def confirm(self, question: str) -> bool:
+        if threading.current_thread() is threading.main_thread():
+            return True  # not asked from a line being carried out: nothing to wait for
+        done = threading.Event()
+        answer: list[str] = []
+        self.asking = (done, answer)
+        self.messages.append(question)
+        self._redraw()
+        done.wait()
+        return bool(answer) and answer[0].strip().lower() in ("y", "yes")
+
+    def may_discard(self) -> bool:
+        if not self.sess.dirty or self.replay is not None:
+            return True
+        return self.confirm("The game is not saved. Quit anyway? [y/N]")
+
+    # ------------------------------------------------------------------ drawing
+    def _size(self) -> tuple[int, int]:
+        try:
+            size = self.app.output.get_size()
+            return max(size.columns, 40), max(size.rows, 10)
+        except Exception:  # pragma: no cover - before the app exists
+            return 80, 24
+
+    def _seat(self) -> int | None:
+        return None if self.replay is not None else self.sess.viewer
+
+    def _redraw(self) -> None:
+        app = getattr(self, "app", None)
+        if app is not None and app.is_running:
+            app.invalidate()
+
+    def body(self) -> StyleAndTextTuples:
+        if self.busy and self.frame:
+            return self.frame
+        try:
+            self.frame = self._body()
+        except Exception as e:  # pragma: no cover - never a traceback on the screen
+            self.frame = [("class:error", f"error drawing the table: {e}")]
+        return self.frame
+
+    def _body(self) -> StyleAndTextTuples:
+        cols, rows = self._size()
+        height = rows - 2  # the input line and the toolbar
+        if self.handover is not None:
+            return join_lines(_handover_lines(self.handover, height))
+        info = (self.replay.table(self.status_peek()) if self.replay
+                else self.sess.table(self.status_peek()))
+        spec = self.sess.game.checked.table
+        viewer = info.viewer
+        info.placed = ev.placed(self.sess, spec.by_player, viewer)
+        turn: list[Line] = [_turn(info, self) + _status(info.status)]
+        all_moves: list[Line] = []
+        if info.moves:
+            all_moves = (move_lines(info.moves, cols) if len(info.moves) > 6
+                         else _row_moves(info.moves))
+        events = self._event_lines(info, viewer, spec.by_player)
+        room = height - 1 - min(len(all_moves), MAX_MOVE_ROWS)
+        if len(self.messages) > room - 3:  # a long output (help, log): it takes the body
+            shown = self.messages[:room - 1] if len(self.messages) > room else self.messages
+            lines: list[Line] = [[("", m)] for m in shown]
+            if len(self.messages) > room:
+                lines.append([("class:dim", f"… {len(self.messages) - len(shown)} more "
+                               "lines (Enter: back to the table)")])
+            return join_lines(lines + turn + _cut_moves(all_moves, MAX_MOVE_ROWS))
+        want_events = max(MIN_EVENTS, len(self.messages)) if events or self.messages else 0
+        table = table_lines(info, cols, max(room - want_events, 3))
+        free = room - len(table)
+        # the moves take what the events leave them, beyond their first rows
+        extra = max(0, free - min(len(events) + len(self.messages), free))
+        moves = _cut_moves(all_moves, MAX_MOVE_ROWS + extra)
+        free = height - 1 - len(moves) - len(table)
+        ev_lines: list[Line] = [[("", m)] for m in self.messages]
+        ev_lines = ev_lines[-free:] if free > 0 else []
+        rest = free - len(ev_lines)
+        if rest > 0:  # the last trick first (it anchors the rest), then the latest lines
+            fixed = [e for e in events if e.startswith("last ")][:rest]
+            flow = [e for e in events if not e.startswith("last ")]
+            flow = flow[-(rest - len(fixed)):] if rest > len(fixed) else []
+            ev_lines = [[("class:event", e)] for e in fixed + flow] + ev_lines
+        return join_lines(table + ev_lines + turn + moves)
+
+    def status_peek(self) -> str:
+        told = self.told_how
+        text = self.status()
+        self.told_how = told  # drawing does not use up the one-time hint
+        if text.startswith("type a number"):
+            text = "a number or a move; Tab completes; help"
+        return text
+
+    def _event_lines(self, info: Any, viewer: int | None, by_player: set[str]) -> list[str]:
+        if self.replay is not None:
+            return info.events
+        out = []
+        for z in sorted(by_player):
+            last = ev.last_gathered(self.sess, z, viewer)
+            if last:
+                out.append(last)
+        return out + ev.since_decision(self.sess, viewer)
+
+    def toolbar_text(self) -> StyleAndTextTuples:
+        """Short: the title line above already names the game, its seed and the move."""
+        s = self.sess
+        if self.handover is not None:
+            turn = f"hand over to p{self.handover}"
+        elif s.over:
+            turn = "game over"
+        elif self.replay is not None:
+            turn = f"replay {self.replay.pos}/{self.replay.total}"
+        elif s.person_to_move() is not None and s.my_moves():
+            turn = "your turn" if len(s.seats) == 1 else f"your turn (p{s.person_to_move()})"
+        else:
+            turn = "to move: " + ", ".join(f"p{p}" for p in s.game.to_move(s.state))
+        parts = [turn, f"score {s.scores_text()}"]
+        if self.busy:
+            parts[0] = "working…"  # a line is being carried out (bots may be thinking)
+        if self.replay is None:
+            parts.append(f"auto {'on' if s.auto else 'off'}")
+        text = " " + "  │  ".join(parts) + "  "
+        out: StyleAndTextTuples = [("class:bottom-toolbar", text)]
+        for k, v in (("Tab", "complete"), ("help", ""), ("Ctrl-D", "quit")):
+            if len(text) + len(k) + len(v) + 2 >= self.width():
+                break
+            text += k + v + "  "
+            out.append(("class:bottom-toolbar.key", k))
+            out.append(("class:bottom-toolbar", f" {v} " if v else " "))
+        return out
+
+    # ------------------------------------------------------------------ input
+    def _accept(self, buf: Buffer) -> bool:
+        line = buf.text
+        if self.asking is not None:
+            done, answer = self.asking
+            self.asking = None
+            answer.append(line)
+            self.messages.append(line)
+            done.set()
+            return False
+        if self.handover is not None:
+            self.handover = None
+            self._redraw()
+            return False
+        if self.busy:
+            return True  # keep the text: a line is still being carried out
+        self.messages = []
+        self.busy = True
+        threading.Thread(target=self._run_line, args=(line,), daemon=True).start()
+        return False
+
+    def _run_line(self, line: str) -> None:
+        try:
+            go_on = self.handle(line)
+        except Exception as e:  # pragma: no cover - never a traceback
+            go_on = True
+            self.messages.append(f"error: {e}")
+        self.busy = False
+        if not go_on:
+            self.app.exit(result=0)
+        self._redraw()
+
+    def _build_app(self) -> Application[int]:
+        self.buffer = Buffer(
+            multiline=False, accept_handler=self._accept, history=self.prompt_history(),
+            completer=MoveCompleter(self._completable_moves, self._commands,
+                                    arg_choices=arg_choices(self), cards=self._cards),
+            complete_while_typing=True, auto_suggest=AutoSuggestFromHistory())
+        prompt = BeforeInput(lambda: [("class:command", self.prompt_text())])
+        input_window = Window(BufferControl(
+            self.buffer, input_processors=[prompt],
+            lexer=InputLexer(self._move_names, list(COMMANDS) + list(REPLAY_COMMANDS),
+                             cards=self._cards)), height=1)
+        body = Window(FormattedTextControl(self.body), wrap_lines=False)
+        toolbar = Window(FormattedTextControl(self.toolbar_text), height=1,
+                         style="class:bottom-toolbar")
+        root = FloatContainer(
+            HSplit([body, VSplit([input_window]), toolbar]),
+            floats=[Float(xcursor=True, ycursor=True,
+                          content=CompletionsMenu(max_height=8, scroll_offset=1))])
+        kb = KeyBindings()
+
+        @kb.add("c-d")
+        def _eof(event: KeyPressEvent) -> None:
+            if event.current_buffer.text:
+                event.current_buffer.delete()
+                return
+            event.current_buffer.text = "quit"
+            event.current_buffer.validate_and_handle()
+
+        @kb.add("c-c")
+        def _drop(event: KeyPressEvent) -> None:
+            event.current_buffer.reset()
+
+        @kb.add("c-l")
+        def _refresh(event: KeyPressEvent) -> None:
+            event.app.renderer.clear()
+
+        return Application(layout=Layout(root, focused_element=input_window), key_bindings=kb,
+                           style=STYLE, full_screen=True, input=self.input,
+                           output=self.output, include_default_pygments_style=False,
+                           mouse_support=False)
+
+    def prompt_text(self) -> str:
+        if self.asking is not None:
+            return "answer> "
+        if self.handover is not None:
+            return "Enter> "
+        return self.message()
+
+    def prompt_history(self) -> Any:
+        assert self.prompt_session is not None
+        return self.prompt_session.history
+
+    def run(self, seed_note: str = "") -> int:
+        if seed_note:
+            self.messages.append(seed_note)
+        if self.replay is not None:
+            r = self.replay
+            self.messages.append(f"replay of {r.game.name}: {r.total} moves")
+            self.messages += r.notes
+        else:
+            self.sess.advance()
+        self.show_table()
+        result = self.app.run()
+        return result or 0
+
+
+def _turn(info: Any, repl: ScreenRepl) -> Line:
+    s = repl.sess
+    if repl.replay is None and not s.over and s.person_to_move() is not None and s.my_moves():
+        who = "your turn" if len(s.seats) == 1 else f"your turn (p{s.person_to_move()})"
+        return [("class:turn", who)]
+    return turn_line(info)
+
+
+def _status(text: str) -> Line:
+    return [("class:dim", f" · {text}")] if text else []
+
+
+def _cut_moves(lines: list[Line], n: int) -> list[Line]:
+    if len(lines) <= n:
+        return lines
+    return lines[:max(n - 1, 0)] + [[("class:dim", f"  … {len(lines) - n + 1} more rows: "
+                                      "Tab lists the moves")]]
+
+
+def _row_moves(moves: list[tuple[str, str]]) -> list[Line]:
+    """A few moves: one per line with its description (as the plain mode)."""
+    return move_lines(moves, 200)
+
+
+def _handover_lines(seat: int, height: int) -> list[Line]:
+    pad = max(height // 2 - 2, 0)
+    lines: list[Line] = [[("", "")] for _ in range(pad)]
+    lines.append([("class:title", f"  Hand over to p{seat}")])
+    lines.append([("class:dim", f"  The table is hidden so that p{seat}'s hand is not seen "
+                   "by the seat before.")])
+    lines.append([("class:dim", f"  Press Enter when p{seat} is at the keyboard.")])
+    return lines

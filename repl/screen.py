@@ -101,6 +101,31 @@ class ScreenRepl(Repl):
         done.wait()
         return bool(answer) and answer[0].strip().lower() in ("y", "yes")
 
+    def pager(self, lines: list[StyleAndTextTuples]) -> None:
+        """Long text (`rules`) a screen at a time in the message pane: Enter for the next
+        page, q to stop (commands.page calls it)."""
+        from .render import plain
+
+        texts = [plain(ln) for ln in lines]
+        rows = max(self._size()[1] - 3 - MAX_MOVE_ROWS, 5)
+        self.transcript.append("\n".join(texts))
+        for start in range(0, len(texts), rows):
+            self.messages = texts[start:start + rows]
+            if start + rows >= len(texts) or threading.current_thread() is threading.main_thread():
+                break
+            done = threading.Event()
+            answer: list[str] = []
+            self.asking = (done, answer)
+            self.messages.append(f"-- {start + rows} of {len(texts)} lines: Enter for more, "
+                                 "q to stop --")
+            busy, self.busy = self.busy, False  # draw the page, not the frame before it
+            self._redraw()
+            done.wait()
+            self.busy = busy
+            if answer and answer[0].strip().lower().startswith("q"):
+                break
+        self._redraw()
+
     def may_discard(self) -> bool:
         if not self.sess.dirty or self.replay is not None:
             return True

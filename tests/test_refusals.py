@@ -293,3 +293,15 @@ def test_help_completes_moves_too() -> None:
     host = _Host(Session(compile_game("calculation"), "calculation", 7))
     choices = arg_choices(host)["help"]([])  # type: ignore[arg-type]
     assert "undo" in choices and "build" in choices and "lift" in choices
+
+
+def test_a_reason_is_shown_sanitised(tmp_path: Path) -> None:
+    game = tmp_path / "t.cardgame"
+    game.write_text('game "T"\nplayers 1\ndeck standard\nzone pile: face up\n'
+                    'move take(c in pile) when c.rank > 10 "too \u202elow" {\n'
+                    '  move c to pile\n}\n', encoding="utf-8")
+    g = compile_game(str(game))
+    st = Position(g, seed=1).zone("pile", "2h").state()
+    with pytest.raises(IllegalMove) as e:
+        g.parse_move(st, "take 2h")
+    assert "\u202e" not in str(e.value) and "too \\u202elow" in str(e.value)

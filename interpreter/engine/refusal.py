@@ -23,6 +23,7 @@ from typing import Any
 from ..codegen import PC, Explainer, explainer, namespace
 from ..errors import CardgameError, Span
 from ..lang import ast as A
+from ..terminal import sanitize
 from .playout import Machine
 from .state import Move, State
 from .texts import arg_text
@@ -92,6 +93,10 @@ class Refusals:
         return names + (["pass"] if d.optional else [])
 
     def why(self, state: State, move: Move, text: str) -> str:
+        # a reason and a condition are the game file's text: shown sanitised
+        return sanitize(self._why(state, move, text), newlines=False)
+
+    def _why(self, state: State, move: Move, text: str) -> str:
         m = self.m
         name = m.move_names[move[1]]
         offered = self.offered(state)

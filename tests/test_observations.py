@@ -297,3 +297,43 @@ def test_unobserved_calls_record_nothing() -> None:
     assert events[0].kind == E.CHOICE and events[-1].kind == E.PUBLIC
     s, n = g.random_playout(3, random.Random(1), 50)
     assert n == 50
+
+
+# ------------------------------------------------------------------ the fuzzer's leak check
+MASKED_LOG = """
+extends "duel"
+
+game "Duel (a raise names the stock's top card, which every seat sees masked)"
+
+move raise "put a chip in the pot"
+  when chips[me] > 0 and (any c in hand[me]: c.rank >= 10)
+{
+  chips[me] -= 1
+  pot += 1
+  log "{me} raises; the stock's top card is {top of stock}; {me} holds {all of hand[me]}"
+}
+"""
+
+
+def fuzz_ok(path: Path) -> Any:
+    from cardgame.interpreter import fuzz
+
+    return fuzz.fuzz(path, seed=0, examples=40, database=None, shrink_seconds=2,
+                     write_replay=False)
+
+
+def test_leak_check_passes_a_log_line_that_masks_hidden_cards(tmp_path: Path) -> None:
+    (tmp_path / "duel.cardgame").write_text(
+        (ROOT / "tests" / "mutants" / "duel.cardgame").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    path = tmp_path / "masked.cardgame"
+    path.write_text(MASKED_LOG, encoding="utf-8")
+    report = fuzz_ok(path)
+    assert report.ok, report
+
+
+def test_leak_check_catches_a_log_line_that_tells_a_hidden_rank() -> None:
+    report = fuzz_ok(ROOT / "tests" / "mutants" / "duel-log-leak.cardgame")
+    assert report.failure is not None
+    assert report.failure.property == "leak"
+    assert "a log line reads" in report.failure.message

@@ -19,7 +19,7 @@ import attrs
 from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
-from ..observe import determinize, hidden_zones, view
+from ..observe import determinize, hidden_zones, observe_step, view
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {
@@ -31,7 +31,8 @@ PROPERTIES: dict[str, str] = {
     "loop": "the game cannot go round in circles (a repeated state needs a `limit`)",
     "nondeterminism": "replaying the moves from the seed reproduces every state",
     "json": "every state survives a JSON round trip exactly",
-    "leak": "cards a player cannot see change neither their view nor their legal moves",
+    "leak": "cards a player cannot see change neither their view, nor their legal moves, "
+            "nor what a step tells them (its events and log lines)",
     "rule-error": "no rule fails (empty pile, index out of range, division by zero, "
                   "runaway loop)",
     "invariant": "the game's declared invariants hold after every step",
@@ -122,6 +123,7 @@ class Playthrough:
         self.param_types = g.move_param_types
         self.nmoves = len(g.move_names)
         self.pass_id = len(g.move_names) - 1
+        self.told: set[int] = set()  # the moves whose log lines were checked for leaks
 
     # ------------------------------------------------------------------ helpers
     def fail(self, prop: str, message: str, seed: int, moves: Sequence[Move],
@@ -233,6 +235,38 @@ class Playthrough:
                 why = self.legal_leak(st, other, p)
                 if why:
                     return p, why
+        return None
+
+    def told_leak(self, st: State, m: Move, seed: int, step: int) -> tuple[int, str] | None:
+        """Deal again the cards a seat cannot see and play the same move: when the seat
+        sees the same events and the same state after it, its log lines must read the
+        same too (a log line that names a hidden card masks it; one that tells its rank,
+        or anything computed from it, leaks)."""
+        g = self.g
+        if not any(self.hidden.values()):
+            return None
+        real = g.apply_observed(st, m)
+        if not any(e.kind == "log" for e in real[1]):
+            return None  # the other events are masked by the zones' visibility
+        rng = random.Random(seed * 1_000_003 + step + 500_009)
+        for p in range(1, g.players + 1):
+            if not self.hidden[p]:
+                continue
+            other = determinize(g, st, p, rng, reseed=False)
+            if other == st or m not in g.legal_moves(other):
+                continue
+            after, events = g.apply_observed(other, m)
+            mine = observe_step(g, real[1], p)
+            theirs = observe_step(g, events, p)
+            if mine == theirs:
+                continue
+            if ([o for o in mine if o.kind != "log"] != [o for o in theirs if o.kind != "log"]
+                    or view(g, real[0], p) != view(g, after, p)):
+                continue  # the seat tells the worlds apart anyway
+            a, b = next((x.text, y.text) for x, y in zip(mine, theirs, strict=False) if x != y)
+            return p, (f"p{p} is told something that depends on cards p{p} cannot see: after "
+                       f"`{self.text(m)}` a log line reads '{a}', and '{b}' when those cards "
+                       "are dealt again")
         return None
 
     def legal_leak(self, st: State, other: State, p: int) -> str | None:
@@ -415,6 +449,9 @@ class Playthrough:
                 options = self.first_by_text(options)
             m = options[choose(len(options))] if len(options) > 1 else options[0]
             self.reject_probes(st, m, legal, seed, moves)
+            if step % SAMPLE_EVERY == 0 or m[1] not in self.told:
+                self.told.add(m[1])  # each move at its first playing, then sampled
+                self.told_checks(st, m, seed, moves, step)
             st = nexts[m]
             moves.append(m)
             if len(moves) > cov.longest:
@@ -508,6 +545,16 @@ class Playthrough:
         except CardgameError as e:
             found = None
             _ = e  # a re-dealt state whose rules fail tells nothing about the real game
+        if found:
+            p, why = found
+            raise self.fail("leak", why, seed, moves, st, player=p)
+
+    def told_checks(self, st: State, m: Move, seed: int, moves: list[Move], step: int) -> None:
+        self.cov.checks += 1
+        try:
+            found = self.told_leak(st, m, seed, step)
+        except CardgameError:
+            found = None  # a re-dealt world whose rules fail tells nothing about the real one
         if found:
             p, why = found
             raise self.fail("leak", why, seed, moves, st, player=p)

@@ -19,7 +19,7 @@ import attrs
 from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
-from ..observe import determinize, hidden_zones, observe_step, view
+from ..observe import Observation, determinize, hidden_zones, observe_step, view
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {
@@ -32,7 +32,7 @@ PROPERTIES: dict[str, str] = {
     "nondeterminism": "replaying the moves from the seed reproduces every state",
     "json": "every state survives a JSON round trip exactly",
     "leak": "cards a player cannot see change neither their view, nor their legal moves, "
-            "nor what a step tells them (its events and log lines)",
+            "nor what a step tells them (its log lines and the variables it sets)",
     "rule-error": "no rule fails (empty pile, index out of range, division by zero, "
                   "runaway loop)",
     "invariant": "the game's declared invariants hold after every step",
@@ -246,8 +246,6 @@ class Playthrough:
         if not any(self.hidden.values()):
             return None
         real = g.apply_observed(st, m)
-        if not any(e.kind == "log" for e in real[1]):
-            return None  # the other events are masked by the zones' visibility
         rng = random.Random(seed * 1_000_003 + step + 500_009)
         for p in range(1, g.players + 1):
             if not self.hidden[p]:
@@ -260,13 +258,12 @@ class Playthrough:
             theirs = observe_step(g, events, p)
             if mine == theirs:
                 continue
-            if ([o for o in mine if o.kind != "log"] != [o for o in theirs if o.kind != "log"]
-                    or view(g, real[0], p) != view(g, after, p)):
+            seen_a, told_a = _told(mine)
+            seen_b, told_b = _told(theirs)
+            if seen_a != seen_b or _table(view(g, real[0], p)) != _table(view(g, after, p)):
                 continue  # the seat tells the worlds apart anyway
-            a, b = next((x.text, y.text) for x, y in zip(mine, theirs, strict=False) if x != y)
-            return p, (f"p{p} is told something that depends on cards p{p} cannot see: after "
-                       f"`{self.text(m)}` a log line reads '{a}', and '{b}' when those cards "
-                       "are dealt again")
+            return p, f"p{p} is told something that depends on cards p{p} cannot see: " + \
+                _difference(told_a, told_b, self.text(m))
         return None
 
     def legal_leak(self, st: State, other: State, p: int) -> str | None:
@@ -584,6 +581,38 @@ class Playthrough:
             if a != b or g.legal_moves(a) != g.legal_moves(b):
                 raise self.fail("nondeterminism", f"replaying the moves from seed {seed} "
                                 f"gives another state after move {i}", seed, moves[:i], a)
+
+
+def _told(obs: Sequence[Observation]) -> tuple[list[Observation], list[Observation]]:
+    """A step's observations: what the seat sees happen (cards, choices), and what it is
+    told (log lines, variables and who decides)."""
+    told = ("log", "public")
+    return [o for o in obs if o.kind not in told], [o for o in obs if o.kind in told]
+
+
+def _table(v: dict[str, Any]) -> dict[str, Any]:
+    """A view without what the step tells (variables): the cards and the choices."""
+    return {k: x for k, x in v.items() if k != "vars"}
+
+
+def _difference(a: list[Observation], b: list[Observation], move: str) -> str:
+    again = "when those cards are dealt again"
+    for x, y in zip(a, b, strict=False):
+        if x == y:
+            continue
+        if x.kind == "log" and y.kind == "log":
+            return f"after `{move}` a log line reads '{x.text}', and '{y.text}' {again}"
+        if x.kind == "public" and y.kind == "public":
+            old, new = dict(x.changes), dict(y.changes)
+            for name in [*old, *(k for k in new if k not in old)]:
+                if old.get(name) != new.get(name):
+                    return (f"after `{move}` the variable `{name}` is {old.get(name)!r}, and "
+                            f"{new.get(name)!r} {again} (variables are public)")
+            return (f"after `{move}` p{x.to_move} decide(s) next, and p{y.to_move} {again}"
+                    if x.to_move != y.to_move else f"after `{move}` the game goes on "
+                    f"otherwise ({x.phase or x.ended!r} / {y.phase or y.ended!r}) {again}")
+        break
+    return f"after `{move}` the step reads otherwise {again}"
 
 
 def names_used(g: Game) -> set[str]:

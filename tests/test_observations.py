@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import subprocess
 import sys
@@ -332,8 +333,17 @@ def test_leak_check_passes_a_log_line_that_masks_hidden_cards(tmp_path: Path) ->
     assert report.ok, report
 
 
-def test_leak_check_catches_a_log_line_that_tells_a_hidden_rank() -> None:
-    report = fuzz_ok(ROOT / "tests" / "mutants" / "duel-log-leak.cardgame")
+def test_leak_check_catches_a_log_line_that_tells_a_hidden_rank(tmp_path: Path) -> None:
+    from cardgame.interpreter import fuzz
+
+    out = tmp_path / "cx.json"
+    report = fuzz.fuzz(ROOT / "tests" / "mutants" / "duel-log-leak.cardgame", seed=0,
+                       examples=40, database=None, shrink_seconds=2, out=out)
     assert report.failure is not None
     assert report.failure.property == "leak"
     assert "a log line reads" in report.failure.message
+    # the counterexample keeps what the seat concerned had observed
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    seat = report.failure.player
+    assert seat is not None
+    assert saved["observations"][str(seat)][-1]["kind"] == "public"

@@ -172,12 +172,6 @@ class Recorder:
                       for z in self._zone_slots if c in s[z])
         out.append(Event(LOG, self.actor, parts=parts, where=where))
 
-    def append(self, text: str) -> None:
-        """A log line as plain text (kept for code generated before events had parts)."""
-        out = self._out()
-        if out is not None:
-            out.append(Event(LOG, self.actor, parts=(text,)))
-
     def text(self, parts: tuple[Part, ...]) -> str:
         """A log line as the rules wrote it, every card named (no seat's view)."""
         return "".join(p if isinstance(p, str) else self._fmt(p[0], p[1]) for p in parts)

@@ -19,7 +19,8 @@ import attrs
 from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
-from ..observe import Observation, determinize, hidden_zones, observe_step, view
+from ..observe import determinize, hidden_zones, view
+from .told import told_leak
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {
@@ -238,33 +239,8 @@ class Playthrough:
         return None
 
     def told_leak(self, st: State, m: Move, seed: int, step: int) -> tuple[int, str] | None:
-        """Deal again the cards a seat cannot see and play the same move: when the seat
-        sees the same events and the same state after it, its log lines must read the
-        same too (a log line that names a hidden card masks it; one that tells its rank,
-        or anything computed from it, leaks)."""
-        g = self.g
-        if not any(self.hidden.values()):
-            return None
-        real = g.apply_observed(st, m)
-        rng = random.Random(seed * 1_000_003 + step + 500_009)
-        for p in range(1, g.players + 1):
-            if not self.hidden[p]:
-                continue
-            other = determinize(g, st, p, rng, reseed=False)
-            if other == st or m not in g.legal_moves(other):
-                continue
-            after, events = g.apply_observed(other, m)
-            mine = observe_step(g, real[1], p)
-            theirs = observe_step(g, events, p)
-            if mine == theirs:
-                continue
-            seen_a, told_a = _told(mine)
-            seen_b, told_b = _told(theirs)
-            if seen_a != seen_b or _table(view(g, real[0], p)) != _table(view(g, after, p)):
-                continue  # the seat tells the worlds apart anyway
-            return p, f"p{p} is told something that depends on cards p{p} cannot see: " + \
-                _difference(told_a, told_b, self.text(m))
-        return None
+        return told_leak(self.g, self.hidden, st, m, random.Random(seed * 1_000_003 + step + 500_009),
+                         self.text(m))
 
     def legal_leak(self, st: State, other: State, p: int) -> str | None:
         g = self.g
@@ -581,38 +557,6 @@ class Playthrough:
             if a != b or g.legal_moves(a) != g.legal_moves(b):
                 raise self.fail("nondeterminism", f"replaying the moves from seed {seed} "
                                 f"gives another state after move {i}", seed, moves[:i], a)
-
-
-def _told(obs: Sequence[Observation]) -> tuple[list[Observation], list[Observation]]:
-    """A step's observations: what the seat sees happen (cards, choices), and what it is
-    told (log lines, variables and who decides)."""
-    told = ("log", "public")
-    return [o for o in obs if o.kind not in told], [o for o in obs if o.kind in told]
-
-
-def _table(v: dict[str, Any]) -> dict[str, Any]:
-    """A view without what the step tells (variables): the cards and the choices."""
-    return {k: x for k, x in v.items() if k != "vars"}
-
-
-def _difference(a: list[Observation], b: list[Observation], move: str) -> str:
-    again = "when those cards are dealt again"
-    for x, y in zip(a, b, strict=False):
-        if x == y:
-            continue
-        if x.kind == "log" and y.kind == "log":
-            return f"after `{move}` a log line reads '{x.text}', and '{y.text}' {again}"
-        if x.kind == "public" and y.kind == "public":
-            old, new = dict(x.changes), dict(y.changes)
-            for name in [*old, *(k for k in new if k not in old)]:
-                if old.get(name) != new.get(name):
-                    return (f"after `{move}` the variable `{name}` is {old.get(name)!r}, and "
-                            f"{new.get(name)!r} {again} (variables are public)")
-            return (f"after `{move}` p{x.to_move} decide(s) next, and p{y.to_move} {again}"
-                    if x.to_move != y.to_move else f"after `{move}` the game goes on "
-                    f"otherwise ({x.phase or x.ended!r} / {y.phase or y.ended!r}) {again}")
-        break
-    return f"after `{move}` the step reads otherwise {again}"
 
 
 def names_used(g: Game) -> set[str]:

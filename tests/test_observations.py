@@ -347,3 +347,22 @@ def test_leak_check_catches_a_log_line_that_tells_a_hidden_rank(tmp_path: Path) 
     seat = report.failure.player
     assert seat is not None
     assert saved["observations"][str(seat)][-1]["kind"] == "public"
+
+
+def test_the_repl_writes_log_lines_as_its_seat_sees_them(tmp_path: Path) -> None:
+    """`cardgame play`: a bot's log line names its hidden hand only as card backs."""
+    from cardgame.repl.session import Session
+
+    path = tmp_path / "tell.cardgame"
+    path.write_text(LOGGING, encoding="utf-8")
+    g = compile_game(str(path))
+    sess = Session(g, str(path), 4, seats=[2], auto=False)
+    step = sess.step_once()
+    assert step is not None and step.move[0] == 1
+    held = g.zone_cards(sess.state, "hand-p1")
+    shown = g.card_text[step.move[2]]
+    [line] = [ln for ln in sess.event_lines() if "shows" in ln and "still holds" in ln]
+    assert shown in line and f"still holds {', '.join([BACK] * len(held))}" in line
+    assert not any(c in line for c in held)
+    spectator = sess.event_lines(reveal_all=True)
+    assert any(", ".join(held) in ln for ln in spectator)

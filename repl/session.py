@@ -102,7 +102,8 @@ class Session:
     # ------------------------------------------------------------------ life cycle
     def _begin(self, seed: int) -> None:
         self.seed = seed
-        self.start, self.start_events = self.game.start_with_events(seed)
+        self.start, self.start_observed = self.game.start_observed(seed)
+        self.start_events = [self.game.log_text(e) for e in self.start_observed if e.kind == "log"]
         self.steps: list[Step] = []
         self.conceded: Concession | None = None
         self.redo_stack: list[list[Step] | Concession] = []
@@ -404,12 +405,19 @@ class Session:
         seen = None if reveal_all or viewer is None else visible_cards(game, step.after, viewer)
         return [game.card_text[c] for c in moved if seen is None or c in seen]
 
+    def start_lines(self, viewer: int | None, reveal_all: bool = False) -> list[str]:
+        """The setup's log lines, each card named only if `viewer` may see it."""
+        if reveal_all:
+            return [f"  {e}" for e in self.start_events]
+        return [f"  {o.text}" for o in observe_step(self.game, self.start_observed, viewer)
+                if o.kind == "log"]
+
     def event_lines(self, viewer: int | None = None, reveal_all: bool = False,
                     last: int | None = None) -> list[str]:
         """The events in words: the setup's log, then each step (the last `last` steps)."""
         viewer = self.viewer if viewer is None else viewer
         first = 0 if last is None else max(len(self.steps) - last, 0)
-        lines = [f"  {e}" for e in self.start_events] if first == 0 else []
+        lines = self.start_lines(viewer, reveal_all) if first == 0 else []
         for i in range(first, len(self.steps)):
             lines += self.step_lines(i, viewer, reveal_all)
         if self.conceded is not None:
@@ -419,7 +427,7 @@ class Session:
     def log_lines(self) -> list[str]:
         viewer = self.viewer
         out = [f"{self.game.name}, seed {self.seed}"]
-        out += [f"  {e}" for e in self.start_events]
+        out += self.start_lines(viewer)
         for i, st in enumerate(self.steps):
             lines = self.step_lines(i, viewer)
             out.append(f"{i + 1:>4}. {lines[0]}" + ("  [auto]" if st.by == "auto" else ""))

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import subprocess
 import sys
@@ -297,3 +298,71 @@ def test_unobserved_calls_record_nothing() -> None:
     assert events[0].kind == E.CHOICE and events[-1].kind == E.PUBLIC
     s, n = g.random_playout(3, random.Random(1), 50)
     assert n == 50
+
+
+# ------------------------------------------------------------------ the fuzzer's leak check
+MASKED_LOG = """
+extends "duel"
+
+game "Duel (a raise names the stock's top card, which every seat sees masked)"
+
+move raise "put a chip in the pot"
+  when chips[me] > 0 and (any c in hand[me]: c.rank >= 10)
+{
+  chips[me] -= 1
+  pot += 1
+  log "{me} raises; the stock's top card is {top of stock}; {me} holds {all of hand[me]}"
+}
+"""
+
+
+def fuzz_ok(path: Path) -> Any:
+    from cardgame.interpreter import fuzz
+
+    return fuzz.fuzz(path, seed=0, examples=40, database=None, shrink_seconds=2,
+                     write_replay=False)
+
+
+def test_leak_check_passes_a_log_line_that_masks_hidden_cards(tmp_path: Path) -> None:
+    (tmp_path / "duel.cardgame").write_text(
+        (ROOT / "tests" / "mutants" / "duel.cardgame").read_text(encoding="utf-8"),
+        encoding="utf-8")
+    path = tmp_path / "masked.cardgame"
+    path.write_text(MASKED_LOG, encoding="utf-8")
+    report = fuzz_ok(path)
+    assert report.ok, report
+
+
+def test_leak_check_catches_a_log_line_that_tells_a_hidden_rank(tmp_path: Path) -> None:
+    from cardgame.interpreter import fuzz
+
+    out = tmp_path / "cx.json"
+    report = fuzz.fuzz(ROOT / "tests" / "mutants" / "duel-log-leak.cardgame", seed=0,
+                       examples=40, database=None, shrink_seconds=2, out=out)
+    assert report.failure is not None
+    assert report.failure.property == "leak"
+    assert "a log line reads" in report.failure.message
+    # the counterexample keeps what the seat concerned had observed
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    seat = report.failure.player
+    assert seat is not None
+    assert saved["observations"][str(seat)][-1]["kind"] == "public"
+
+
+def test_the_repl_writes_log_lines_as_its_seat_sees_them(tmp_path: Path) -> None:
+    """`cardgame play`: a bot's log line names its hidden hand only as card backs."""
+    from cardgame.repl.session import Session
+
+    path = tmp_path / "tell.cardgame"
+    path.write_text(LOGGING, encoding="utf-8")
+    g = compile_game(str(path))
+    sess = Session(g, str(path), 4, seats=[2], auto=False)
+    step = sess.step_once()
+    assert step is not None and step.move[0] == 1
+    held = g.zone_cards(sess.state, "hand-p1")
+    shown = g.card_text[step.move[2]]
+    [line] = [ln for ln in sess.event_lines() if "shows" in ln and "still holds" in ln]
+    assert shown in line and f"still holds {', '.join([BACK] * len(held))}" in line
+    assert not any(c in line for c in held)
+    spectator = sess.event_lines(reveal_all=True)
+    assert any(", ".join(held) in ln for ln in spectator)

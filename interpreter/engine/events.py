@@ -71,11 +71,17 @@ class Recorder:
         self.observers = 0
 
     # -------------------------------------------------------------- who listens
-    def swap(self, target: list[Event] | None) -> list[Event] | None:
-        """Make `target` this thread's event list; return the one it replaces."""
+    def swap(self, target: list[Event] | None, actor: int = 0) -> list[Event] | None:
+        """Make `target` this thread's event list (events of `actor`'s step); return the
+        one it replaces."""
         old = getattr(self._local, "target", None)
         self._local.target = target
+        self._local.actor = actor
         return old
+
+    @property
+    def actor(self) -> int:
+        return int(getattr(self._local, "actor", 0))
 
     def open(self) -> None:
         with self._lock:
@@ -108,6 +114,7 @@ class Recorder:
             return work[z]
 
         text = self._zone_text
+        actor = self.actor
         for k, c in enumerate(ids):
             src = next((z for z in self._zone_slots if c in (work[z] if z in work else s[z])), None)
             if src is None:
@@ -118,7 +125,7 @@ class Recorder:
             dst_l = zone(dst)
             j = k if bottom else len(dst_l)
             dst_l.insert(j, c)
-            out.append(Event(MOVE, card=c, src=text[src], dst=text[dst], src_index=i,
+            out.append(Event(MOVE, actor, card=c, src=text[src], dst=text[dst], src_index=i,
                              dst_index=j))
 
     def deal(self, s: list[Any], src: int, dests: tuple[int, ...], n: int | None) -> None:
@@ -130,10 +137,11 @@ class Recorder:
         total = len(pile) if n is None else min(n * len(dests), len(pile))
         sizes = {d: len(s[d]) for d in dests}
         text = self._zone_text
+        actor = self.actor
         for k in range(total):
             d = dests[k % len(dests)]
             c = pile.pop()
-            out.append(Event(MOVE, card=c, src=text[src], dst=text[d], src_index=len(pile),
+            out.append(Event(MOVE, actor, card=c, src=text[src], dst=text[d], src_index=len(pile),
                              dst_index=sizes[d]))
             sizes[d] += 1
 
@@ -141,12 +149,12 @@ class Recorder:
         """Called after zone `z` was shuffled."""
         out = self._out()
         if out is not None:
-            out.append(Event(SHUFFLE, src=self._zone_text[z], cards=tuple(s[z])))
+            out.append(Event(SHUFFLE, self.actor, src=self._zone_text[z], cards=tuple(s[z])))
 
     def pick(self, value: Any, typ: str = "") -> None:
         out = self._out()
         if out is not None:
-            out.append(Event(RANDOM, value=value, typ=typ))
+            out.append(Event(RANDOM, self.actor, value=value, typ=typ))
 
     def log(self, s: list[Any], *parts: Part) -> None:
         out = self._out()
@@ -162,13 +170,7 @@ class Recorder:
                     cards.update(x for x in v if x is not None)
         where = tuple((c, self._zone_text[z]) for c in sorted(cards)
                       for z in self._zone_slots if c in s[z])
-        out.append(Event(LOG, parts=parts, where=where))
-
-    def append(self, text: str) -> None:
-        """A log line as plain text (kept for code generated before events had parts)."""
-        out = self._out()
-        if out is not None:
-            out.append(Event(LOG, parts=(text,)))
+        out.append(Event(LOG, self.actor, parts=parts, where=where))
 
     def text(self, parts: tuple[Part, ...]) -> str:
         """A log line as the rules wrote it, every card named (no seat's view)."""

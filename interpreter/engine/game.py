@@ -175,21 +175,21 @@ class Game(Machine):
                 order = {p: i for i, p in enumerate(state.slots[WHO])}
                 head += [Event(REVEAL, actor=m[0], move=m, where=self._where(state, m))
                          for m in sorted(pending, key=lambda m: order[m[0]])]
-        after, events = self._observed(self.apply, state, move)
-        events = [attrs.evolve(e, actor=move[0]) for e in events]
+        after, events = self._observed(move[0], self.apply, state, move)
         return after, (*head, *events, self._public(after, state))
 
     def start_observed(self, seed: int) -> tuple[State, tuple[Event, ...]]:
         """`new_state`, and the events of the setup and the flow up to the first decision
         (the deck starts in its declared order), then the variables as PUBLIC."""
-        state, events = self._observed(self.new_state, seed)
+        state, events = self._observed(0, self.new_state, seed)
         return state, (*events, self._public(state, None))
 
-    def _observed(self, call: Callable[..., State], *args: Any) -> tuple[State, list[Event]]:
+    def _observed(self, actor: int, call: Callable[..., State], *args: Any
+                  ) -> tuple[State, list[Event]]:
         rec = self._rec
         events: list[Event] = []
         rec.open()
-        old = rec.swap(events)
+        old = rec.swap(events, actor)
         try:
             return call(*args), events
         finally:
@@ -223,12 +223,12 @@ class Game(Machine):
 
     def apply_with_events(self, state: State, move: Move) -> tuple[State, list[str]]:
         """`apply`, and the log lines of the rules that ran, in order, every card named."""
-        after, events = self._observed(self.apply, state, tuple(move))
+        after, events = self._observed(move[0], self.apply, state, tuple(move))
         return after, [self.log_text(e) for e in events if e.kind == LOG]
 
     def start_with_events(self, seed: int) -> tuple[State, list[str]]:
         """`new_state`, and the log lines of the setup and the flow up to the first decision."""
-        state, events = self._observed(self.new_state, seed)
+        state, events = self._observed(0, self.new_state, seed)
         return state, [self.log_text(e) for e in events if e.kind == LOG]
 
     def concede(self, state: State, player: int) -> State:

@@ -3,7 +3,8 @@
 - `command`: `fuzz(...)`, the Python API, and `run_fuzz(args)`, the command;
 - `search`: the Hypothesis driver, its budgets and shrinking;
 - `report`: `FuzzReport`, its text and JSON, and the counterexample's replay file;
-- `playthrough`: one checked playthrough and the properties.
+- `playthrough`: one checked playthrough and the properties;
+- `told`: the leak check of what a step tells a seat (log lines, variables).
 """
 
 from .command import fuzz, run_fuzz

@@ -20,6 +20,7 @@ from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
 from ..observe import determinize, hidden_zones, view
+from .told import told_leak
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {
@@ -31,7 +32,8 @@ PROPERTIES: dict[str, str] = {
     "loop": "the game cannot go round in circles (a repeated state needs a `limit`)",
     "nondeterminism": "replaying the moves from the seed reproduces every state",
     "json": "every state survives a JSON round trip exactly",
-    "leak": "cards a player cannot see change neither their view nor their legal moves",
+    "leak": "cards a player cannot see change neither their view, nor their legal moves, "
+            "nor what a step tells them (its log lines and the variables it sets)",
     "rule-error": "no rule fails (empty pile, index out of range, division by zero, "
                   "runaway loop)",
     "invariant": "the game's declared invariants hold after every step",
@@ -122,6 +124,7 @@ class Playthrough:
         self.param_types = g.move_param_types
         self.nmoves = len(g.move_names)
         self.pass_id = len(g.move_names) - 1
+        self.told: set[int] = set()  # the moves whose log lines were checked for leaks
 
     # ------------------------------------------------------------------ helpers
     def fail(self, prop: str, message: str, seed: int, moves: Sequence[Move],
@@ -234,6 +237,10 @@ class Playthrough:
                 if why:
                     return p, why
         return None
+
+    def told_leak(self, st: State, m: Move, seed: int, step: int) -> tuple[int, str] | None:
+        return told_leak(self.g, self.hidden, st, m, random.Random(seed * 1_000_003 + step + 500_009),
+                         self.text(m))
 
     def legal_leak(self, st: State, other: State, p: int) -> str | None:
         g = self.g
@@ -415,6 +422,9 @@ class Playthrough:
                 options = self.first_by_text(options)
             m = options[choose(len(options))] if len(options) > 1 else options[0]
             self.reject_probes(st, m, legal, seed, moves)
+            if step % SAMPLE_EVERY == 0 or m[1] not in self.told:
+                self.told.add(m[1])  # each move at its first playing, then sampled
+                self.told_checks(st, m, seed, moves, step)
             st = nexts[m]
             moves.append(m)
             if len(moves) > cov.longest:
@@ -508,6 +518,16 @@ class Playthrough:
         except CardgameError as e:
             found = None
             _ = e  # a re-dealt state whose rules fail tells nothing about the real game
+        if found:
+            p, why = found
+            raise self.fail("leak", why, seed, moves, st, player=p)
+
+    def told_checks(self, st: State, m: Move, seed: int, moves: list[Move], step: int) -> None:
+        self.cov.checks += 1
+        try:
+            found = self.told_leak(st, m, seed, step)
+        except CardgameError:
+            found = None  # a re-dealt world whose rules fail tells nothing about the real one
         if found:
             p, why = found
             raise self.fail("leak", why, seed, moves, st, player=p)

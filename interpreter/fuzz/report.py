@@ -11,6 +11,7 @@ import attrs
 
 from ..engine import Game, Move
 from ..errors import CardgameError
+from ..observe import history
 from ..options import option_text
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
 from .search import SHRINK_LIMIT
@@ -114,6 +115,13 @@ def save_replay(g: Game, report: FuzzReport, cx: Counterexample, path: Path) -> 
     if report.failing_move_text:
         note += f" (then: {report.failing_move_text})"
     rp = R.from_game(g, report.game_ref, cx.seed, cx.moves, settings=report.options, note=note)
+    if cx.property == "leak" and cx.player is not None:
+        # what the seat concerned had observed, for the designer to read beside the leak
+        try:
+            rp.observations = {cx.player: [o.to_data() for o in history(
+                g, cx.seed, cx.moves, cx.player)]}
+        except CardgameError:
+            pass
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         rp.save(path)

@@ -12,7 +12,8 @@ from ..engine import Game, Position, State
 from .visibility import hidden_zones
 
 
-def determinize(game: Game, state: State, seat: int | None, rng: random.Random) -> State:
+def determinize(game: Game, state: State, seat: int | None, rng: random.Random,
+                reseed: bool = True) -> State:
     """A state that `seat` (None: a spectator) cannot tell from `state`, drawn with `rng`.
 
     Kept as they are: every zone the seat sees (its cards and their order), every variable
@@ -26,7 +27,8 @@ def determinize(game: Game, state: State, seat: int | None, rng: random.Random) 
 
     Re-seeded: the state's random seed is drawn from `rng`, so the world's future
     shuffles and random picks are its own, not the real game's (a bot that looks ahead
-    in it learns nothing of the real chance).
+    in it learns nothing of the real chance). With `reseed=False` it keeps the state's
+    seed: the fuzzer compares what one step tells in the real and the re-dealt world.
 
     The result depends only on what the seat sees of `state` and on `rng`: two states
     that look the same to the seat give the same world for the same `rng` state. It is
@@ -44,5 +46,6 @@ def determinize(game: Game, state: State, seat: int | None, rng: random.Random) 
             options = [x for x in legal if x[0] == m[0]] if m[0] != seat else []
             again.append(options[rng.randrange(len(options))] if options else m)
         pos.pending(again)
-    pos.random_seed(rng.getrandbits(63))
+    if reseed:
+        pos.random_seed(rng.getrandbits(63))
     return pos.state(check=False)

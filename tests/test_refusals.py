@@ -305,3 +305,13 @@ def test_a_reason_is_shown_sanitised(tmp_path: Path) -> None:
     with pytest.raises(IllegalMove) as e:
         g.parse_move(st, "take 2h")
     assert "\u202e" not in str(e.value) and "too \\u202elow" in str(e.value)
+
+
+def test_a_shared_win_is_said_so() -> None:
+    from cardgame.repl.render import plain, turn_line
+
+    sess = Session(compile_game("interaction", 3), "interaction", 3)
+    sess.concede()  # p1 gives up with no chips: p2 and p3 share first place at 0
+    assert sess.game.results(sess.state) == ["loss", "draw", "draw"]
+    line = plain(turn_line(sess.table()))
+    assert "shared win" in line and "draw" not in line

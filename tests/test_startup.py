@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -196,3 +197,70 @@ def test_short_commands_import_no_heavy_library(tmp_path: Path, argv: list[str],
     bad = [m for m in (*HEAVY, *also) if m in loaded or any(x.startswith(m + ".")
                                                               for x in loaded)]
     assert not bad, f"`cardgame {argv[0]}` imports {bad}"
+
+
+# ---------------------------------------------------------------- parsed game files
+MODULE_PROBE = """
+import json, sys
+from cardgame.interpreter.lang import builder, load
+from cardgame.interpreter.lang.ast import Module
+built = []
+orig = builder.build_module
+def spy(text, name):
+    built.append(name)
+    return orig(text, name)
+builder.build_module = spy
+try:
+    loaded = load(sys.argv[1])
+    result = {"built": built, "decls": len(loaded.decls)}
+except Exception as e:
+    result = {"built": built, "error": type(e).__name__}
+print(json.dumps(result))
+"""
+
+
+def load_probe(env: dict[str, str], path: Path) -> dict[str, object]:
+    out = run_py(MODULE_PROBE, env, str(path))
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
+
+
+def test_a_game_file_is_parsed_once_per_text(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    game = tmp_path / "mine.cardgame"
+    base = (ROOT / "games" / "chains.cardgame").read_text(encoding="utf-8")
+    game.write_text(base, encoding="utf-8")
+    first = load_probe(env, game)
+    assert len(first["built"]) == 1  # type: ignore[arg-type]
+    second = load_probe(env, game)
+    assert second == {**first, "built": []}  # the same declarations, not parsed again
+    game.write_text(base + "\n# an edit\n", encoding="utf-8")
+    assert load_probe(env, game)["built"] == first["built"]  # edited: parsed again
+    assert load_probe(env, game)["built"] == []
+    # one cache file per game file: the edited text replaced the first version
+    assert len(list((tmp_path / "cache" / "cardgame").glob("module-*"))) == 1
+
+
+def test_a_file_that_does_not_parse_is_never_cached(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    game = tmp_path / "bad.cardgame"
+    game.write_text('game "x"\nmove m {', encoding="utf-8")
+    for _ in range(2):
+        result = load_probe(env, game)
+        assert result["error"] == "Diagnostic" and len(result["built"]) == 1  # type: ignore[arg-type]
+    assert not list((tmp_path / "cache" / "cardgame").glob("module-*"))
+
+
+def test_a_corrupt_module_cache_is_parsed_again(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    game = tmp_path / "g.cardgame"
+    game.write_text((ROOT / "games" / "calculation.cardgame").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    first = load_probe(env, game)
+    [path] = (tmp_path / "cache" / "cardgame").glob("module-*")
+    header = path.read_bytes().splitlines()[0]
+    for junk in (b"", header + b"\n\x80\x05junk", header + b"\n" + pickle.dumps([1, 2])):
+        path.write_bytes(junk)
+        assert load_probe(env, game) == first
+    assert load_probe(env, game)["built"] == []

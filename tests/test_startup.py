@@ -202,14 +202,13 @@ def test_short_commands_import_no_heavy_library(tmp_path: Path, argv: list[str],
 # ---------------------------------------------------------------- parsed game files
 MODULE_PROBE = """
 import json, sys
-from cardgame.interpreter.lang import builder, load
-from cardgame.interpreter.lang.ast import Module
+from cardgame.interpreter.lang import load, module_cache
 built = []
-orig = builder.build_module
+orig = module_cache.build_module
 def spy(text, name):
     built.append(name)
     return orig(text, name)
-builder.build_module = spy
+module_cache.build_module = spy
 try:
     loaded = load(sys.argv[1])
     result = {"built": built, "decls": len(loaded.decls)}

@@ -1,4 +1,4 @@
-"""The Lark parser and the parsed game files, kept in the user's cache directory.
+"""The Lark parser, built once per grammar and kept in the user's cache directory.
 
 Building the LALR table takes about 0.2-0.5 s, most of a short command's time; loading
 Lark's serialised parser takes a tenth of that. The file is keyed by a hash of the
@@ -8,23 +8,18 @@ upgraded Lark never loads a stale table. The cache lives in `$XDG_CACHE_HOME/car
 read-only. Every failure (no home, an unwritable or corrupt cache) falls back silently to
 building the parser in memory; a cache can make a command faster, never break it.
 
-A game file's AST is kept the same way (`cached_module`), keyed by its text, its
-display name and a hash of the front end's code and grammar, one file per game file.
+module_cache.py keeps a game file's AST the same way.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
-import pickle
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar
-
-from . import ast as A
 
 T = TypeVar("T")
 
@@ -107,42 +102,3 @@ def _write(path: Path, key: str, obj: T, save: Callable[[T, IO[bytes]], None]) -
             except OSError:
                 pass
 
-
-# ---------------------------------------------------------------- parsed game files
-@functools.lru_cache(maxsize=1)
-def _front_end_fingerprint() -> str:
-    """A hash of the grammar and of the code that turns text into an AST (every module of
-    this package, and errors.py for spans): an edited front end never loads a stale AST."""
-    here = Path(__file__).resolve().parent
-    parts = [p.read_bytes() for p in sorted(here.glob("*.py"))]
-    parts.append((here.parent / "errors.py").read_bytes())
-    from .parser import grammar_text
-
-    parts.append(grammar_text().encode("utf-8"))
-    return hashlib.sha256(b"\0".join(parts)).hexdigest()
-
-
-def cached_module(source: str, filename: str) -> A.Module:
-    """`build_module(source, filename)`, from the cache when this text was parsed before.
-
-    Parsing is most of `cardgame list` (every bundled game and the bases they extend);
-    unpickling the AST takes a tenth of it. A file that does not parse raises as before
-    and is never cached."""
-    from .builder import build_module
-
-    try:
-        front = _front_end_fingerprint()
-    except OSError:  # the package's sources are not readable files: no cache
-        return build_module(source, filename)
-    key = cache_key("module", front, filename, source)
-    slot = "module-" + cache_key("module", front, filename)[:32]
-    return cached(key, lambda: build_module(source, filename),
-                  lambda m, f: pickle.dump(m, f, protocol=pickle.HIGHEST_PROTOCOL),
-                  _load_module, file=slot)
-
-
-def _load_module(f: IO[bytes]) -> A.Module:
-    m = pickle.load(f)
-    if not isinstance(m, A.Module):
-        raise TypeError("not a module")
-    return m

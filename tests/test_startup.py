@@ -263,3 +263,19 @@ def test_a_corrupt_module_cache_is_parsed_again(tmp_path: Path) -> None:
         path.write_bytes(junk)
         assert load_probe(env, game) == first
     assert load_probe(env, game)["built"] == []
+
+
+def test_the_module_cache_stays_small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                      ) -> None:
+    from cardgame.interpreter.lang import module_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(module_cache, "KEEP", 3)
+    text = (ROOT / "games" / "calculation.cardgame").read_text(encoding="utf-8")
+    for i in range(6):
+        module_cache.cached_module(text, f"g{i}.cardgame")
+    files = sorted(p.name for p in (tmp_path / "cardgame").glob("module-*"))
+    assert len(files) == 3
+    # the newest stay: g5's is still there (read without being parsed again)
+    assert module_cache.cached_module(text, "g5.cardgame").file == "g5.cardgame"
+    assert sorted(p.name for p in (tmp_path / "cardgame").glob("module-*")) == files

@@ -1,7 +1,8 @@
 """A game file's AST, kept in the user's cache directory (beside the parser's table).
 
 Keyed by the file's text, its display name (spans name the file) and a hash of the front
-end's code and grammar; one cache file per game file, replaced when the text changes.
+end's code and grammar; one cache file per game file, replaced when the text changes,
+and at most KEEP of them (the oldest go).
 Failures fall back to parsing, as in parser_cache.py.
 """
 
@@ -18,6 +19,7 @@ from .builder import build_module
 from .parser import grammar_text
 from .parser_cache import cache_key, cached
 
+KEEP = 200  # cached game files; writing one more removes the oldest
 
 @functools.lru_cache(maxsize=1)
 def _front_end_fingerprint() -> str:
@@ -44,7 +46,7 @@ def cached_module(source: str, filename: str) -> A.Module:
     slot = "module-" + cache_key("module", front, filename)[:32]
     return cached(key, lambda: build_module(source, filename),
                   lambda m, f: pickle.dump(m, f, protocol=pickle.HIGHEST_PROTOCOL),
-                  _load_module, file=slot)
+                  _load_module, file=slot, keep=KEEP)
 
 
 def _load_module(f: IO[bytes]) -> A.Module:

@@ -51,12 +51,14 @@ def cache_path(key: str, file: str | None = None) -> Path | None:
 
 
 def cached(key: str, build: Callable[[], T], save: Callable[[T, IO[bytes]], None],
-           load: Callable[[IO[bytes]], T], file: str | None = None) -> T:
+           load: Callable[[IO[bytes]], T], file: str | None = None, keep: int = 0) -> T:
     """`load` the object stored under `key`, or `build` it and `save` it for next time.
 
     parser.py passes Lark's own serialisation (`Lark.save`/`Lark.load`): this module
     knows files, not Lark. The file is named by the key, or by `file` when one file holds
-    successive versions of one thing (a game file's AST as the file is edited)."""
+    successive versions of one thing (a game file's AST as the file is edited). With
+    `keep`, writing a file removes the oldest files of its kind (the name up to its first
+    '-') beyond that many, so that the cache stays small."""
     path = cache_path(key, file)
     if path is not None:
         loaded: T | None = _read(path, key, load)
@@ -65,6 +67,8 @@ def cached(key: str, build: Callable[[], T], save: Callable[[T, IO[bytes]], None
     obj = build()
     if path is not None:
         _write(path, key, obj, save)
+        if keep:
+            _prune(path.parent, path.name.split("-", 1)[0], keep)
     return obj
 
 
@@ -102,3 +106,12 @@ def _write(path: Path, key: str, obj: T, save: Callable[[T, IO[bytes]], None]) -
             except OSError:
                 pass
 
+
+
+def _prune(d: Path, kind: str, keep: int) -> None:
+    try:
+        files = sorted(d.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime_ns)
+        for p in files[:-keep]:
+            p.unlink()
+    except OSError:  # another process pruned first, or the directory is read-only
+        pass

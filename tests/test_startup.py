@@ -279,3 +279,15 @@ def test_the_module_cache_stays_small(tmp_path: Path, monkeypatch: pytest.Monkey
     # the newest stay: g5's is still there (read without being parsed again)
     assert module_cache.cached_module(text, "g5.cardgame").file == "g5.cardgame"
     assert sorted(p.name for p in (tmp_path / "cardgame").glob("module-*")) == files
+
+
+@pytest.mark.parametrize("argv", [["list"], ["check", CALCULATION]])
+def test_with_a_warm_cache_nothing_is_parsed(tmp_path: Path, argv: list[str]) -> None:
+    """Every file read from the cache: neither Lark nor the AST builder is imported."""
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    first = json.loads(run_py(IMPORTS, env, *argv).stdout)
+    assert "lark" in first["modules"]  # the cold run parses (and fills the cache)
+    warm = json.loads(run_py(IMPORTS, env, *argv).stdout)
+    assert warm["code"] == 0
+    assert not [m for m in warm["modules"] if m == "lark" or m.startswith("lark.")
+                or m.endswith((".builder", ".parser"))]

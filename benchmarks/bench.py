@@ -7,7 +7,10 @@ prints one table:
   (handwritten_*.py: state changed in place, legal moves by simple loops);
 - engine: the compiled .cardgame file's fast path, `Game.random_playout`;
 - API: the public API loop that bots and search use, `legal_moves` + `apply` on
-  immutable states.
+  immutable states;
+- fuzz: `cardgame fuzz` (`interpreter.fuzz.fuzz`, every property checked on every step)
+  over a fixed number of playthroughs (`--fuzz-examples`, or `--fuzz-seconds` each),
+  as checked moves/s (its own clock: the search, without compiling).
 
 `engine/hand` is engine games/s over hand-written games/s (>= 1.0: the compiled game is
 as fast as hand-written Python), and in brackets the same ratio of moves/s: the two play
@@ -17,12 +20,14 @@ can differ by chance, and moves/s is the steadier figure then. `API/engine` is t
 loop over the fast path (the same deals and the same random stream: the same games, as
 long as both list the legal moves alike).
 
-    python benchmarks/bench.py [--games N] [--seed S] [--repeat R] [--only TEXT] [--json]
+    python benchmarks/bench.py [--games N] [--seed S] [--repeat R] [--only TEXT]
+                               [--fuzz-examples K | --fuzz-seconds T] [--json]
 
 Every way plays the games of seeds S, S+1, ...; the random moves come from
 random.Random(S), one stream per way and repeat. Each figure is the best of R repeats (the least disturbed by the rest of the machine); the
 repeats of the three ways are interleaved, so a busy moment hurts them alike. Calculation,
 Chains and Interaction play N games, Besieged Castle and Arsène N/5 (at least 20).
+The fuzz search runs once per repeat too (best of R); `--fuzz-examples 0` leaves it out.
 """
 
 from __future__ import annotations
@@ -128,21 +133,45 @@ def run_handwritten(make: Callable[[int], Any], games: int, seed: int) -> tuple[
     return time.perf_counter() - t0, moves
 
 
+def run_fuzz(game: Game, examples: int | None, seconds: float | None,
+             seed: int) -> tuple[float, int]:
+    """`cardgame fuzz`'s search: (its seconds, the moves it checked)."""
+    from cardgame.interpreter.fuzz import fuzz
+
+    report = fuzz(game, seed=seed, examples=examples, seconds=seconds, database=None,
+                  write_replay=False)
+    if not report.ok:  # a bundled game has no rule hole: the figure would mean nothing
+        raise SystemExit(f"fuzz found a failure in {game.name}: {report.failure}")
+    return report.seconds, report.coverage.moves
+
+
 def best(results: list[tuple[float, int]]) -> tuple[float, int]:
     return min(results, key=lambda r: r[0] / max(r[1], 1))
 
 
-def measure(case: Case, games: int, seed: int, repeat: int) -> dict[str, Any]:
+def measure(case: Case, games: int, seed: int, repeat: int, fuzz_examples: int = 0,
+            fuzz_seconds: float | None = None) -> dict[str, Any]:
+    """One row of the table; the fuzz figures only with fuzz_examples or fuzz_seconds."""
     game = case.compile()  # compile outside the timing
-    runs: dict[str, list[tuple[float, int]]] = {"hand": [], "engine": [], "api": []}
+    runs: dict[str, list[tuple[float, int]]] = {"hand": [], "engine": [], "api": [],
+                                                "fuzz": []}
+    fuzzing = fuzz_seconds is not None or fuzz_examples > 0
     for _ in range(repeat):
         runs["hand"].append(run_handwritten(case.make, games, seed))
         runs["engine"].append(run_engine(game, games, seed))
         runs["api"].append(run_api(game, games, seed))
+        if fuzzing:
+            runs["fuzz"].append(run_fuzz(game, None if fuzz_seconds else fuzz_examples,
+                                         fuzz_seconds, seed))
     h_t, h_m = best(runs["hand"])
     e_t, e_m = best(runs["engine"])
     a_t, a_m = best(runs["api"])
-    return {
+    fuzz_row: dict[str, Any] = {"fuzz_moves_per_s": None, "fuzz_moves": None}
+    if fuzzing:
+        f_t, f_m = best(runs["fuzz"])
+        fuzz_row = {"fuzz_moves_per_s": f_m / f_t if f_t > 0 else 0.0, "fuzz_moves": f_m,
+                    "fuzz_seconds": f_t}
+    return {**fuzz_row,
         "game": case.title, "games": games,
         "hand_games_per_s": games / h_t, "hand_moves_per_s": h_m / h_t,
         "engine_games_per_s": games / e_t, "engine_moves_per_s": e_m / e_t,
@@ -164,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="",
                     help="only the rule sets whose title contains this text (any case)")
+    fz = ap.add_mutually_exclusive_group()
+    fz.add_argument("--fuzz-examples", type=int, default=10, metavar="K",
+                    help="fuzz playthroughs per rule set and repeat (default 10; 0: no fuzz)")
+    fz.add_argument("--fuzz-seconds", type=float, default=None, metavar="T",
+                    help="fuzz for T seconds per rule set and repeat instead")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     cases = [c for c in CASES if args.only.lower() in c.title.lower()]
@@ -172,13 +206,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for case in cases:
         games = max(args.games // 5, 20) if case.long else args.games
-        rows.append(measure(case, games, args.seed, args.repeat))
+        rows.append(measure(case, games, args.seed, args.repeat, args.fuzz_examples,
+                            args.fuzz_seconds))
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     head = (f"{'rule set':<26} {'games':>5} {'moves/game':>11} {'hand games/s':>12} "
             f"{'engine games/s':>14} {'engine/hand':>11} {'(moves/s)':>9} {'API games/s':>11} "
-            f"{'API/engine':>10}")
+            f"{'API/engine':>10} {'fuzz moves/s':>12}")
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -187,10 +222,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['hand_games_per_s']:>12,.0f} {r['engine_games_per_s']:>14,.0f} "
               f"{r['ratio_games_per_s']:>11.2f} {r['ratio_moves_per_s']:>9.2f} "
               f"{r['api_games_per_s']:>11,.0f} "
-              f"{r['api_ratio_games_per_s']:>10.2f}")
+              f"{r['api_ratio_games_per_s']:>10.2f} "
+              + (f"{r['fuzz_moves_per_s']:>12,.0f}" if r["fuzz_moves_per_s"] is not None
+                 else f"{'-':>12}"))
     print(f"Best of {args.repeat}. engine/hand >= 1.0: the engine is as fast as hand-written "
           "Python.\nmoves/game: hand-written/engine (their own deals and random moves); where "
-          "they differ,\nthe ratio of moves/s (in brackets) is the steadier.")
+          "they differ,\nthe ratio of moves/s (in brackets) is the steadier. fuzz moves/s: moves checked by "
+          "`cardgame fuzz`\n(every property on every step), best of the repeats.")
     return 0
 
 

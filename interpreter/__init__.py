@@ -9,9 +9,17 @@ and `options` are shared by all. This package root holds only `__version__`.
 
 from __future__ import annotations
 
-import importlib.metadata
 
-try:
-    __version__ = importlib.metadata.version("cardgame")
-except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a bare source tree
-    __version__ = "0+unknown"
+def __getattr__(name: str) -> str:
+    # `__version__` is read on demand: importing importlib.metadata costs more than a
+    # short command's whole budget (`cardgame list`), and only `--version` needs it.
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib.metadata
+
+    try:
+        version = importlib.metadata.version("cardgame")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a bare source tree
+        version = "0+unknown"
+    globals()["__version__"] = version
+    return version

@@ -3,6 +3,11 @@
 Argparse and dispatch only: each command calls its package (lang, engine, analysis,
 fuzz, repl) and prints the report it returns. Nothing imports this module. The progress
 bar (tqdm) lives here: the packages below report progress through a callback.
+
+Start-up time matters (`cardgame list` and `check` aim at 0.15 s): each command imports
+what it needs inside its function, and building the argument parser imports nothing
+heavy (the bot names are looked up only when a bot option is used or help is shown).
+tests/test_startup.py checks that `list` imports no plotting, REPL or fuzzing library.
 """
 
 from __future__ import annotations
@@ -11,13 +16,11 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
-from .lang import bundled_dir, bundled_names, load
 from .options import option_text, parse_settings
 
 
@@ -31,7 +34,7 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
 
 # ---------------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
-    from .lang import check
+    from .lang import bundled_dir, bundled_names, check, load
 
     rows: list[dict[str, Any]] = []
     for name in bundled_names():
@@ -251,10 +254,44 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- main
+class _BotNames:
+    """The registered bots' names, for argparse's `choices` and help text, looked up on
+    first use: importing the bots imports the whole engine, which `list` never needs."""
+
+    def _names(self) -> list[str]:
+        from .bots import BOTS
+
+        return sorted(BOTS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __str__(self) -> str:
+        return ", ".join(self._names())
+
+
+_BOT_NAMES = _BotNames()
+
+
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata is
+    slow to import)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from . import __version__
+
+        print(f"cardgame {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardgame",
                                 description="Design, check, play, simulate and fuzz card games.")
-    p.add_argument("--version", action="version", version=f"cardgame {__version__}")
+    p.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sp = sub.add_parser("list", help="bundled games, variants and their options")
@@ -275,10 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--seat", type=int, action="append", default=None, metavar="K",
                     help="a seat you play (repeatable; default seat 1)")
-    from .bots import BOTS
-
-    sp.add_argument("--bots", choices=sorted(BOTS), default="greedy",
-                    help="the bot for the other seats")
+    # a metavar: without one argparse would list the choices (import the bots) right away
+    sp.add_argument("--bots", choices=_BOT_NAMES, default="greedy", metavar="NAME",
+                    help="the bot for the other seats: %(choices)s (default %(default)s)")
     sp.add_argument("--replay", metavar="FILE", help="step through a saved game or counterexample")
     sp.add_argument("--history", metavar="FILE", default=None, help="history file for the prompt")
     sp.set_defaults(func=cmd_play)
@@ -289,7 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--bots", action="append", default=None, metavar="NAME[,NAME...]",
                     help="the bot for every seat, or one per seat (default random; "
-                         f"known: {', '.join(sorted(BOTS))})")
+                         "known: %(known)s)").known = _BOT_NAMES  # type: ignore[attr-defined]
     add_run_options(sp)
     sp.add_argument("--coverage-games", type=int, default=None, metavar="K",
                     help="games of each other configuration (player count, option values) "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -268,6 +269,56 @@ flow {
 }
 score = points[me]
 """,
+    # quantifiers that read no parameter of their loop: computed once per decision
+    # (`play`: Arsène's "cannot follow suit"), once and lazily where they may fail
+    # (`dump`: an empty pile on half the seeds, a rule error at the same point), kept in
+    # place where they read the parameter or an enclosing quantifier's variable (`pair`)
+    "hoist": """\
+game "Hoist"
+players 2
+deck standard
+zone hand[player]: owner
+zone trick: face up
+zone pile: face up
+var turns = 0
+def led = (bottom of trick).suit
+setup {
+  shuffle deck
+  deal 6 from deck to hand
+  if (top of deck).rank > 7 { move top of deck to pile }
+}
+move play(c in hand[me]) "play {c}"
+  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)
+{
+  move c to trick
+  turns += 1
+}
+move dump(c in hand[me]) "dump {c}"
+  when turns == 1 and (c.rank > 9 or (count d in hand[me] where d.rank == (top of pile).rank) > 0)
+{
+  move c to pile
+}
+move pair(c in hand[me]) "pair {c}"
+  when any d in hand[me]: (count e in hand[me] where e.rank == d.rank) > 1 and c.rank == d.rank
+{
+  move c to pile
+}
+move many(c in hand[me]) "many {c}"
+  when (count d in hand[me] where d.suit == c.suit) >= 2 and (sum d in hand[me]: d.rank) > 20
+{
+  move c to trick
+}
+flow {
+  while hand[1] is not empty and hand[2] is not empty {
+    for p in players {
+      if hand[p] is not empty { p chooses play | dump | pair | many }
+      if size(trick) >= 2 { move all of trick to pile }
+    }
+  }
+}
+score = size(hand[me])
+result lowest score
+""",
     # a runaway flow is stopped at the same node with and without jump threading
     "runaway": """\
 game "Runaway 2"
@@ -377,3 +428,33 @@ def test_coverage_counts_arms_that_jump_threading_bypasses() -> None:
     counted.new_state(1)  # the flow runs to the first decision: `if n < 2`, then arm
     ran = [(b.span.line, b.arm) for b in counted.branches() if b.id in counted.covered()]
     assert ran == [(32, "then")]
+
+
+def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Path) -> None:
+    path = tmp_path / "hoist.cardgame"
+    path.write_text(OPTIMISER_GAMES["hoist"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    legal = fast.gen.source[fast.gen.source.index("def legal_"):]
+    loops = legal.split("for u_c in")
+    assert len(loops) == 5  # one loop per move
+    # `many`: the sum reads no card parameter and cannot fail: computed before the loop
+    assert re.search(r"(_h\d+) = sum\(RANK", loops[3])
+    # `play` and `dump`: they may fail (`led`, `top of pile`): once, where first reached
+    assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[0])
+    assert " is not ... else (_h" in loops[1] and " is not ... else (_h" in loops[2]
+    # `pair`: the inner count reads the outer quantifier's variable, which reads c
+    assert "_h" not in loops[3].split("out.append")[0].split("\n", 1)[1]
+    assert not re.search(r"\b_h\d", plain.gen.source)  # plain code hoists nothing
+    # the quantifier that fails, fails with the same message on the same seeds
+    failed = 0
+    for seed in range(8):
+        st = fast.new_state(seed)
+        rng = random.Random(seed)
+        try:
+            while legal_moves := fast.legal_moves(st):
+                st = fast.apply(st, legal_moves[rng.randrange(len(legal_moves))])
+        except RuleError as e:
+            failed += 1
+            assert "nothing there" in str(e) and ":21:76:" in str(e)
+    assert 0 < failed < 8
+    play_both(fast, plain, seeds=tuple(range(8)))

@@ -100,4 +100,6 @@ class Ctx:
         h = EXPORTED[name]
         if h.may_raise or not h.pure:
             self.names.unsafe += 1
+        if not h.pure:
+            self.names.impure += 1
         return name

@@ -12,7 +12,13 @@ generator (a frame with a `Hoist`) it also:
 - computes a card attribute of such a hoisted card with it;
 - drops the empty check of `top of Z` where an earlier conjunct checked `Z is not empty`;
 - turns a def called with a move parameter over a few constants into a table filled
-  before the loops, when no entry can fail.
+  before the loops, when no entry can fail;
+- computes a quantifier that reads no parameter of the loop it is in once, at the
+  outermost loop level whose values it reads (`not (any d in hand[me]: d.suit == led)`
+  in a test of each card c: once per decision, not once per card). One that cannot fail
+  is computed before the inner loops; one that may fail (an empty zone...) is computed
+  where it stands the first time it is reached, and remembered for the rest of that
+  level (`_h if _h is not ... else (_h := ...)`): the same error at the same point.
 moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`).
 """
 
@@ -52,9 +58,43 @@ class Optimizing(Exprs):
         self.budget = INLINE_BUDGET  # for the whole module: a def used in many defs is called
 
     def local_code(self, loc: Local, fr: Frame) -> str:
-        if fr.hoist is not None:
-            fr.hoist.read(loc.level)
+        h = fr.hoist
+        if h is not None:
+            if loc.level is None and isinstance(h, _Hoist):
+                # bound inside an expression: a quantifier that holds the binding may still
+                # move; one that reads it from outside may not
+                for att in h.attempts:
+                    if loc.code in att.outside:
+                        att.blocked = True
+            h.read(loc.level)
         return loc.code
+
+    def quant(self, e: A.Quant, fr: Frame) -> str:
+        h = fr.hoist
+        if not isinstance(h, _Hoist) or h.cur == 0 or e.kind == "random":
+            return super().quant(e, fr)
+        names = self.cx.names
+        att = _Attempt({loc.code for loc in fr.env.values() if loc.level is None})
+        unsafe, impure, walrus = names.unsafe, names.impure, names.walrus
+        h.attempts.append(att)
+        try:
+            code = super().quant(e, fr)
+        finally:
+            h.attempts.pop()
+        level = max(att.level, 0)
+        if att.blocked or level >= h.cur or names.impure != impure:
+            return code  # it reads this loop's parameter, or changes the state: in place
+        try:  # equal quantifiers at one level share one variable
+            key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
+        except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
+            key = ("quant", names.tmp("k"))
+        if names.unsafe == unsafe:
+            names.walrus = walrus  # its code is no longer in place
+            return h.hoist(level, key, code, names)
+        # it may fail: evaluated where it stands, the first time only
+        var = h.hoist(level, ("once",) + key, "...", names)
+        names.walrus += 1
+        return f"({var} if {var} is not ... else ({var} := {code}))"
 
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
@@ -225,9 +265,33 @@ def value_key(cx: Ctx, e: Any, env: dict[str, Local]) -> Any:
     return e
 
 
+@attrs.define
+class _Attempt:
+    """A quantifier being lowered in the hope of moving it out of the parameter loops:
+    the locals bound outside it inside an expression (reading one keeps it in place), the
+    deepest loop level it reads, and whether it read such a local."""
+
+    outside: set[str]
+    level: int = -1
+    blocked: bool = False
+
+
+@attrs.define
+class _Hoist(Hoist):
+    """Hoist, with the quantifiers being lowered that might move (innermost last)."""
+
+    attempts: list[_Attempt] = attrs.Factory(list)
+
+    def read(self, level: int | None) -> None:
+        super().read(level)
+        if level is not None:
+            for att in self.attempts:
+                att.level = max(att.level, level)
+
+
 def new_hoist(cx: Ctx) -> Hoist | None:
     """The hoisting state of a legal-move generator (None in plain code)."""
-    return Hoist() if cx.optimize else None
+    return _Hoist() if cx.optimize else None
 
 
 def unrolled_levels(cx: Ctx, md: A.MoveDecl) -> set[int]:

@@ -43,6 +43,7 @@ class Names:
         self.count = 0
         self.nodes = 0  # expressions lowered (a measure of the code emitted)
         self.unsafe = 0  # calls that may raise a rule error or change the state
+        self.impure = 0  # of those, calls that change the state (never moved, even lazily)
         self.walrus = 0  # assignment expressions (`:=`), which a comprehension's iterable may not hold
         # coverage mode: the arms of `if` statements, by statement and arm (a statement of
         # a blocking procedure is lowered once per call site and keeps one id)

@@ -9,16 +9,27 @@ names from `cardgame.interpreter.lang`, not from its modules.
     BUILTINS["size"]          # the built-in functions and names: arity, typing, may_fail
 """
 
+from typing import Any
+
 from . import ast, types
 from .ast import walk_stmts
 from .builtins import BUILTINS, Builtin
 from .check import check
 from .consts import const_int
 from .loader import Loaded, bundled_dir, bundled_names, load, resolve_game
-from .parser import lark_parser, parse
 from .program import Checked, MissingEntry, NodeTable, Program, Ref, TableSpec
 from .types import elem
 
 __all__ = ["BUILTINS", "Builtin", "Checked", "Loaded", "MissingEntry", "NodeTable", "Program",
            "Ref", "TableSpec", "ast", "bundled_dir", "bundled_names", "check", "const_int", "elem",
            "lark_parser", "load", "parse", "resolve_game", "types", "walk_stmts"]
+
+
+def __getattr__(name: str) -> Any:
+    # The parser is imported when first used: with every file read from the cache
+    # (module_cache.py) a command never imports Lark, a good part of its start-up.
+    if name in ("lark_parser", "parse"):
+        from . import parser
+
+        return getattr(parser, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,7 @@ import attrs
 
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
-from .builder import build_module
+from .module_cache import cached_module
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -72,7 +72,7 @@ def read_module(path: Path, sources: dict[str, str]) -> A.Module:
         raise Diagnostic(f"cannot read {name}: {e}") from None
     sources[name] = text
     try:
-        return build_module(text, name)
+        return cached_module(text, name)  # parsed once per text (module_cache.py)
     except Diagnostic as d:
         d.source = text
         raise

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+from typing import Any
 
 import lark
 from lark.lexer import PatternStr
 
 from ..errors import Diagnostic
 from .ast import Span
+from .parser_cache import cache_key, cached
 
 # Words for terminals whose Lark names mean little to a user.
 _TERMINAL_WORDS = {
@@ -32,15 +34,21 @@ def grammar_text() -> str:
     )
 
 
+_LARK_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "start": ["start", "expr"],
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
+
+
 @functools.lru_cache(maxsize=1)
 def lark_parser() -> lark.Lark:
-    return lark.Lark(
-        grammar_text(),
-        parser="lalr",
-        start=["start", "expr"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    # Building the LALR table is most of a short command's time: the table is kept in the
+    # user's cache directory, keyed by the grammar, these options and Lark's version.
+    key = cache_key(grammar_text(), repr(sorted(_LARK_OPTIONS.items())), lark.__version__)
+    return cached(key, lambda: lark.Lark(grammar_text(), **_LARK_OPTIONS),
+                  lambda p, f: p.save(f), lark.Lark.load)
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,0 +1,79 @@
+"""Start-up time of the short commands, as whole processes (issue 12's target: 0.15 s).
+
+    python benchmarks/startup.py [--runs N]
+
+Runs `cardgame list`, `cardgame check games/calculation.cardgame` and, for scale, an
+empty Python, each N times, and prints min and median of wall and CPU seconds (the CPU
+time of the child: steadier than wall time on a busy machine). "warm" runs with the
+parser cache in place (the usual case); "cold" with an empty cache directory each run,
+so the LALR table is built (the first command after installing or editing the grammar).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "cardgame.interpreter.cli"]
+COMMANDS = {
+    "python -c pass": [sys.executable, "-c", "pass"],
+    "cardgame list": [*CLI, "list"],
+    "cardgame check calculation": [*CLI, "check", str(ROOT / "games" / "calculation.cardgame")],
+}
+
+
+def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, cpu) seconds of one run of cmd."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def measure(cmd: list[str], runs: int, cold: bool) -> tuple[list[float], list[float]]:
+    walls, cpus = [], []
+    with tempfile.TemporaryDirectory() as warm_dir:
+        env = dict(os.environ, XDG_CACHE_HOME=warm_dir)
+        run_once(cmd, env)  # warm-up: fills the cache and the OS's file cache
+        for _ in range(runs):
+            if cold:
+                with tempfile.TemporaryDirectory() as cold_dir:
+                    wall, cpu = run_once(cmd, dict(env, XDG_CACHE_HOME=cold_dir))
+            else:
+                wall, cpu = run_once(cmd, env)
+            walls.append(wall)
+            cpus.append(cpu)
+    return walls, cpus
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args(argv)
+    print(f"{'command':<28} {'cache':<5} {'wall min':>8} {'median':>8} {'cpu min':>8} "
+          f"{'median':>8}")
+    for name, cmd in COMMANDS.items():
+        for cold in ((False,) if name.startswith("python") else (False, True)):
+            walls, cpus = measure(cmd, args.runs, cold)
+            print(f"{name:<28} {'cold' if cold else 'warm':<5} {min(walls):>8.3f} "
+                  f"{statistics.median(walls):>8.3f} {min(cpus):>8.3f} "
+                  f"{statistics.median(cpus):>8.3f}")
+    print(f"seconds, {args.runs} runs each after a warm-up; on a busy machine read the CPU "
+          "columns.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -138,6 +138,32 @@ def test_cached_builds_once_and_loads_after(tmp_path: Path, monkeypatch: pytest.
     assert len(list((tmp_path / "cardgame").iterdir())) == 2
 
 
+@pytest.mark.parametrize("loose", ["file", "dir"])
+def test_a_cache_file_others_could_write_is_not_loaded(tmp_path: Path, loose: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A cache file is a pickle: loading one that another user could have written would run
+    # their code. Group- or world-writable files or directories are rebuilt instead.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    builds: list[int] = []
+
+    def build() -> int:
+        builds.append(1)
+        return len(builds)
+
+    def save(obj: int, f: object) -> None:
+        f.write(str(obj).encode())  # type: ignore[attr-defined]
+
+    def load(f: object) -> int:
+        return int(f.read())  # type: ignore[attr-defined]
+
+    assert cached("k", build, save, load) == 1
+    (path,) = (tmp_path / "cardgame").iterdir()
+    target = path if loose == "file" else path.parent
+    target.chmod(target.stat().st_mode | 0o022)
+    assert cached("k", build, save, load) == 2
+    assert len(builds) == 2
+
+
 # An audit hook in the child refuses any file opened for writing, directory made or file
 # renamed outside the cache directory and /dev: the package may be read-only.
 GUARD = """

@@ -10,6 +10,7 @@ Every error found is reported together; the Program is built only when there is 
 
 from __future__ import annotations
 
+from ..errors import Diagnostic
 from . import ast as A
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
@@ -35,6 +36,16 @@ _FILE_START = 1, 1, 1, 2  # where a diagnostic about the whole file points
 
 def check(loaded: Loaded, players: int | None = None,
           settings: dict[str, str] | None = None) -> Program:
+    try:
+        return _check(loaded, players, settings)
+    except Diagnostic as d:  # one error that stops the check (a constant too large...)
+        if d.source is None:
+            d.source = loaded.sources.get(d.span.file)
+        raise
+
+
+def _check(loaded: Loaded, players: int | None,
+           settings: dict[str, str] | None) -> Program:
     report = Reporter(loaded.sources)
     start = A.Span(loaded.path, *_FILE_START)
     d = collect(loaded.decls)

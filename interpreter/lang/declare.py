@@ -9,6 +9,7 @@ import attrs
 
 from ..cards import COLORS, SUITS
 from ..errors import Diagnostic, did_you_mean
+from ..options import parse_int
 from . import ast as A
 from .check_expr import KEYWORDS, ExprChecker, literal_player
 from .consts import Constants, const_int
@@ -105,7 +106,8 @@ def option_values(opts: dict[str, A.OptionDecl], settings: dict[str, str],
     options: dict[str, Any] = {oname: od.default for oname, od in opts.items()}
     for key, raw in settings.items():
         if key == "players":
-            continue
+            raise Diagnostic("--set players: the number of players is not an option",
+                             hint=f"use --players {raw}")
         if key not in opts:
             raise Diagnostic(f"unknown option '{key}'", hint=did_you_mean(key, opts) or (
                 "options: " + ", ".join(opts) if opts else "this game has no options"))
@@ -133,10 +135,10 @@ def parse_option_value(od: A.OptionDecl, raw: str) -> Any:
             return False
         raise Diagnostic(f"option '{od.name}' is true or false, not '{raw}'")
     if od.kind == "int":
-        try:
-            v = int(raw)
-        except ValueError:
-            raise Diagnostic(f"option '{od.name}' takes a number, not '{raw}'") from None
+        v = parse_int(raw)
+        if v is None:
+            raise Diagnostic(f"option '{od.name}' takes a number, "
+                             f"not '{raw}'")
         if not od.low <= v <= od.high:
             raise Diagnostic(f"option '{od.name}' is {od.low}..{od.high}, not {v}")
         return v

@@ -91,7 +91,7 @@ _FOREIGN = {"&&": "and", "||": "or", "!": "not", "&": "and", "|": "or"}
 # Limits on a game file's text (docs/limits.md): a file of more words than this is
 # refused before Lark parses it, so that parsing stays within a few seconds; deeper
 # nesting than this is refused before any recursive pass sees it.
-MAX_TOKENS = 100_000
+MAX_TOKENS = 50_000
 MAX_NESTING = 100
 
 # What the scanner skips or stops at: comments, strings, a non-ASCII character outside

@@ -27,6 +27,7 @@ from .declare import (
     option_values,
     player_count,
 )
+from .limits import check_calls, check_loops, check_move_params, check_move_texts
 from .loader import Loaded
 from .program import Program, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
@@ -76,7 +77,12 @@ def _check(loaded: Loaded, players: int | None,
     for dname, dd in d.defs.items():
         if dname in zones or dname in syms.vars or dname in constants:
             report.err(f"'{dname}' is already defined", dd.span)
+    check_move_texts(d.moves, zones, report)
+    if check_calls(d.defs, d.procs, report):
+        report.fail()  # the passes below follow the calls, recursively
     game_flow = _check_bodies(d, syms, exprs, report, start)
+    check_move_params(d.moves, syms, len(deck.cards), report)
+    check_loops(loaded.decls, syms, report)
     report.fail()
     syms.types.freeze()
     syms.refs.freeze()

@@ -197,7 +197,7 @@ def check_move_params(moves: dict[str, A.MoveDecl], syms: Symbols, deck_size: in
     """The combinations of each move's parameters, where each domain can be bounded: a
     constant range, a list, the players, the suits, cards (at most the deck), zones."""
     loops = _Loops(syms, report)
-    zone_slots = sum(z.dim[1] if z.dim else 1 for z in syms.zones.values())
+    zone_count = sum(z.dim[1] if z.dim else 1 for z in syms.zones.values())
     for md in moves.values():
         factors: list[int] = []
         for mp in md.params:
@@ -208,7 +208,7 @@ def check_move_params(moves: dict[str, A.MoveDecl], syms: Symbols, deck_size: in
                 except MissingEntry:
                     t = ""
                 n = {"zone": deck_size, "list:card": deck_size, "list:player": syms.players,
-                     "list:suit": 4, "list:zone": zone_slots, "list:bool": 2}.get(t)
+                     "list:suit": 4, "list:zone": zone_count, "list:bool": 2}.get(t)
             if n is not None:
                 factors.append(n)
         total = 1

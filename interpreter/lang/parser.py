@@ -173,7 +173,7 @@ def _too_deep(tree: lark.Tree, filename: str, line_offset: int, col_offset: int)
     while stack:
         node, depth = stack.pop()
         data = node.data
-        if data == "block":
+        if data in ("block", "start"):
             inner = depth
         elif data in ("or_", "and_"):
             inner = depth + len(node.children) - 1

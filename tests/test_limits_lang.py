@@ -177,6 +177,23 @@ def test_a_file_of_too_many_words_is_refused_before_parsing(tmp_path: Path) -> N
     assert "error: this file has more than 50,000 words and symbols" in out
 
 
+def test_placeholders_count_as_words(tmp_path: Path) -> None:
+    for quote in ('"', '"""'):
+        out = refused(tmp_path, HEAD + f"move go {{ log {quote}" + "{1+1}" * 30_000
+                      + f"{quote} }}\n")
+        assert "error: this file has more than 50,000 words and symbols" in out
+
+
+def test_deck_loops_zones_and_variables_are_bounded(tmp_path: Path) -> None:
+    deck = "deck {\n for a in 1..9999 { for b in 1..9999 { } }\n card(rank: 1)\n}\n"
+    assert "the deck's loops run more than 100,000 rounds" in refused(tmp_path, 'game "T"\n'
+                                                                      + deck + MOVE)
+    zones = "".join(f"zone z{i}_[1000]\n" for i in range(300))
+    assert "a game has at most 10,000 zones" in refused(tmp_path, HEAD + zones + MOVE)
+    variables = "".join(f"var v{i}_[1000] = 0\n" for i in range(300))
+    assert "a game has at most 100,000 variables" in refused(tmp_path, HEAD + variables + MOVE)
+
+
 # ---------------------------------------------------------------------- 4. reads
 def test_a_game_file_is_at_most_1_mib(tmp_path: Path) -> None:
     err = refused(tmp_path, HEAD + MOVE + "# " + "x" * (1 << 20) + "\n")

@@ -15,6 +15,7 @@ from .symbols import Reporter
 MAX_DECK = 10_000
 MAX_CARD_ATTRS = 100  # custom card attributes: every card carries each one
 MAX_DECK_VALUES = 100_000  # cards x custom attributes: the tables the compiled game holds
+MAX_DECK_STEPS = 100_000  # rounds of the deck's `for` loops, cards made or not
 
 
 @attrs.frozen
@@ -49,14 +50,23 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
     bool_attrs: set[str] = set()
     int_attrs: set[str] = set()
 
-    def walk(items: tuple[A.DeckCard | A.DeckFor, ...], env: dict[str, Any]) -> None:
+    steps = [0]
+
+    def walk(items: tuple[A.DeckCard | A.DeckFor, ...], env: dict[str, Any]) -> bool:
+        """False once a limit is reached (reported)."""
         for it in items:
             if len(cards) >= MAX_DECK:
                 report.err(f"a deck has at most {MAX_DECK} cards", it.span)
-                return
+                return False
             if isinstance(it, A.DeckFor):
                 for v in ev.values(it.source, env):
-                    walk(it.body, {**env, it.var: v})
+                    steps[0] += 1
+                    if steps[0] > MAX_DECK_STEPS:
+                        report.err(f"the deck's loops run more than {MAX_DECK_STEPS:,} rounds",
+                                   it.span, "loop over fewer values")
+                        return False
+                    if not walk(it.body, {**env, it.var: v}):
+                        return False
                 continue
             times = 1
             if it.times is not None:
@@ -66,7 +76,7 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
                     continue
                 if len(cards) + t > MAX_DECK:
                     report.err(f"a deck has at most {MAX_DECK} cards", it.times.span)
-                    return
+                    return False
                 times = t
             rank, suit, joker = 0, 0, False
             ex: dict[str, int] = {}
@@ -98,11 +108,12 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
                     if key not in extra and len(extra) >= MAX_CARD_ATTRS:
                         report.err(f"a deck has at most {MAX_CARD_ATTRS} card attributes",
                                    ve.span, "give the cards fewer kinds of attribute")
-                        return
+                        return False
                     ex[key] = int(val)
                     extra.add(key)
             for _ in range(times):
                 cards.append(Card(len(cards), rank, suit, joker, dict(ex)))
+        return True
 
     walk(d.items, {})
     if len(cards) * len(extra) > MAX_DECK_VALUES:

@@ -207,13 +207,23 @@ def dim(e: A.Expr, n: int, consts: Constants, report: Reporter) -> tuple[str, in
     return ("int", v)
 
 
+MAX_ZONES = 10_000  # zones in all, counting each of an array (a slot of every state)
+MAX_VAR_ELEMENTS = 100_000  # variables in all, counting each element of an array
+
+
 def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
                   consts: Constants, report: Reporter) -> None:
+    total = 1  # the deck
     for z in decls:
         if z.name in zones or z.name in consts.values:
             report.err(f"'{z.name}' is already defined", z.span)
             continue
         zdim = dim(z.index, n, consts, report) if z.index is not None else None
+        total += zdim[1] if zdim else 1
+        if total > MAX_ZONES:
+            report.err(f"a game has at most {MAX_ZONES:,} zones (each zone of an array "
+                       "counted)", z.span)
+            return
         vis, layout = "public", "squared"
         for p in z.props:
             kind = ZONE_PROPS.get(p)
@@ -233,11 +243,17 @@ def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
 def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> None:
     """Each variable in turn; its start value is typed with the ones declared before."""
     report = exprs.report
+    total = 0
     for v in decls:
         if v.name in syms.zones or v.name in syms.vars or v.name in syms.constants:
             report.err(f"'{v.name}' is already defined", v.span)
             continue
         vdim = dim(v.index, syms.players, syms.consts, report) if v.index is not None else None
+        total += vdim[1] if vdim else 1
+        if total > MAX_VAR_ELEMENTS:
+            report.err(f"a game has at most {MAX_VAR_ELEMENTS:,} variables (each element of "
+                       "an array counted)", v.span)
+            return
         t = exprs.expr(v.init, Scope(), Ctx("pure"))
         if v.type is not None:
             want = exprs.type_name(v.type, v.span)

@@ -97,6 +97,7 @@ MAX_NESTING = 100
 # What the scanner skips or stops at: comments, strings, a non-ASCII character outside
 # them, and any other word or symbol (counted).
 _SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
+_WORDS = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
 
 # Letters of other scripts that look like ASCII ones (the usual confusables).
 _LOOKALIKE = dict(zip(
@@ -136,12 +137,16 @@ def _scan(source: str, filename: str) -> None:
                 raise Diagnostic('this """ string is never closed',
                                  Span(filename, line, col, line, col + 3),
                                  'close it with """ (it may span several lines)')
+            if "{" in source[i:j]:
+                words += len(_WORDS.findall(source, i, j))
             i = j + 3
         elif m.group(1) is not None:
             line, col = position(source, m.start())
             raise _foreign_char(text, Span(filename, line, col, line, col + 1))
         elif text[0] == "#":
             continue
+        elif text[0] == '"' and "{" in text:  # each placeholder is parsed: count its words
+            words += len(_WORDS.findall(text))
         words += 1
         if words > MAX_TOKENS:
             line, col = position(source, m.start())

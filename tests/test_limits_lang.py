@@ -393,3 +393,11 @@ def test_check_ends_with_a_game_or_a_located_error(tmp_path_factory: pytest.Temp
         d.format()
     except CardgameError:
         pass
+
+
+def test_a_source_line_is_shown_safely_with_the_caret_in_place(tmp_path: Path) -> None:
+    err = refused(tmp_path, HEAD + 'move go { log "\u202e" x = 1 }  # \x1b[2J\n')
+    lines = err.splitlines()
+    assert lines[0] == "t.cardgame:4:19: error: cannot assign to 'x' (not a variable)"
+    assert lines[1] == ' 4 | move go { log "\\u202e" x = 1 }  # \\u001b[2J'
+    assert lines[2] == "   |" + " " * (lines[1].index("x = 1") - 4) + "^"

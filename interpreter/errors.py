@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 import attrs
 
+from .terminal import sanitize
+
 
 @attrs.frozen
 class Span:
@@ -33,6 +35,8 @@ class Span:
 NOSPAN = Span("<builtin>", 0, 0, 0, 0)
 
 MAX_SHOWN = 120  # characters of a source line shown under a message
+MAX_ERRORS = 100  # a check stops after this many errors, as compilers do
+MAX_HINT_CANDIDATES = 2_000  # names a did-you-mean hint compares with, at most
 
 
 class CardgameError(Exception):
@@ -50,14 +54,25 @@ class Diagnostic(CardgameError):
 
     def format(self, source: str | None = None) -> str:
         src = source if source is not None else self.source
-        head = f"{self.span}: error: {self.message}" if self.span.line else f"error: {self.message}"
-        lines = [head]
-        if src is not None and self.span.line:
-            text_lines = src.splitlines()
-            if 0 < self.span.line <= len(text_lines):
-                text = text_lines[self.span.line - 1].rstrip("\n").expandtabs(1)
-                num = str(self.span.line)
-                start = max(self.span.column - 1, 0)
+        sp = self.span
+        # names and lines come from a file: shown safely, on one line each
+        message = sanitize(self.message, newlines=False)
+        head = f"{sp}: error: {message}" if sp.line else f"error: {message}"
+        lines = [sanitize(head, newlines=False)]
+        if src is not None and sp.line:
+            # lines end at a line feed only, as the parser counts them (a form feed or a
+            # U+2028 inside a line does not move the caret)
+            text_lines = src.split("\n")
+            if 0 < sp.line <= len(text_lines):
+                raw = text_lines[sp.line - 1].rstrip("\r").expandtabs(1)
+                start = max(sp.column - 1, 0)
+                width = sp.end_column - sp.column if sp.end_line == sp.line else 1
+                text = sanitize(raw, newlines=False)
+                if text is not raw:  # an escape is wider than the character it shows
+                    end = len(sanitize(raw[:start + max(width, 1)], newlines=False))
+                    start = len(sanitize(raw[:start], newlines=False))
+                    width = end - start
+                num = str(sp.line)
                 if len(text) > MAX_SHOWN:  # show a window of a very long line
                     left = max(0, start - MAX_SHOWN // 2)
                     piece = text[left:left + MAX_SHOWN]
@@ -65,14 +80,10 @@ class Diagnostic(CardgameError):
                     text = prefix + piece + ("..." if left + MAX_SHOWN < len(text) else "")
                     start = start - left + len(prefix)
                 lines.append(f" {num} | {text}")
-                if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
-                    width = self.span.end_column - self.span.column
-                else:
-                    width = 1
                 width = max(1, min(width, max(len(text) - start, 1)))
                 lines.append(f" {' ' * len(num)} | {' ' * start}{'^' * width}")
         if self.hint:
-            lines.append(f"hint: {self.hint}")
+            lines.append(f"hint: {sanitize(self.hint, newlines=False)}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -80,7 +91,7 @@ class Diagnostic(CardgameError):
 
 
 class Diagnostics(CardgameError):
-    """Several diagnostics at once (the checker reports all it finds)."""
+    """Several diagnostics at once (the checker reports all it finds, up to MAX_ERRORS)."""
 
     def __init__(self, items: list[Diagnostic]) -> None:
         super().__init__(f"{len(items)} error(s)")
@@ -107,7 +118,12 @@ class IllegalMove(CardgameError):
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
+    names = set(candidates)
+    if len(names) > MAX_HINT_CANDIDATES:
+        # bounded work: only names of about the same length, and not too many of them
+        names = {c for c in names if abs(len(c) - len(name)) <= 2}
+        names = set(sorted(names)[:MAX_HINT_CANDIDATES])
+    close = difflib.get_close_matches(name, sorted(names), n=3, cutoff=0.6)
     if not close:
         return ""
     if len(close) == 1:

@@ -7,9 +7,19 @@ neither imports the other.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .errors import UsageError
+
+# A number on the command line: plain ASCII digits, at most 18 of them (64-bit); Python's
+# int() would also take `1_0`, ` 3` and Arabic-Indic digits.
+_NUMBER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def parse_int(text: str) -> int | None:
+    """`text` as a number, or None if it is not plain ASCII digits (at most 18)."""
+    return int(text) if _NUMBER.fullmatch(text) else None
 
 
 def parse_settings(values: Sequence[str] | None) -> dict[str, str]:
@@ -19,7 +29,11 @@ def parse_settings(values: Sequence[str] | None) -> dict[str, str]:
         if "=" not in item:
             raise UsageError(f"--set takes NAME=VALUE, not '{item}'")
         k, v = item.split("=", 1)
-        out[k.strip()] = v.strip()
+        k = k.strip()
+        if k == "players":  # not an option: silently ignoring it would mislead
+            raise UsageError(f"--set {item.strip()}: the number of players is not an option; "
+                             f"use --players {v.strip()}")
+        out[k] = v.strip()
     return out
 
 

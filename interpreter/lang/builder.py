@@ -39,7 +39,21 @@ def unquote(tok: lark.Token | str, filename: str = "") -> str:
     return value
 
 
-_INTERP = re.compile(r"\{([^{}]*)\}")
+# `{expr}` is a placeholder; `{{` and `}}` stand for a brace itself
+_INTERP = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+
+MAX_DIGITS = 18  # every number in a game file fits in 64 bits
+INT64 = 1 << 63
+
+
+def number(tok: lark.Token, filename: str) -> int:
+    """A number as written in the file: at most MAX_DIGITS digits, else a located error."""
+    text = str(tok)
+    if len(text) > MAX_DIGITS:
+        line, col = tok.line or 0, tok.column or 0
+        raise Diagnostic(f"this number is too large (at most {MAX_DIGITS} digits)",
+                         A.Span(filename, line, col, line, col + min(len(text), MAX_DIGITS + 1)))
+    return int(text)
 
 
 def _type_text(t: lark.Tree) -> str:
@@ -56,6 +70,9 @@ class _Builder:
 
     def unq(self, tok: lark.Token | str) -> str:
         return unquote(tok, self.file)
+
+    def num(self, tok: lark.Token) -> int:
+        return number(tok, self.file)
 
     # ------------------------------------------------------------- spans
     def span(self, node: lark.Tree | lark.Token) -> A.Span:
@@ -90,7 +107,7 @@ class _Builder:
         return A.Extends(self.unq(c[0]), span=self.span(c[0]))
 
     def d_players_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
-        nums = [int(x) for x in c]
+        nums = [self.num(x) for x in c if x is not None]
         low = nums[0]
         high = nums[1] if len(nums) > 1 else low
         default = nums[2] if len(nums) > 2 else low  # like options: the low end
@@ -106,7 +123,7 @@ class _Builder:
         if isinstance(v, lark.Tree):
             return v.data == "true"
         if v.type == "INT":
-            return int(v)
+            return self.num(v)
         return str(v)
 
     def d_option_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
@@ -120,7 +137,7 @@ class _Builder:
         default = self._opt_value(rest[0]) if rest else None
         span = self.span(t)
         if dom.data == "opt_range":
-            low, high = int(dom.children[0]), int(dom.children[1])
+            low, high = self.num(dom.children[0]), self.num(dom.children[1])
             if high < low:
                 raise Diagnostic(f"option range {low}..{high} is empty", self.span(dom))
             if default is None:
@@ -149,7 +166,7 @@ class _Builder:
     def d_deck_standard(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         jokers = 0
         if c:
-            jokers = int(c[0])
+            jokers = self.num(c[0])
             if str(c[1]) not in ("joker", "jokers"):
                 raise Diagnostic(f"expected 'jokers', found '{c[1]}'", self.span(c[1]),
                                  "write 'deck standard with 2 jokers'")
@@ -323,13 +340,14 @@ class _Builder:
 
     def d_limit_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         unit = str(c[1])
-        if int(c[0]) < 1:
+        moves = self.num(c[0])
+        if moves < 1:
             raise Diagnostic("a limit is at least 1 move", self.span(c[0]))
         if unit not in ("moves", "move"):
             raise Diagnostic(f"unknown limit unit '{unit}'", self.span(c[1]),
                              "write 'limit 1000 moves' (count deals with a var in the flow)")
         reason = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
-        return A.LimitDecl(int(c[0]), "moves", reason, span=self.span(t))
+        return A.LimitDecl(moves, "moves", reason, span=self.span(t))
 
     def d_remove_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.RemoveDecl(str(c[0]), str(c[1]), span=self.span(t))
@@ -408,6 +426,10 @@ class _Builder:
         for m in _INTERP.finditer(text):
             if m.start() > pos:
                 parts.append(text[pos:m.start()])
+            if m.group(1) is None:  # an escaped brace
+                parts.append(m.group()[0])
+                pos = m.end()
+                continue
             before = text[:m.start(1)]
             line = (tok.line or 0) + before.count("\n")
             if "\n" in before:
@@ -442,15 +464,13 @@ class _Builder:
         sp = self.shifted(self.span(t))
         if isinstance(t, lark.Token):
             if t.type == "INT":
-                if len(str(t)) > 18:
-                    raise Diagnostic("this number is too large (at most 18 digits)", sp)
-                return A.Int(int(t), span=sp)
+                return A.Int(self.num(t), span=sp)
             return A.Name(str(t), span=sp)
         d = str(t.data)
         c: list[Any] = t.children
         if d == "int_lit":
-            if len(str(c[0])) > 18:
-                raise Diagnostic("this number is too large (at most 18 digits)", sp)
+            if len(str(c[0])) > MAX_DIGITS:
+                raise Diagnostic(f"this number is too large (at most {MAX_DIGITS} digits)", sp)
             return A.Int(int(c[0]), span=sp)
         if d == "name":
             return A.Name(str(c[0]), span=sp)

@@ -10,6 +10,7 @@ Every error found is reported together; the Program is built only when there is 
 
 from __future__ import annotations
 
+from ..errors import Diagnostic
 from . import ast as A
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
@@ -27,6 +28,7 @@ from .declare import (
     option_values,
     player_count,
 )
+from .limits import check_calls, check_loops, check_move_params, check_move_texts
 from .loader import Loaded
 from .program import Program, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
@@ -36,6 +38,16 @@ _FILE_START = 1, 1, 1, 2  # where a diagnostic about the whole file points
 
 def check(loaded: Loaded, players: int | None = None,
           settings: dict[str, str] | None = None) -> Program:
+    try:
+        return _check(loaded, players, settings)
+    except Diagnostic as d:  # one error that stops the check (a constant too large...)
+        if d.source is None:
+            d.source = loaded.sources.get(d.span.file)
+        raise
+
+
+def _check(loaded: Loaded, players: int | None,
+           settings: dict[str, str] | None) -> Program:
     report = Reporter(loaded.sources)
     start = A.Span(loaded.path, *_FILE_START)
     d = collect(loaded.decls)
@@ -66,8 +78,13 @@ def check(loaded: Loaded, players: int | None = None,
     for dname, dd in d.defs.items():
         if dname in zones or dname in syms.vars or dname in constants:
             report.err(f"'{dname}' is already defined", dd.span)
+    check_move_texts(d.moves, zones, report)
+    if check_calls(d.defs, d.procs, report):
+        report.fail()  # the passes below follow the calls, recursively
     game_flow = _check_bodies(d, syms, exprs, report, start)
     table = check_table(d.table, set(zones), set(syms.vars), report)
+    check_move_params(d.moves, syms, len(deck.cards), report)
+    check_loops(loaded.decls, syms, report)
     report.fail()
     syms.types.freeze()
     syms.refs.freeze()

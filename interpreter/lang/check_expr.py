@@ -407,6 +407,8 @@ class ExprChecker:
                 self.err(f"cannot join {a} and {b}", e.span)
             return unify(a, b)
         if op in ("+", "-", "*", "/", "%"):
+            if a == "int" and b == "int":
+                const_int(e, self.syms.consts)  # a constant too large is an error here
             for x, sub in ((a, e.left), (b, e.right)):
                 if not compatible("int", x):
                     hint = ""

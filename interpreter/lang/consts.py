@@ -7,7 +7,18 @@ from typing import Any
 
 import attrs
 
+from ..errors import Diagnostic
 from . import ast as A
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _int64(v: int, e: A.Expr) -> int:
+    """Constants are 64-bit, as numbers are at run time: a larger one is a located error."""
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise Diagnostic("this constant is too large: its value does not fit in 64 bits "
+                         f"(from {INT64_MIN:,} to {INT64_MAX:,})", e.span)
+    return v
 
 
 @attrs.frozen
@@ -37,11 +48,13 @@ def const_int(e: A.Expr, c: Constants, folding: frozenset[str] = frozenset()) ->
             return None
         if e.op in "/%" and b == 0:
             return None
-        return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
-                "%": a % b if b else 0}[e.op]
+        if e.op == "*" and a and b and abs(a).bit_length() + abs(b).bit_length() > 130:
+            return _int64(1 << 130, e)  # too large, without computing it
+        return _int64({"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
+                       "%": a % b if b else 0}[e.op], e)
     if isinstance(e, A.Unary) and e.op == "-":
         a = const_int(e.operand, c, folding)
-        return None if a is None else -a
+        return None if a is None else _int64(-a, e)
     if isinstance(e, A.IfExpr):
         cond = const_bool(e.cond, c, folding)
         if cond is None:

@@ -8,10 +8,14 @@ import attrs
 
 from ..cards import STANDARD_RANKS, SUITS
 from . import ast as A
+from .consts import INT64_MAX, INT64_MIN
 from .program import Card
 from .symbols import Reporter
 
 MAX_DECK = 10_000
+MAX_CARD_ATTRS = 100  # custom card attributes: every card carries each one
+MAX_DECK_VALUES = 100_000  # cards x custom attributes: the tables the compiled game holds
+MAX_DECK_STEPS = 100_000  # rounds of the deck's `for` loops, cards made or not
 
 
 @attrs.frozen
@@ -34,6 +38,10 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
         for s in range(1, 5):
             for r in range(1, 14):
                 cards.append(Card(len(cards), r, s, False, {}))
+        if 52 + d.jokers > MAX_DECK:
+            report.err(f"a deck has at most {MAX_DECK:,} cards, not 52 + {d.jokers:,} jokers",
+                       d.span, f"use at most {MAX_DECK - 52:,} jokers")
+            return Deck(cards, STANDARD_RANKS, (), frozenset())
         for _ in range(d.jokers):
             cards.append(Card(len(cards), 0, 0, True, {}))
         return Deck(cards, STANDARD_RANKS, (), frozenset())
@@ -42,14 +50,23 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
     bool_attrs: set[str] = set()
     int_attrs: set[str] = set()
 
-    def walk(items: tuple[A.DeckCard | A.DeckFor, ...], env: dict[str, Any]) -> None:
+    steps = [0]
+
+    def walk(items: tuple[A.DeckCard | A.DeckFor, ...], env: dict[str, Any]) -> bool:
+        """False once a limit is reached (reported)."""
         for it in items:
             if len(cards) >= MAX_DECK:
                 report.err(f"a deck has at most {MAX_DECK} cards", it.span)
-                return
+                return False
             if isinstance(it, A.DeckFor):
                 for v in ev.values(it.source, env):
-                    walk(it.body, {**env, it.var: v})
+                    steps[0] += 1
+                    if steps[0] > MAX_DECK_STEPS:
+                        report.err(f"the deck's loops run more than {MAX_DECK_STEPS:,} rounds",
+                                   it.span, "loop over fewer values")
+                        return False
+                    if not walk(it.body, {**env, it.var: v}):
+                        return False
                 continue
             times = 1
             if it.times is not None:
@@ -59,13 +76,16 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
                     continue
                 if len(cards) + t > MAX_DECK:
                     report.err(f"a deck has at most {MAX_DECK} cards", it.times.span)
-                    return
+                    return False
                 times = t
             rank, suit, joker = 0, 0, False
             ex: dict[str, int] = {}
             for key, ve in it.attrs_:
                 val = ev.eval(ve, env)
                 if key == "rank":
+                    if not isinstance(val, int):
+                        report.err("rank must be a number", ve.span)
+                        continue
                     rank = int(val)
                 elif key == "suit":
                     if not isinstance(val, tuple) or val[0] != "suit":
@@ -85,12 +105,21 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
                         report.err(f"card attribute '{key}' is a flag on some cards and a "
                                    "number on others", ve.span,
                                    f"give every card a number: {key}: 1")
+                    if key not in extra and len(extra) >= MAX_CARD_ATTRS:
+                        report.err(f"a deck has at most {MAX_CARD_ATTRS} card attributes",
+                                   ve.span, "give the cards fewer kinds of attribute")
+                        return False
                     ex[key] = int(val)
                     extra.add(key)
             for _ in range(times):
                 cards.append(Card(len(cards), rank, suit, joker, dict(ex)))
+        return True
 
     walk(d.items, {})
+    if len(cards) * len(extra) > MAX_DECK_VALUES:
+        report.err(f"the deck holds {len(cards):,} cards x {len(extra)} attributes = "
+                   f"{len(cards) * len(extra):,} values, over the limit of {MAX_DECK_VALUES:,}",
+                   d.span, "use fewer cards or fewer kinds of attribute")
     if not cards and not report.errors:
         report.err("the deck has no cards", d.span)
     return Deck(cards, d.rank_names, tuple(sorted(extra)), frozenset(bool_attrs))
@@ -135,7 +164,14 @@ class _Evaluator:
                 if e.op in "/%" and b == 0:
                     self.report.err("division by zero", e.span)
                     return 0
-                return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
-                        "%": a % b if b else 0}[e.op]
+                if e.op == "*" and abs(a).bit_length() + abs(b).bit_length() > 70:
+                    v = 1 << 70  # too large, without computing it
+                else:
+                    v = {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
+                         "%": a % b if b else 0}[e.op]
+                if not INT64_MIN <= v <= INT64_MAX:
+                    self.report.err("this number does not fit in 64 bits", e.span)
+                    return 0
+                return v
         self.report.err("a deck is built from numbers, suits and loop variables only", e.span)
         return 0

@@ -9,6 +9,7 @@ import attrs
 
 from ..cards import COLORS, SUITS
 from ..errors import Diagnostic, Span, did_you_mean
+from ..options import parse_int
 from . import ast as A
 from .check_expr import KEYWORDS, ExprChecker, literal_player
 from .consts import Constants, const_int
@@ -108,7 +109,8 @@ def option_values(opts: dict[str, A.OptionDecl], settings: dict[str, str],
     options: dict[str, Any] = {oname: od.default for oname, od in opts.items()}
     for key, raw in settings.items():
         if key == "players":
-            continue
+            raise Diagnostic("--set players: the number of players is not an option",
+                             hint=f"use --players {raw}")
         if key not in opts:
             raise Diagnostic(f"unknown option '{key}'", hint=did_you_mean(key, opts) or (
                 "options: " + ", ".join(opts) if opts else "this game has no options"))
@@ -136,10 +138,10 @@ def parse_option_value(od: A.OptionDecl, raw: str) -> Any:
             return False
         raise Diagnostic(f"option '{od.name}' is true or false, not '{raw}'")
     if od.kind == "int":
-        try:
-            v = int(raw)
-        except ValueError:
-            raise Diagnostic(f"option '{od.name}' takes a number, not '{raw}'") from None
+        v = parse_int(raw)
+        if v is None:
+            raise Diagnostic(f"option '{od.name}' takes a number, "
+                             f"not '{raw}'")
         if not od.low <= v <= od.high:
             raise Diagnostic(f"option '{od.name}' is {od.low}..{od.high}, not {v}")
         return v
@@ -208,13 +210,23 @@ def dim(e: A.Expr, n: int, consts: Constants, report: Reporter) -> tuple[str, in
     return ("int", v)
 
 
+MAX_ZONES = 10_000  # zones in all, counting each of an array (a slot of every state)
+MAX_VAR_ELEMENTS = 100_000  # variables in all, counting each element of an array
+
+
 def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
                   consts: Constants, report: Reporter) -> None:
+    total = 1  # the deck
     for z in decls:
         if z.name in zones or z.name in consts.values:
             report.err(f"'{z.name}' is already defined", z.span)
             continue
         zdim = dim(z.index, n, consts, report) if z.index is not None else None
+        total += zdim[1] if zdim else 1
+        if total > MAX_ZONES:
+            report.err(f"a game has at most {MAX_ZONES:,} zones (each zone of an array "
+                       "counted)", z.span)
+            return
         vis, layout = "public", "squared"
         for i, p in enumerate(z.props):
             kind = ZONE_PROPS.get(p)
@@ -249,11 +261,17 @@ def _bad_word(z: A.ZoneDecl, i: int) -> Span:
 def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> None:
     """Each variable in turn; its start value is typed with the ones declared before."""
     report = exprs.report
+    total = 0
     for v in decls:
         if v.name in syms.zones or v.name in syms.vars or v.name in syms.constants:
             report.err(f"'{v.name}' is already defined", v.span)
             continue
         vdim = dim(v.index, syms.players, syms.consts, report) if v.index is not None else None
+        total += vdim[1] if vdim else 1
+        if total > MAX_VAR_ELEMENTS:
+            report.err(f"a game has at most {MAX_VAR_ELEMENTS:,} variables (each element of "
+                       "an array counted)", v.span)
+            return
         t = exprs.expr(v.init, Scope(), Ctx("pure"))
         if v.type is not None:
             want = exprs.type_name(v.type, v.span)

@@ -19,6 +19,8 @@ from . import ast as A
 from .module_cache import cached_module
 
 MAX_EXTENDS_DEPTH = 16
+MAX_FILE_BYTES = 1 << 20  # a game file is at most 1 MiB (docs/limits.md)
+_BOM = b"\xef\xbb\xbf"
 
 
 def bundled_dir() -> Path:
@@ -33,8 +35,14 @@ def resolve_game(name_or_path: str) -> Path:
     """A bundled game name (`calculation`) or a path to a .cardgame file."""
     p = Path(name_or_path)
     if p.suffix == ".cardgame" or os.sep in name_or_path or "/" in name_or_path:
-        if not p.is_file():
+        if not p.exists():
             raise Diagnostic(f"no such game file: {name_or_path}")
+        if not p.is_file():
+            raise Diagnostic(f"{name_or_path} is not a game file (not a regular file)")
+        if p.suffix != ".cardgame":
+            # its contents are never shown: only a .cardgame file is read as a game
+            raise Diagnostic(f"{name_or_path} is not a game file (its name does not end "
+                             "in .cardgame)")
         return p
     bundled = bundled_dir() / f"{name_or_path}.cardgame"
     if bundled.is_file():
@@ -64,12 +72,35 @@ def _display_name(path: Path) -> str:
     return rel if not rel.startswith("..") else str(path)
 
 
+def read_text(path: Path, name: str) -> str:
+    """A game file's text: a regular file of at most MAX_FILE_BYTES of UTF-8 (a BOM is
+    skipped). The errors never show the contents of a file that is not a game file."""
+    try:
+        if not path.is_file():  # a FIFO would block, /dev/zero never end, a folder fail
+            raise Diagnostic(f"cannot read {name}: not a regular file")
+        with path.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise Diagnostic(f"cannot read {name}: {e.strerror or 'error'}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise Diagnostic(f"cannot read {name}: a game file is at most {MAX_FILE_BYTES:,} "
+                         "bytes (1 MiB)")
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[start:e.start].decode("utf-8", "replace")) + 1
+        raise Diagnostic(f"this file is not UTF-8 text: byte 0x{data[e.start]:02x} cannot be "
+                         "decoded", A.Span(name, line, col, line, col + 1),
+                         "save the file as UTF-8") from None
+
+
 def read_module(path: Path, sources: dict[str, str]) -> A.Module:
     name = _display_name(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise Diagnostic(f"cannot read {name}: {e}") from None
+    text = read_text(path, name)
     sources[name] = text
     try:
         return cached_module(text, name)  # parsed once per text (module_cache.py)
@@ -78,15 +109,22 @@ def read_module(path: Path, sources: dict[str, str]) -> A.Module:
         raise
 
 
-def load(path: Path | str, sources: dict[str, str] | None = None) -> Loaded:
+def load(path: Path | str, sources: dict[str, str] | None = None,
+         allowed: tuple[Path, ...] = ()) -> Loaded:
+    """Read a game and the games it extends. An `extends` reads only files in the folder
+    of `path`, in the bundled games, or in the folders of `allowed` (paths the user
+    named), symlinks resolved."""
     sources = {} if sources is None else sources
     path = Path(path)
     chain: list[str] = []
-    decls = _load(path, sources, chain, 0)
+    roots = (path, bundled_dir(), *allowed)
+    folders = tuple((r.parent if r.suffix == ".cardgame" else r).resolve() for r in roots)
+    decls = _load(path, sources, chain, 0, folders)
     return Loaded(_display_name(path), tuple(decls), sources, tuple(chain))
 
 
-def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int) -> list[A.Decl]:
+def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int,
+          folders: tuple[Path, ...]) -> list[A.Decl]:
     module = read_module(path, sources)
     chain.append(module.file)
     extends = [d for d in module.decls if isinstance(d, A.Extends)]
@@ -96,12 +134,21 @@ def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int) -> 
     if extends:
         ext = extends[0]
         target = _find_base(ext, path, sources)
-        if depth >= MAX_EXTENDS_DEPTH or _display_name(target) in chain:
+        real = target.resolve()
+        if not any(real.is_relative_to(f) for f in folders):
+            raise _at(Diagnostic(f"'{ext.target}' is outside the game's folder", ext.span,
+                                 "a game extends a bundled game or a file in its own folder "
+                                 "(symbolic links are followed)"), sources)
+        if _display_name(target) in chain:
             cycle = " -> ".join([*chain, _display_name(target)])
             raise _at(Diagnostic(f"'{ext.target}' extends itself (a cycle of extends)",
                                  ext.span, f"the chain is {cycle}; a variant extends its "
                                  "base game, never the other way round"), sources)
-        base = _load(target, sources, chain, depth + 1)
+        if depth >= MAX_EXTENDS_DEPTH:
+            raise _at(Diagnostic(f"too many levels of 'extends' (at most {MAX_EXTENDS_DEPTH})",
+                                 ext.span, f"{chain[0]} starts a chain of more than "
+                                 f"{MAX_EXTENDS_DEPTH} games each extending the next"), sources)
+        base = _load(target, sources, chain, depth + 1, folders)
     return merge(base, [d for d in module.decls if not isinstance(d, A.Extends)], sources)
 
 

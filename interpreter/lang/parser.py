@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import re
+import unicodedata
 from typing import Any
 
 import lark
@@ -94,31 +96,113 @@ TRIPLE = '"' * 3
 _FOREIGN = {"&&": "and", "||": "or", "!": "not", "&": "and", "|": "or"}
 
 
+# Limits on a game file's text (docs/limits.md): a file of more words than this is
+# refused before Lark parses it, so that parsing stays within a few seconds; deeper
+# nesting than this is refused before any recursive pass sees it.
+MAX_TOKENS = 50_000
+MAX_NESTING = 100
+
+# What the scanner skips or stops at: comments, strings, a non-ASCII character outside
+# them, and any other word or symbol (counted).
+_SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
+_WORDS = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
+
+# Letters of other scripts that look like ASCII ones (the usual confusables).
+_LOOKALIKE = dict(zip(
+    "\u0430\u0432\u0435\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0456\u0458\u0455\u0501"
+    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406\u0408\u0405"
+    "\u03bf\u03b1\u03bd\u03b9\u039f\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u03a1\u03a4\u03a7\u03a5"
+    "\u0131\u0261\uff41\uff45\uff4f",
+    "aBekMHopcTyxijsd"
+    "ABEKMHOPCTXIJS"
+    "oavioABEZHIKMNPTXY"
+    "igaeo", strict=True))
+
+
+def position(source: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of a character: lines end at a line feed only, as
+    Lark counts them and as `Diagnostic.format` splits them."""
+    line = source.count("\n", 0, offset) + 1
+    return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
+
+
 def _scan(source: str, filename: str) -> None:
-    """Errors the lexer reports badly: an unclosed triple-quoted string."""
-    i = 0
+    """Errors the lexer reports badly or too late: an unclosed triple-quoted string, a
+    character outside ASCII in a name or keyword, a file of too many words."""
     n = len(source)
+    i = 0
+    words = 0
     while i < n:
-        ch = source[i]
-        if ch == "#":
-            j = source.find("\n", i)
-            i = n if j < 0 else j
-        elif source.startswith(TRIPLE, i):
-            j = source.find(TRIPLE, i + 3)
+        m = _SCAN.search(source, i)
+        if m is None:
+            return
+        i = m.end()
+        text = m.group()
+        if text == TRIPLE:
+            j = source.find(TRIPLE, i)
             if j < 0:
-                line = source.count("\n", 0, i) + 1
-                col = i - (source.rfind("\n", 0, i) + 1) + 1
+                line, col = position(source, m.start())
                 raise Diagnostic('this """ string is never closed',
                                  Span(filename, line, col, line, col + 3),
                                  'close it with """ (it may span several lines)')
+            if "{" in source[i:j]:
+                words += len(_WORDS.findall(source, i, j))
             i = j + 3
-        elif ch == '"':
-            j = i + 1
-            while j < n and source[j] not in '"\n':
-                j += 2 if source[j] == "\\" else 1
-            i = j + 1
+        elif m.group(1) is not None:
+            line, col = position(source, m.start())
+            raise _foreign_char(text, Span(filename, line, col, line, col + 1))
+        elif text[0] == "#":
+            continue
+        elif text[0] == '"' and "{" in text:  # each placeholder is parsed: count its words
+            words += len(_WORDS.findall(text))
+        words += 1
+        if words > MAX_TOKENS:
+            line, col = position(source, m.start())
+            raise Diagnostic(f"this file has more than {MAX_TOKENS:,} words and symbols "
+                             "(the limit of a game file)", Span(filename, line, col, line, col + 1),
+                             "a game this large is not supported; see docs/limits.md")
+
+
+def _foreign_char(ch: str, span: Span) -> Diagnostic:
+    name = unicodedata.name(ch, "")
+    what = f"U+{ord(ch):04X}" + (f" {name}" if name else "")
+    ascii_ = _LOOKALIKE.get(ch)
+    if ascii_ is not None:
+        hint = f"it looks like the ASCII letter '{ascii_}'; names and keywords are ASCII only"
+    elif ch in "\u2028\u2029\x85":
+        hint = "end the line with a plain line break"
+    elif ch in "\u201c\u201d\u201e":
+        hint = 'write a string between plain double quotes "..."'
+    else:
+        hint = "outside a string or a comment, a game file is ASCII only"
+    shown = ch if ch.isprintable() else f"\\u{ord(ch):04x}"
+    return Diagnostic(f"unexpected character '{shown}' ({what})", span, hint)
+
+
+def _too_deep(tree: lark.Tree, filename: str, line_offset: int, col_offset: int) -> None:
+    """Refuse a parse tree nested more than MAX_NESTING levels (blocks not counted, each
+    operand of an `and`/`or` chain counted): every later pass recurses on it."""
+    stack: list[tuple[lark.Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        data = node.data
+        if data in ("block", "start"):
+            inner = depth
+        elif data in ("or_", "and_"):
+            inner = depth + len(node.children) - 1
         else:
-            i += 1
+            inner = depth + 1
+        if inner > MAX_NESTING:
+            meta = node.meta
+            line = getattr(meta, "line", 1) + line_offset
+            col = getattr(meta, "column", 1) + (col_offset if getattr(meta, "line", 1) == 1
+                                                else 0)
+            raise Diagnostic(f"this is nested too deeply (more than {MAX_NESTING} levels of "
+                             "statements and operations)", Span(filename, line, col, line, col + 1),
+                             "split it with a 'def', a 'proc' or a 'let'")
+        for c in node.children:
+            if isinstance(c, lark.Tree):
+                stack.append((c, inner))
 
 
 def _unclosed_brace(source: str, filename: str) -> Span | None:
@@ -141,7 +225,7 @@ def _unclosed_before(source: str, filename: str, bad: lark.Token) -> Diagnostic 
     a `}` less indented than the line that opened the innermost block closes an outer
     one, so the inner one lacks its `}`; and the parser stopping on a line no more
     indented than the line that opened the innermost block means that block ran on."""
-    lines = source.splitlines()
+    lines = source.split("\n")  # as Lark counts lines (see _line)
 
     def indent(line: int) -> int:
         text = lines[line - 1] if 0 < line <= len(lines) else ""
@@ -178,7 +262,7 @@ def parse(source: str, filename: str, start: str = "start",
     if start == "start":
         _scan(source, filename)
     try:
-        return lark_parser().parse(source, start=start)
+        tree = lark_parser().parse(source, start=start)
     except lark.exceptions.UnexpectedToken as e:
         tok = e.token
         line = (tok.line or 1) + line_offset
@@ -197,7 +281,7 @@ def parse(source: str, filename: str, start: str = "start",
             unclosed = _unclosed_before(source, filename, tok) if start == "start" else None
             if unclosed is not None:
                 raise unclosed from None
-            text = source.splitlines()[(tok.line or 1) - 1] if source else ""
+            text = _line(source, tok.line or 1)
             if str(tok) == "|" and text[(tok.column or 1) - 1:(tok.column or 1) + 1] == "||":
                 msg, hint = "unexpected '||'", "write 'or' instead of '||'"
                 span = Span(filename, line, col, line, col + 2)
@@ -205,7 +289,10 @@ def parse(source: str, filename: str, start: str = "start",
     except lark.exceptions.UnexpectedCharacters as e:
         line = e.line + line_offset
         col = e.column + (col_offset if e.line == 1 else 0)
-        text = source.splitlines()[e.line - 1] if e.line <= len(source.splitlines()) else ""
+        text = _line(source, e.line)
+        if not text[e.column - 1:e.column].isascii():
+            raise _foreign_char(text[e.column - 1],
+                                Span(filename, line, col, line, col + 1)) from None
         ch = text[e.column - 1] if 0 < e.column <= len(text) else "?"
         two = text[e.column - 1:e.column + 1]
         width = 1
@@ -224,10 +311,18 @@ def parse(source: str, filename: str, start: str = "start",
     except lark.exceptions.UnexpectedEOF as e:
         raise Diagnostic("unexpected end of file", _end_span(source, filename, line_offset),
                          _expected_hint(set(e.expected))) from None
+    _too_deep(tree, filename, line_offset, col_offset)
+    return tree
+
+
+def _line(source: str, line: int) -> str:
+    """Line `line` (1-based) of source, lines split at line feeds only (as Lark counts)."""
+    lines = source.split("\n")
+    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
 
 
 def _end_span(source: str, filename: str, line_offset: int) -> Span:
-    lines = source.splitlines() or [""]
+    lines = source.rstrip("\n").split("\n")
     n = len(lines)
     col = len(lines[-1]) + 1
     return Span(filename, n + line_offset, col, n + line_offset, col + 1)

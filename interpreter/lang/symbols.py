@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import Diagnostic, Diagnostics
+from ..errors import MAX_ERRORS, Diagnostic, Diagnostics
 from . import ast as A
 from .consts import Constants
 from .program import NodeTable, Ref, VarInfo, ZoneInfo
@@ -24,11 +24,17 @@ class Reporter:
     def __init__(self, sources: dict[str, str]) -> None:
         self.sources = sources
         self.errors: list[Diagnostic] = []
+        self._seen: set[tuple[A.Span, str]] = set()
 
     def err(self, msg: str, span: A.Span, hint: str = "") -> None:
-        if any(e.span == span and e.message == msg for e in self.errors):
+        if (span, msg) in self._seen:
             return
+        self._seen.add((span, msg))
         self.errors.append(Diagnostic(msg, span, hint, self.sources.get(span.file)))
+        if len(self.errors) >= MAX_ERRORS:
+            # as compilers do: the first errors are the ones worth reading
+            raise Diagnostics([*self.errors, Diagnostic(
+                f"too many errors; stopping after the first {MAX_ERRORS}")])
 
     def fatal(self, msg: str, span: A.Span = A.NOSPAN, hint: str = "") -> Diagnostic:
         """An error that stops the check at once (a bad player count or option value)."""

@@ -7,6 +7,8 @@ Other layers import from here: `Game`, `State`, `Move`, `Position`, `GameSpec`,
 from . import replay
 from .game import Branch, Game, Move, Position, State, Zone
 from .pipeline import GameSpec, compile_game, compile_loaded
+from .search_api import Node, SearchSpace, Slots
 
 __all__ = ["Branch", "Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
-           "compile_loaded", "replay"]
+           "compile_loaded", "replay",
+           "Node", "SearchSpace", "Slots"]

@@ -44,6 +44,7 @@ class Decls:
     result: A.ResultDecl | None = None
     invariants: list[A.InvariantDecl] = attrs.field(factory=list)
     limit: A.LimitDecl | None = None
+    autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -83,6 +84,8 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.invariants.append(d)
         elif isinstance(d, A.LimitDecl):
             out.limit = d
+        elif isinstance(d, A.AutoDecl):
+            out.autos[d.name] = d
     return out
 
 

@@ -187,6 +187,8 @@ class Program:
     # the flow the game runs: the declared one or, without one, `repeat { 1 chooses ... }`
     # over every move, checked (and so typed) like a declared one
     game_flow: tuple[A.Stmt, ...] = ()
+    # `auto move NAME when ...`: moves a solver may play at once (see ast.AutoDecl)
+    autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,

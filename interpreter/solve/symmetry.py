@@ -82,6 +82,7 @@ class Canonical:
 
     def __init__(self, game: Game, arrays: list[str]) -> None:
         self.game = game
+        self.arrays = arrays  # the solver's fast path sorts these itself (engine.SearchSpace)
         self.groups = [game.zone_names(a) for a in arrays]
         # a position met again (a transposition) costs a lookup, not a rebuilt state
         self.memo: dict[Hashable, Hashable] = {}

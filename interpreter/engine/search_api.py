@@ -32,9 +32,11 @@ Node = tuple[Slots, list[Move]]
 class SearchSpace:
     """The positions of `game` as slot tuples. `interchangeable` names zone arrays whose
     zones the rules cannot tell apart (the solver proves that): `key` sorts their contents,
-    so positions that differ only by a permutation of those zones share a key."""
+    so positions that differ only by a permutation of those zones share a key. `auto`:
+    follow the game's `auto move` declarations (`moves`), else ignore them."""
 
-    def __init__(self, game: Game, interchangeable: Sequence[str] = ()) -> None:
+    def __init__(self, game: Game, interchangeable: Sequence[str] = (),
+                 auto: bool = True) -> None:
         self.game = game
         self._step = game._step
         ns = game.ns
@@ -46,7 +48,7 @@ class SearchSpace:
         self._sim = game._sim
         self._score = game._score
         # `auto move NAME when ...`: move index -> its condition (generated)
-        self._auto: dict[int, Any] = dict(game.ns.get("AUTO", {}))
+        self._auto: dict[int, Any] = dict(game.ns.get("AUTO", {})) if auto else {}
         self._auto_rule = {i: f"auto move {game.move_names[i]}" for i in self._auto}
         self.groups = [sorted(game.zone_slot(n) for n in game.zone_names(a))
                        for a in interchangeable]

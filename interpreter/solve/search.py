@@ -65,28 +65,30 @@ class Result:
 KeyFn = Callable[[State], Hashable]
 
 
-def space_for(game: Game, key: KeyFn | None) -> tuple[SearchSpace, Callable[[Slots], Hashable]]:
+def space_for(game: Game, key: KeyFn | None, auto: bool = True
+              ) -> tuple[SearchSpace, Callable[[Slots], Hashable]]:
     """The fast search space and the key on its slots: a symmetry's arrays (see
     `symmetry.Canonical`) are sorted by the space itself; any other key function is
     called on a `State` (slower)."""
     arrays = getattr(key, "arrays", None)
     if key is None or key == game.position_key or arrays is not None:
-        space = SearchSpace(game, arrays or ())
+        space = SearchSpace(game, arrays or (), auto)
         return space, space.key
-    space = SearchSpace(game)
+    space = SearchSpace(game, (), auto)
     fn = key
     return space, lambda slots: fn(State(slots))
 
 
 def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None = None,
-          order: str = "best") -> Result:
+          order: str = "best", auto: bool = True) -> Result:
     """Search for a sequence of moves from `start` that ends in a win for player 1:
     best first (the default, which finds more wins within a budget on Besieged Castle)
-    or depth first (`order="depth"`, which holds only the current path in memory)."""
+    or depth first (`order="depth"`, which holds only the current path in memory).
+    `auto=False` ignores the game's `auto move` declarations (no dominance)."""
     if order == "best":
-        return best_first(game, start, bounds, key)
+        return best_first(game, start, bounds, key, auto)
     if order == "depth":
-        return depth_first(game, start, bounds, key)
+        return depth_first(game, start, bounds, key, auto)
     raise ValueError(f"unknown search order {order!r}")
 
 
@@ -99,12 +101,13 @@ class Table:
     """What both search orders share: the clock, the key, the transposition table and the
     bounds. `enter` is the one place a position is admitted or a bound stops the search."""
 
-    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None) -> None:
+    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None, auto: bool = True
+                 ) -> None:
         self.game = game
         self.bounds = bounds
         self.t0 = time.perf_counter()
         self.deadline = self.t0 + bounds.seconds
-        self.space, self.key = space_for(game, key)
+        self.space, self.key = space_for(game, key, auto)
         self.limit = game.limit or 0
         self.seen: dict[Hashable, int] = {}
         self.nodes = 1
@@ -171,9 +174,9 @@ def won(game: Game, state: State) -> bool:
 
 
 def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
-                key: KeyFn | None = None) -> Result:
+                key: KeyFn | None = None, auto: bool = True) -> Result:
     """Depth first: the most promising child first, one path in memory."""
-    t = Table(game, bounds, key)
+    t = Table(game, bounds, key, auto)
     done = t.start(start)
     if done is not None:
         return done
@@ -201,11 +204,11 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
 
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
-               key: KeyFn | None = None) -> Result:
+               key: KeyFn | None = None, auto: bool = True) -> Result:
     """The same search in best-first order: the open position with the highest score,
     then the most legal moves, then the fewest moves played, is expanded next. The same
     table and the same proof of `unsolvable` (every position entered was expanded)."""
-    t = Table(game, bounds, key)
+    t = Table(game, bounds, key, auto)
     done = t.start(start)
     if done is not None:
         return done

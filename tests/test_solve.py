@@ -98,6 +98,19 @@ def test_columns_are_interchangeable_and_suited_or_hidden_zones_are_not(castle: 
     assert interchangeable(compile_game("calculation", 1, {})) == []
 
 
+def test_an_array_indexed_only_by_a_parameter_over_all_its_indices_is_interchangeable(
+        tmp_path: Path) -> None:
+    # Chains: `to_slot(i in 1..slot_count)` uses i only as `slot[i]`
+    assert interchangeable(compile_game("chains", 1, {})) == ["slot"]
+    # ... but not when i means more than which slot (here: slot 1 is special)
+    path = tmp_path / "chains1.cardgame"
+    path.write_text('extends "chains"\ngame "Chains 1"\n'
+                    'move to_slot(i in 1..slot_count) "put the drawn card on slot {i}"\n'
+                    '  when drawn is not empty and (i > 1 or slot[i] is empty)\n'
+                    '{ move top of drawn to slot[i] }\n', encoding="utf-8")
+    assert interchangeable(compile_game(str(path), 1, {})) == []
+
+
 def test_an_array_indexed_by_a_constant_is_not_interchangeable(tmp_path: Path) -> None:
     src = Path(compile_game("besieged-castle", 1, {}).path).read_text(encoding="utf-8")
     src = src.replace('end stuck when no_moves', 'end early when size(column[1]) == 13 "x"\n'

@@ -52,6 +52,10 @@ class SearchSpace:
         self._auto_rule = {i: f"auto move {game.move_names[i]}" for i in self._auto}
         self.groups = [sorted(game.zone_slot(n) for n in game.zone_names(a))
                        for a in interchangeable]
+        self._zones = list(game._zone_slots)
+        self._same_zone = {z: ("array", g[0]) for g in self.groups for z in g}
+        # the game's variables: every slot after the engine's own that is not a zone
+        self._vars = [i for i in range(WHO + 1, game.gen.nslots) if i not in set(self._zones)]
         runs = sorted((g[0], g[-1] + 1) for g in self.groups)
         # each array's zones in consecutive slots after the move counter: sort by slices
         self._runs = runs if all(
@@ -155,6 +159,21 @@ class SearchSpace:
 
     def score(self, node: Node, player: int = 1) -> int:
         return int(self._score(node[0], player))
+
+    def atoms(self, slots: Slots) -> list[Hashable]:
+        """The facts a position is made of, for novelty-guided search: each card with the
+        card it lies on (or the zone it lies at the bottom of; any zone of an
+        interchangeable array counts as the same), and the value of each variable."""
+        out: list[Hashable] = []
+        same = self._same_zone
+        for z in self._zones:
+            under: Any = same.get(z, z)
+            for c in slots[z]:
+                out.append((c, under))
+                under = -1 - c
+        for v in self._vars:
+            out.append((v, slots[v]))
+        return out
 
     @staticmethod
     def moves_played(slots: Slots) -> int:

@@ -1,13 +1,15 @@
 """Search for a win from one state of a one-player game: best first or depth first.
 
-The search walks the compiled game through its public API only (`legal_moves`, `apply`,
-`is_terminal`, `results`, `scores`, `position_key`). Children are tried best first by a
-generic rule: a move that wins at once, then the moves that raise the player's score
-most (the score after the move, read with `Game.scores`), then those that leave more
-legal moves (mobility); remaining ties keep the game's order.
+The search walks the compiled game through the engine's search API (`SearchSpace`:
+positions as slot tuples, a move's `step` apart from the `settle` that works out the
+legal moves of the position reached, so a transposition is looked up before it is
+settled). From a position where the game declares a legal move safe to play at once
+(`auto move NAME when ...`), that move alone is tried.
 
-Best first expands the open position with the highest score (then the most legal moves,
-then the fewest moves played); depth first tries the children in the order above.
+Best first (the default) expands the open position with the highest score, then a novel
+one (see `best_first`), then the one with the most legal moves (mobility), then the one
+with the fewest moves played. Depth first tries the children of a position in the same
+order of score and mobility (a move that wins at once first); ties keep the game's order.
 
 A transposition table remembers every position entered, under its key (the position key,
 or its canonical form when a symmetry applies, see `symmetry.py`). A position is entered
@@ -82,10 +84,13 @@ def space_for(game: Game, key: KeyFn | None, auto: bool = True
 def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None = None,
           order: str = "best", auto: bool = True) -> Result:
     """Search for a sequence of moves from `start` that ends in a win for player 1:
-    best first (the default, which finds more wins within a budget on Besieged Castle)
-    or depth first (`order="depth"`, which holds only the current path in memory).
+    best first guided by score and novelty (the default, which finds the most wins within
+    a budget on Besieged Castle), best first by score alone (`order="score"`), or depth
+    first (`order="depth"`, which holds only the current path in memory).
     `auto=False` ignores the game's `auto move` declarations (no dominance)."""
     if order == "best":
+        return best_first(game, start, bounds, key, auto, novelty=True)
+    if order == "score":
         return best_first(game, start, bounds, key, auto)
     if order == "depth":
         return depth_first(game, start, bounds, key, auto)
@@ -204,9 +209,13 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
 
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
-               key: KeyFn | None = None, auto: bool = True) -> Result:
+               key: KeyFn | None = None, auto: bool = True, novelty: bool = False) -> Result:
     """The same search in best-first order: the open position with the highest score,
-    then the most legal moves, then the fewest moves played, is expanded next. The same
+    then (with `novelty`) a novel one, then the most legal moves, then the fewest moves
+    played, is expanded next. A position is novel when one of its atoms (a card on the
+    card or zone beneath it, a variable's value: `SearchSpace.atoms`) was in no position
+    of the same score entered before: the width-based planners' novelty, which spreads
+    the search over different arrangements instead of many variants of one. The same
     table and the same proof of `unsolvable` (every position entered was expanded)."""
     t = Table(game, bounds, key, auto)
     done = t.start(start)
@@ -214,8 +223,10 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
         return done
     space = t.space
     # (priority, tie, node, the path to it as a linked list (move, rest) or None)
-    heap: list[tuple[tuple[int, int, int], int, Node, Any]] = [
-        ((0, 0, 0), 0, space.node(start), None)]
+    heap: list[tuple[tuple[int, int, int, int], int, Node, Any]] = [
+        ((0, 0, 0, 0), 0, space.node(start), None)]
+    seen_atoms: dict[int, set[Hashable]] = {}
+    atoms = space.atoms
     tie = 1
     push = heapq.heappush
     pop = heapq.heappop
@@ -230,7 +241,14 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
             entered, child = enter(step(node, move))
             if entered == "":
                 assert child is not None
-                push(heap, ((-score(child), -len(child[1]), played(child[0])), tie,
+                sc = score(child)
+                w = 0
+                if novelty:
+                    known = seen_atoms.setdefault(sc, set())
+                    new = [a for a in atoms(child[0]) if a not in known]
+                    w = 0 if new else 1
+                    known.update(new)
+                push(heap, ((-sc, w, -len(child[1]), played(child[0])), tie,
                             child, (move, trail)))
                 tie += 1
             elif entered == WIN:

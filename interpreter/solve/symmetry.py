@@ -6,6 +6,8 @@ outside `setup`, every use of the array's name is
 
 - the range of a move parameter (`move shift(a in column, b in column)`), or
 - the argument of `size(...)` (the number of cards in all of them),
+- `arr[i]`, where `i in 1..n` is a move parameter over every index of the array that the
+  move uses for nothing else (Chains' `to_slot(i in 1..slot_count)`),
 
 and never an index (`column[1]`, `column[k]`), a loop or quantifier over it (their order
 is the zones' order), a `deal` to it, or anything else. Then every rule sees a zone of

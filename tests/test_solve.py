@@ -354,3 +354,23 @@ def test_the_solutions_of_20_deals_replay_to_a_win(tmp_path: Path) -> None:
         tmp_path / "sol.json")
     rep = replay_mod.load(tmp_path / "sol.json")
     assert game.results(rep.states(rep.compile())[-1]) == ["win"]
+
+
+# ---------------------------------------------------------------------- novelty
+def test_novelty_guides_best_first_to_wins_that_score_alone_misses(castle: Game) -> None:
+    key, _ = key_for(castle)
+    start = castle.new_state(2)
+    r = solve(castle, start, Bounds(nodes=5000), key)
+    assert r.verdict == "solved" and replays_to_win(castle, start, r.moves)
+    assert solve(castle, start, Bounds(nodes=5000), key, order="score").verdict == "undecided"
+
+
+def test_atoms_are_cards_on_cards_and_blind_to_which_interchangeable_zone(castle: Game) -> None:
+    space = SearchSpace(castle, ["column"])
+    a = castle_position(castle, 11, ["K♠ Q♥", "K♥ Q♠", "Q♦ K♦", "K♣ Q♣"])
+    b = castle_position(castle, 11, ["K♥ Q♠", "K♠ Q♥", "K♣ Q♣", "Q♦ K♦"])
+    atoms_a = space.atoms(space.node(a)[0])
+    assert sorted(map(repr, atoms_a)) == sorted(map(repr, space.atoms(space.node(b)[0])))
+    assert len(set(atoms_a)) == len(atoms_a)
+    plain = SearchSpace(castle)
+    assert set(plain.atoms(plain.node(a)[0])) != set(plain.atoms(plain.node(b)[0]))

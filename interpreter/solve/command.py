@@ -136,7 +136,7 @@ def run(args: Any) -> int:
     print(f"median {s['median_seconds']:.2f} s per deal, {s['nodes_per_second']:.0f} nodes/s")
     if s["stopped_by"]:
         print("undecided deals stopped by: " + ", ".join(
-            f"the {_bound(k)} {v}" for k, v in sorted(s["stopped_by"].items())))
+            f"the {_bound(k)}: {v}" for k, v in sorted(s["stopped_by"].items())))
     return 0
 
 

@@ -2,6 +2,7 @@
 
     python benchmarks/solve_castle.py [--deals N] [--first S] [--budget SECONDS]
                                       [--nodes N] [--fc-timeout SECONDS] [--no-symmetry]
+                                      [--no-auto] [--fc-cache FILE] [--game NAME]
 
 Solves the deals of seeds S..S+N-1 (default 1..50) with `cardgame solve`'s search (the
 same bounds per deal) and prints the share decided, the share solvable among decided
@@ -13,17 +14,25 @@ in its board format (one column per line, bottom card first, under
 `Foundations: H-A C-A D-A S-A`) and solved with `fc-solve -g beleaguered_castle -to 0AB`
 (a run longer than --fc-timeout counts as undecided); the two verdicts must agree on
 every deal that both decide, and disagreements are listed. Without `fc-solve` the
-comparison is skipped with a message.
+comparison is skipped with a message. `--fc-cache FILE` keeps fc-solve's verdicts in a
+JSON file (seed -> verdict) and reuses them on the next run.
+
+The table at the end also says which bound stopped the undecided searches, and the
+solver's positions per second. `--no-auto` ignores the game's `auto move` declarations
+(no dominance), to measure what they bring.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
+from pathlib import Path
 
 from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.solve.command import wilson
@@ -64,24 +73,32 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=500_000, help="nodes per deal")
     ap.add_argument("--fc-timeout", type=float, default=30.0)
     ap.add_argument("--no-symmetry", action="store_true")
+    ap.add_argument("--no-auto", action="store_true", help="ignore the game's auto moves")
+    ap.add_argument("--fc-cache", help="a JSON file of fc-solve's verdicts, read and updated")
+    ap.add_argument("--game", default="besieged-castle")
     args = ap.parse_args()
 
-    game = compile_game("besieged-castle", 1, {})
+    game = compile_game(args.game, 1, {})
     key, _ = key_for(game, not args.no_symmetry)
     bounds = Bounds(nodes=args.nodes, seconds=args.budget)
     fc = shutil.which("fc-solve")
     if fc is None:
         print("fc-solve is not on PATH (Debian: apt-get install freecell-solver-bin): "
               "the comparison with Freecell Solver is skipped")
+    cache: dict[str, str] = {}
+    if args.fc_cache and Path(args.fc_cache).exists():
+        cache = json.loads(Path(args.fc_cache).read_text(encoding="utf-8"))
     ours: dict[int, str] = {}
     theirs: dict[int, str] = {}
+    stopped: Counter[str] = Counter()
     times: list[float] = []
     nodes = 0
     bad_replays = []
     for seed in range(args.first, args.first + args.deals):
         start = game.new_state(seed)
-        r = solve(game, start, bounds, key)
+        r = solve(game, start, bounds, key, auto=not args.no_auto)
         ours[seed] = r.verdict
+        stopped[r.stopped_by] += r.verdict == "undecided"
         times.append(r.seconds)
         nodes += r.nodes
         if r.verdict == "solved":
@@ -91,11 +108,16 @@ def main() -> int:
             if game.results(st) != ["win"]:
                 bad_replays.append(seed)
         line = f"seed {seed}: {r.verdict} ({r.nodes} nodes, {r.seconds:.2f} s)"
-        if fc is not None:
+        if str(seed) in cache:
+            theirs[seed] = cache[str(seed)]
+            line += f"; fc-solve: {theirs[seed]} (cached)"
+        elif fc is not None:
             t0 = time.perf_counter()
-            theirs[seed] = fc_verdict(board(game, start), args.fc_timeout)
+            theirs[seed] = cache[str(seed)] = fc_verdict(board(game, start), args.fc_timeout)
             line += f"; fc-solve: {theirs[seed]} ({time.perf_counter() - t0:.2f} s)"
         print(line, flush=True)
+    if args.fc_cache and fc is not None:
+        Path(args.fc_cache).write_text(json.dumps(cache), encoding="utf-8")
 
     n = args.deals
     solved = sum(v == "solved" for v in ours.values())
@@ -110,9 +132,10 @@ def main() -> int:
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     print(f"time per deal: median {statistics.median(times):.2f} s, "
           f"mean {statistics.mean(times):.2f} s; {nodes / sum(times):.0f} nodes/s")
+    print(f"undecided, stopped by: {dict((k, v) for k, v in stopped.items() if v) or 'none'}")
     print(f"solutions replayed to a win: {solved - len(bad_replays)}/{solved}"
           + (f" (FAILED: seeds {bad_replays})" if bad_replays else ""))
-    if fc is not None:
+    if theirs:
         both = [s for s in ours if ours[s] != "undecided" and theirs[s] != "undecided"]
         disagree = [s for s in both if ours[s] != theirs[s]]
         fc_decided = sum(v != "undecided" for v in theirs.values())

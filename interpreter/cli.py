@@ -386,6 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="solve a game with hidden cards as if every card were known")
     sp.add_argument("--no-symmetry", action="store_true",
                     help="do not merge positions that differ by interchangeable zones")
+    sp.add_argument("--no-auto", action="store_true",
+                    help="ignore the game's 'auto move' declarations (try every move)")
     sp.set_defaults(func=cmd_solve)
     return p
 

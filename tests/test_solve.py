@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from cardgame.interpreter.cli import main
-from cardgame.interpreter.engine import Game, Position, State, compile_game
+from cardgame.interpreter.engine import Game, Position, SearchSpace, State, compile_game
 from cardgame.interpreter.engine import replay as replay_mod
+from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.intervals import wilson
 from cardgame.interpreter.solve.search import Bounds, solve
 from cardgame.interpreter.solve.symmetry import interchangeable, key_for
@@ -94,6 +96,19 @@ def test_columns_are_interchangeable_and_suited_or_hidden_zones_are_not(castle: 
     assert interchangeable(castle) == ["column"]
     # Calculation's piles are used otherwise than through parameters and size(): not claimed
     assert interchangeable(compile_game("calculation", 1, {})) == []
+
+
+def test_an_array_indexed_only_by_a_parameter_over_all_its_indices_is_interchangeable(
+        tmp_path: Path) -> None:
+    # Chains: `to_slot(i in 1..slot_count)` uses i only as `slot[i]`
+    assert interchangeable(compile_game("chains", 1, {})) == ["slot"]
+    # ... but not when i means more than which slot (here: slot 1 is special)
+    path = tmp_path / "chains1.cardgame"
+    path.write_text('extends "chains"\ngame "Chains 1"\n'
+                    'move to_slot(i in 1..slot_count) "put the drawn card on slot {i}"\n'
+                    '  when drawn is not empty and (i > 1 or slot[i] is empty)\n'
+                    '{ move top of drawn to slot[i] }\n', encoding="utf-8")
+    assert interchangeable(compile_game(str(path), 1, {})) == []
 
 
 def test_an_array_indexed_by_a_constant_is_not_interchangeable(tmp_path: Path) -> None:
@@ -188,3 +203,174 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     lo, hi = wilson(67, 100)
     assert round(lo, 3) == 0.573 and round(hi, 3) == 0.754
+
+
+# ---------------------------------------------------------------------- auto moves
+def variant(tmp_path: Path, text: str, name: str = "castle-variant") -> Path:
+    """A file next to nothing that extends the bundled Besieged Castle with `text`."""
+    path = tmp_path / f"{name}.cardgame"
+    path.write_text(f'extends "besieged-castle"\ngame "{name}"\n{text}\n', encoding="utf-8")
+    return path
+
+
+def castle_with(game: Game, upto: dict[str, int], tops: list[str]) -> State:
+    """Foundations of each suit up to a rank; columns 1.. end with `tops` (one card
+    each); the other cards fill the remaining columns, low ranks at the bottom."""
+    p = Position(game, seed=1)
+    home = []
+    for suit, sym in SUITS.items():
+        home += [r + sym for r in RANKS[:upto[suit]]]
+        p.zone(f"foundation-{suit}", [r + sym for r in RANKS[:upto[suit]]])
+    rest = [r + sym for r in RANKS for sym in SUITS.values()
+            if r + sym not in home and r + sym not in tops]
+    cols: list[list[str]] = [[] for _ in range(8)]
+    for i, c in enumerate(rest):
+        cols[len(tops) + i % (8 - len(tops))].append(c)
+    for i, c in enumerate(tops):
+        cols[i].append(c)
+    for i in range(8):
+        p.zone(f"column{i + 1}", cols[i])
+    return p.state()
+
+
+def test_auto_home_is_the_only_move_tried_when_its_condition_holds(castle: Game) -> None:
+    space = SearchSpace(castle)
+    assert space.has_auto and not SearchSpace(castle, auto=False).has_auto
+    every_four = {"spades": 4, "hearts": 4, "diamonds": 4, "clubs": 4}
+    # every 4 is home: nothing can go on the 5♥ any more, so it goes home at once
+    st = castle_with(castle, every_four, ["K♠", "5♥"])
+    node = space.node(st)
+    assert [castle.move_text(m) for m in space.moves(node)] == ["home column2"]
+    assert len(castle.legal_moves(st)) > 1
+    assert SearchSpace(castle, auto=False).moves(node) == castle.legal_moves(st)
+    # 6♠ may go home, but the 5♥ (not home) could still be built on it: every move is tried
+    st = castle_with(castle, {**every_four, "spades": 5}, ["K♠", "6♠"])
+    node = space.node(st)
+    assert "home column2" in castle.legal_texts(st)
+    assert space.moves(node) == castle.legal_moves(st)
+
+
+def test_spice_1_keeps_the_auto_move_and_spice_2_removes_it() -> None:
+    assert SearchSpace(compile_game("besieged-castle-spice-1", 1, {})).has_auto
+    assert not SearchSpace(compile_game("besieged-castle-spice-2", 1, {})).has_auto
+
+
+def test_auto_moves_search_fewer_positions_for_the_same_verdict(castle: Game) -> None:
+    key, _ = key_for(castle)
+    for order in ("best", "depth"):
+        # complete searches: the same proof with a third of the positions
+        a = solve(castle, castle.new_state(9), key=key, order=order, auto=False)
+        b = solve(castle, castle.new_state(9), key=key, order=order)
+        assert a.verdict == b.verdict == "unsolvable" and b.nodes * 3 < a.nodes
+        for seed in UNSOLVABLE_SEEDS:
+            a = solve(castle, castle.new_state(seed), key=key, order=order, auto=False)
+            b = solve(castle, castle.new_state(seed), key=key, order=order)
+            assert a.verdict == b.verdict == "unsolvable" and b.nodes <= a.nodes
+    st = castle_position(castle, 9, ["10♥ K♦ 10♠", "Q♥", "K♥", "J♠ 10♦ J♦ K♣", "K♠ Q♣",
+                                     "Q♦", "J♥ 10♣ Q♠", "J♣"])
+    r = solve(castle, st, key=key)
+    assert r.verdict == "solved" and replays_to_win(castle, st, r.moves)
+
+
+def test_auto_move_of_an_unknown_move_or_with_a_non_bool_condition_is_an_error(
+        tmp_path: Path) -> None:
+    with pytest.raises(CardgameError) as e:
+        compile_game(str(variant(tmp_path, "auto move hom when true", "castle-a")), 1, {})
+    text = str(e.value)
+    assert "'auto move hom': the game has no move 'hom'" in text and "home" in text
+    with pytest.raises(CardgameError) as e:
+        compile_game(str(variant(tmp_path, "auto move home when size(a)", "castle-b")), 1, {})
+    assert "bool" in str(e.value)
+
+
+def test_an_auto_move_can_be_removed_and_a_variant_without_it_searches_every_move(
+        tmp_path: Path) -> None:
+    game = compile_game(str(variant(tmp_path, "remove auto home", "castle-c")), 1, {})
+    assert not SearchSpace(game).has_auto
+    assert SearchSpace(game).moves(SearchSpace(game).node(game.new_state(2))) == \
+        game.legal_moves(game.new_state(2))
+
+
+# ---------------------------------------------------------------------- the fast path
+@pytest.mark.parametrize("name,players", [("besieged-castle", 1), ("chains", 1),
+                                          ("calculation", 1), ("arsene", 4),
+                                          ("interaction", 3)])
+def test_the_search_space_steps_exactly_as_apply_does(name: str, players: int) -> None:
+    game = compile_game(name, players, {})
+    space = SearchSpace(game, interchangeable(game))
+    rng = random.Random(7)
+    for seed in range(1, 4):
+        state = game.new_state(seed)
+        for _ in range(60):
+            legal = game.legal_moves(state)
+            if not legal:
+                break
+            m = legal[rng.randrange(len(legal))]
+            after = game.apply(state, m)
+            node = space.settle(space.step(space.node(state), m))
+            assert space.state(node) == after and node[1] == game.legal_moves(after)
+            assert space.ended(node) == game.is_terminal(after)
+            assert space.score(node) == game.scores(after)[0]
+            state = after
+
+
+SMALL_CASTLE = '''extends "besieged-castle"
+game "Small Castle"
+deck {
+  ranks A 2 3 4 5 6
+  for s in suits {
+    for r in 1..6 {
+      card(rank: r, suit: s)
+    }
+  }
+}
+zone column[6] "column": face up, fanned
+end won when size(foundation) == 24 "all 24 cards are on the foundations"
+result won when size(foundation) == 24
+invariant cards "24 cards in play": size(foundation) + size(column) == 24
+'''
+
+
+def test_the_solutions_of_20_deals_replay_to_a_win(tmp_path: Path) -> None:
+    # Besieged Castle with 24 cards in 6 columns: its deals are solved in a few hundred
+    # positions, so 20 of them take a second or two
+    path = tmp_path / "small-castle.cardgame"
+    path.write_text(SMALL_CASTLE, encoding="utf-8")
+    game = compile_game(str(path), 1, {})
+    key, arrays = key_for(game)
+    assert arrays == ["column"] and SearchSpace(game).has_auto
+    solved = []
+    for seed in range(1, 26):
+        r = solve(game, game.new_state(seed), Bounds(nodes=3000), key)
+        if r.verdict == "solved":
+            assert replays_to_win(game, game.new_state(seed), r.moves)
+            solved.append(seed)
+        if len(solved) == 20:
+            break
+    assert len(solved) == 20
+    # and through a replay file, as `cardgame solve` writes it
+    r = solve(game, game.new_state(solved[-1]), Bounds(nodes=3000), key)
+    replay_mod.from_game(game, str(path), solved[-1], list(r.moves), None, "test").save(
+        tmp_path / "sol.json")
+    rep = replay_mod.load(tmp_path / "sol.json")
+    assert game.results(rep.states(rep.compile())[-1]) == ["win"]
+
+
+# ---------------------------------------------------------------------- novelty
+def test_novelty_guides_best_first_to_wins_that_score_alone_misses(castle: Game) -> None:
+    key, _ = key_for(castle)
+    start = castle.new_state(2)
+    r = solve(castle, start, Bounds(nodes=5000), key)
+    assert r.verdict == "solved" and replays_to_win(castle, start, r.moves)
+    assert solve(castle, start, Bounds(nodes=5000), key, order="score").verdict == "undecided"
+
+
+def test_atoms_are_cards_on_cards_and_blind_to_which_interchangeable_zone(castle: Game) -> None:
+    space = SearchSpace(castle, ["column"])
+    a = castle_position(castle, 11, ["K♠ Q♥", "K♥ Q♠", "Q♦ K♦", "K♣ Q♣"])
+    b = castle_position(castle, 11, ["K♥ Q♠", "K♠ Q♥", "K♣ Q♣", "Q♦ K♦"])
+    atoms_a = space.atoms(space.node(a)[0])
+    assert sorted(map(repr, atoms_a)) == sorted(map(repr, space.atoms(space.node(b)[0])))
+    assert len(set(atoms_a)) == len(atoms_a)
+    plain = SearchSpace(castle)
+    assert set(plain.atoms(plain.node(a)[0])) != set(plain.atoms(plain.node(b)[0]))

@@ -86,6 +86,10 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         out += code.effect
         generators[cx.layout.move_ids[name]] = code.generator
         param_types.append(code.param_types)
+    for name, ad in g.autos.items():
+        out += moves.auto(name, g.moves[name], ad)
+    out.append("AUTO = {" + "".join(f"{cx.layout.move_ids[n]}: auto_{cx.layout.move_ids[n]}, "
+                                    for n in g.autos) + "}")
     out += setup(stmts)
     graph = FlowLowering(stmts).lower()
     if optimize:

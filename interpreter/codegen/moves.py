@@ -66,6 +66,25 @@ class Moves:
         effect.append("")
         return MoveCode(effect, self.generator(md, mid, rule), ptypes)
 
+    def auto(self, name: str, md: A.MoveDecl, ad: A.AutoDecl) -> list[str]:
+        """`auto_<mid>(s, m)`: whether the condition of `auto move NAME when ...` holds
+        for the legal move m (its parameters bound as in the effect, before it runs)."""
+        cx = self.cx
+        x = self.x
+        mid = cx.layout.move_ids[name]
+        fr = Frame({"me": Local("me")}, f"auto move {name}")
+        lines = [f"def auto_{mid}(s, m):", "    me = m[0]"]
+        for i, p in enumerate(md.params):
+            var = f"u_{p.name}"
+            st = cx.type_of(p.source)
+            origin = x.expr(p.source, fr) if st == "zone" else None
+            lo, hi = cx.const_range(p.source)
+            fr.env[p.name] = Local(var, origin, lo, hi)
+            lines.append(f"    {var} = m[{i + 2}]")
+        lines.append(f"    return bool({x.expr(ad.cond, fr)})")
+        lines.append("")
+        return lines
+
     def generator(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
         """The legal-move generator of one move, as a block of lines (indented from 0)
         that appends `(me, mid, args...)` to `out` for every legal combination."""

@@ -8,6 +8,7 @@ from . import events, replay
 from .events import Event
 from .game import Branch, Game, Move, Position, State, Zone
 from .pipeline import GameSpec, compile_game, compile_loaded
+from .search_api import Node, SearchSpace, Slots
 
-__all__ = ["Branch", "Event", "Game", "GameSpec", "Move", "Position", "State", "Zone", "compile_game",
-           "compile_loaded", "events", "replay"]
+__all__ = ["Branch", "Event", "Game", "GameSpec", "Move", "Node", "Position", "SearchSpace",
+           "Slots", "State", "Zone", "compile_game", "compile_loaded", "events", "replay"]

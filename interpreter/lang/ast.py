@@ -460,6 +460,17 @@ class LimitDecl(Decl):
 
 
 @attrs.frozen
+class AutoDecl(Decl):
+    """`auto move NAME when COND`: the game's claim that playing move NAME, whenever it is
+    legal and COND holds (COND sees the move's parameters), loses nothing: a solver may play
+    it at once and try nothing else. Play is unchanged."""
+
+    name: str = ""
+    cond: Expr = attrs.field(factory=Expr)
+    doc: str = ""
+
+
+@attrs.frozen
 class RemoveDecl(Decl):
     kind: str = ""
     name: str = ""

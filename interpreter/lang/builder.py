@@ -349,6 +349,10 @@ class _Builder:
         reason = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
         return A.LimitDecl(moves, "moves", reason, span=self.span(t))
 
+    def d_auto_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        doc = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
+        return A.AutoDecl(str(c[0]), self.expr(c[1]), doc, span=self.span(c[0]))
+
     def d_remove_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.RemoveDecl(str(c[0]), str(c[1]), span=self.span(t))
 

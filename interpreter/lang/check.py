@@ -10,7 +10,7 @@ Every error found is reported together; the Program is built only when there is 
 
 from __future__ import annotations
 
-from ..errors import Diagnostic
+from ..errors import Diagnostic, did_you_mean
 from . import ast as A
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
@@ -98,6 +98,7 @@ def _check(loaded: Loaded, players: int | None,
         invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
+        autos=d.autos,
     )
 
 
@@ -113,8 +114,15 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         stmts.proc(pd)
     for dd in d.defs.values():
         stmts.params_unique(dd.params, dd.name)
-    for md in d.moves.values():
-        stmts.move(md)
+    scopes = {name: stmts.move(md) for name, md in d.moves.items()}
+    for ad in d.autos.values():
+        scope = scopes.get(ad.name)
+        if scope is None:
+            report.err(f"'auto move {ad.name}': the game has no move '{ad.name}'", ad.span,
+                       did_you_mean(ad.name, list(d.moves)) or "name one of the game's moves")
+        else:
+            exprs.want("bool", ad.cond, Scope(scope),
+                       Ctx("pure", me=True, rule=f"auto move {ad.name}"))
     stmts.block(d.setup, Scope(), Ctx("setup", rule="setup"))
     for call in A.walk_stmts(d.setup):
         if isinstance(call, A.CallStmt) and call.func in d.procs and proc_ends(

@@ -56,9 +56,9 @@ class StmtChecker:
             scope.bind("proc_param", prm.name, self.exprs.type_name(prm.type, prm.span), prm)
         self.block(pd.body, scope, Ctx("proc", rule=f"proc {pd.name}"))
 
-    def move(self, md: A.MoveDecl) -> None:
+    def move(self, md: A.MoveDecl) -> Scope:
         """A move: its parameters (each ranges over what the ones before allow), its
-        condition, its effect."""
+        condition, its effect. Returns the scope of its parameters (for `auto move`)."""
         scope = Scope()
         self.params_unique(md.params, md.name)
         for mp in md.params:
@@ -81,6 +81,7 @@ class StmtChecker:
                     self.expr(part, scope, Ctx("pure", me=True, rule=rule))
         self.description(md)
         self.block(md.body, Scope(scope), Ctx("move", me=True, rule=rule))
+        return scope
 
     def description(self, md: A.MoveDecl) -> None:
         """A description's `{...}` name a parameter, `me` or `my`, nothing else: it is

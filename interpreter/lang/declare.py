@@ -46,6 +46,7 @@ class Decls:
     invariants: list[A.InvariantDecl] = attrs.field(factory=list)
     limit: A.LimitDecl | None = None
     table: A.TableDecl | None = None
+    autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -87,6 +88,8 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.invariants.append(d)
         elif isinstance(d, A.LimitDecl):
             out.limit = d
+        elif isinstance(d, A.AutoDecl):
+            out.autos[d.name] = d
     return out
 
 

@@ -206,6 +206,8 @@ class Program:
     # over every move, checked (and so typed) like a declared one
     game_flow: tuple[A.Stmt, ...] = ()
     table: TableSpec = attrs.Factory(TableSpec)
+    # `auto move NAME when ...`: moves a solver may play at once (see ast.AutoDecl)
+    autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,

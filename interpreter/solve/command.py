@@ -9,7 +9,9 @@ then reads the hidden cards, as solitaire research's "thoughtful" solvers do).
 from __future__ import annotations
 
 import json
+import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -47,15 +49,15 @@ class Deal:
 
 
 def solve_seed(game: Game, seed: int, bounds: Bounds, *, thoughtful: bool = False,
-               symmetry: bool = True) -> Result:
+               symmetry: bool = True, auto: bool = True) -> Result:
     state = game.new_state(seed)
     check_solvable(game, state, thoughtful)
     key, _ = key_for(game, symmetry)
-    return solve(game, state, bounds, key)
+    return solve(game, state, bounds, key, auto=auto)
 
 
 def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: bool = False,
-                symmetry: bool = True,
+                symmetry: bool = True, auto: bool = True,
                 progress: Callable[[int, int, Deal], None] | None = None) -> list[Deal]:
     """Each seed's verdict; `progress(done, total, deal)` after each."""
     key, _ = key_for(game, symmetry)
@@ -63,7 +65,7 @@ def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: boo
     for i, seed in enumerate(seeds):
         state = game.new_state(seed)
         check_solvable(game, state, thoughtful)
-        deal = Deal(seed, solve(game, state, bounds, key))
+        deal = Deal(seed, solve(game, state, bounds, key, auto=auto))
         out.append(deal)
         if progress is not None:
             progress(i + 1, len(seeds), deal)
@@ -83,7 +85,10 @@ def summary(deals: list[Deal]) -> dict[str, Any]:
             "undecided": n - decided,
             "winnability": solved / decided if decided else None,
             "ci95": [lo, hi] if decided else None,
-            "median_seconds": times[n // 2] if n else 0.0,
+            "median_seconds": statistics.median(times) if n else 0.0,
+            "mean_seconds": total / n if n else 0.0,
+            "stopped_by": dict(Counter(d.result.stopped_by for d in deals
+                                       if d.result.verdict == UNDECIDED)),
             "nodes": nodes, "nodes_per_second": nodes / total if total else 0.0}
 
 
@@ -107,11 +112,13 @@ def run(args: Any) -> int:
 
     def progress(done: int, total: int, deal: Deal) -> None:
         if not args.json:
-            print(f"  deal {done}/{total} (seed {deal.seed}): {deal.result.verdict}, "
-                  f"{deal.result.nodes} nodes, {deal.result.seconds:.2f} s", flush=True)
+            print(f"  {bar(done, total)} deal {done}/{total} (seed {deal.seed}): "
+                  f"{deal.result.verdict}, {deal.result.nodes} nodes, "
+                  f"{deal.result.seconds:.2f} s", flush=True)
 
     deals = solve_deals(game, list(range(first, first + args.deals)), bounds,
-                        thoughtful=args.thoughtful, symmetry=symmetry, progress=progress)
+                        thoughtful=args.thoughtful, symmetry=symmetry,
+                        auto=not getattr(args, "no_auto", False), progress=progress)
     s = summary(deals)
     if args.json:
         s["game"] = game.name
@@ -127,12 +134,22 @@ def run(args: Any) -> int:
         print(f"winnability: {100 * s['winnability']:.1f}% of decided deals "
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     print(f"median {s['median_seconds']:.2f} s per deal, {s['nodes_per_second']:.0f} nodes/s")
+    if s["stopped_by"]:
+        print("undecided deals stopped by: " + ", ".join(
+            f"the {_bound(k)}: {v}" for k, v in sorted(s["stopped_by"].items())))
     return 0
+
+
+def bar(done: int, total: int, width: int = 20) -> str:
+    """A text progress bar: [#######-------------]."""
+    full = width * done // total if total else width
+    return "[" + "#" * full + "-" * (width - full) + "]"
 
 
 def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool) -> int:
     t0 = time.perf_counter()
-    r = solve_seed(game, seed, bounds, thoughtful=args.thoughtful, symmetry=symmetry)
+    r = solve_seed(game, seed, bounds, thoughtful=args.thoughtful, symmetry=symmetry,
+                   auto=not getattr(args, "no_auto", False))
     out = None
     if r.verdict == SOLVED:
         out = args.out or f"{Path(str(args.game)).stem}-seed{seed}-solution.json"

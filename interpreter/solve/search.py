@@ -1,13 +1,15 @@
 """Search for a win from one state of a one-player game: best first or depth first.
 
-The search walks the compiled game through its public API only (`legal_moves`, `apply`,
-`is_terminal`, `results`, `scores`, `position_key`). Children are tried best first by a
-generic rule: a move that wins at once, then the moves that raise the player's score
-most (the score after the move, read with `Game.scores`), then those that leave more
-legal moves (mobility); remaining ties keep the game's order.
+The search walks the compiled game through the engine's search API (`SearchSpace`:
+positions as slot tuples, a move's `step` apart from the `settle` that works out the
+legal moves of the position reached, so a transposition is looked up before it is
+settled). From a position where the game declares a legal move safe to play at once
+(`auto move NAME when ...`), that move alone is tried.
 
-Best first expands the open position with the highest score (then the most legal moves,
-then the fewest moves played); depth first tries the children in the order above.
+Best first (the default) expands the open position with the highest score, then a novel
+one (see `best_first`), then the one with the most legal moves (mobility), then the one
+with the fewest moves played. Depth first tries the children of a position in the same
+order of score and mobility (a move that wins at once first); ties keep the game's order.
 
 A transposition table remembers every position entered, under its key (the position key,
 or its canonical form when a symmetry applies, see `symmetry.py`). A position is entered
@@ -31,7 +33,7 @@ from typing import Any
 
 import attrs
 
-from ..engine import Game, Move, State
+from ..engine import Game, Move, Node, SearchSpace, Slots, State
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -65,41 +67,55 @@ class Result:
 KeyFn = Callable[[State], Hashable]
 
 
-def won(game: Game, state: State) -> bool:
-    return game.results(state)[0] == "win"
+def space_for(game: Game, key: KeyFn | None, auto: bool = True
+              ) -> tuple[SearchSpace, Callable[[Slots], Hashable]]:
+    """The fast search space and the key on its slots: a symmetry's arrays (see
+    `symmetry.Canonical`) are sorted by the space itself; any other key function is
+    called on a `State` (slower)."""
+    arrays = getattr(key, "arrays", None)
+    if key is None or key == game.position_key or arrays is not None:
+        space = SearchSpace(game, arrays or (), auto)
+        return space, space.key
+    space = SearchSpace(game, (), auto)
+    fn = key
+    return space, lambda slots: fn(State(slots))
 
 
 def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None = None,
-          order: str = "best") -> Result:
+          order: str = "best", auto: bool = True) -> Result:
     """Search for a sequence of moves from `start` that ends in a win for player 1:
-    best first (the default, which finds more wins within a budget on Besieged Castle)
-    or depth first (`order="depth"`, which holds only the current path in memory)."""
+    best first guided by score and novelty (the default, which finds the most wins within
+    a budget on Besieged Castle), best first by score alone (`order="score"`), or depth
+    first (`order="depth"`, which holds only the current path in memory).
+    `auto=False` ignores the game's `auto move` declarations (no dominance)."""
     if order == "best":
-        return best_first(game, start, bounds, key)
+        return best_first(game, start, bounds, key, auto, novelty=True)
+    if order == "score":
+        return best_first(game, start, bounds, key, auto)
     if order == "depth":
-        return depth_first(game, start, bounds, key)
+        return depth_first(game, start, bounds, key, auto)
     raise ValueError(f"unknown search order {order!r}")
 
 
 SEEN = "seen"  # Table.enter: the position was entered already with as many moves left
+WIN = "win"  # Table.enter: the move ends the game in a win
+OVER = "over"  # Table.enter: the move ends the game without a win
 
 
 class Table:
     """What both search orders share: the clock, the key, the transposition table and the
     bounds. `enter` is the one place a position is admitted or a bound stops the search."""
 
-    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None) -> None:
+    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None, auto: bool = True
+                 ) -> None:
         self.game = game
         self.bounds = bounds
         self.t0 = time.perf_counter()
         self.deadline = self.t0 + bounds.seconds
-        self.key: KeyFn = key or game.position_key
+        self.space, self.key = space_for(game, key, auto)
         self.limit = game.limit or 0
         self.seen: dict[Hashable, int] = {}
         self.nodes = 1
-
-    def left(self, state: State) -> int:
-        return self.limit - self.game.moves_played(state) if self.limit else NO_LIMIT
 
     def start(self, state: State) -> Result | None:
         """The verdict when the search starts at the end of a game, else None (and the
@@ -107,118 +123,157 @@ class Table:
         if self.game.is_terminal(state):
             verdict = SOLVED if won(self.game, state) else UNSOLVABLE
             return Result(verdict, seconds=time.perf_counter() - self.t0)
-        self.seen[self.key(state)] = self.left(state)
+        slots = self.space.node(state)[0]
+        self.seen[self.key(slots)] = self._left(slots)
         return None
 
-    def enter(self, state: State) -> str:
-        """"" when the position is new (it is now in the table), SEEN when it was entered
-        with as many moves left, else the bound that stops the search."""
-        k = self.key(state)
-        rest = self.left(state)
+    def _left(self, slots: Slots) -> int:
+        return self.limit - self.space.moves_played(slots) if self.limit else NO_LIMIT
+
+    def peek(self, slots: Slots) -> bool:
+        """The position (the slots of a step, settled or not) was entered with as many
+        moves left, so it need not be settled or searched again."""
+        was = self.seen.get(self.key(slots))
+        rest = self._left(slots)
+        # at the move limit the game ends there, whatever it did before: settle it
+        return was is not None and was >= rest and rest > 0
+
+    def enter(self, slots: Slots, node: Node | None = None) -> tuple[str, Node | None]:
+        """The slots a move reached (and their node, if settled already): ("", node) when
+        the position is new (it is now in the table), (SEEN, None) when it was entered
+        with as many moves left, (WIN or OVER, node) when the game ends there, else
+        (the bound that stops the search, None).
+
+        A position entered is never one where the game ends, and settling a position that
+        goes on changes nothing in it: so the key of unsettled slots finds it, and most
+        transpositions are never settled (which works out their legal moves)."""
+        k = self.key(slots)
+        rest = self._left(slots)
         was = self.seen.get(k)
+        if was is not None and was >= rest and rest > 0:
+            return SEEN, None
+        if node is None:
+            node = self.space.settle(slots)
+        if self.space.ended(node):
+            return (WIN if self.space.won(node) else OVER), node
         if was is not None and was >= rest:
-            return SEEN
+            return SEEN, None
         b = self.bounds
         if self.nodes >= b.nodes:
-            return "nodes"
+            return "nodes", None
         if len(self.seen) >= b.entries:
-            return "entries"
+            return "entries", None
         if not self.nodes & 255 and time.perf_counter() > self.deadline:
-            return "seconds"
+            return "seconds", None
         self.seen[k] = rest
         self.nodes += 1
-        return ""
+        return "", node
 
     def result(self, verdict: str, moves: tuple[Move, ...] = (), stopped: str = "") -> Result:
         return Result(verdict, moves, self.nodes, time.perf_counter() - self.t0, stopped,
                       len(self.seen))
 
 
+def won(game: Game, state: State) -> bool:
+    return game.results(state)[0] == "win"
+
+
 def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
-                key: KeyFn | None = None) -> Result:
+                key: KeyFn | None = None, auto: bool = True) -> Result:
     """Depth first: the most promising child first, one path in memory."""
-    t = Table(game, bounds, key)
+    t = Table(game, bounds, key, auto)
     done = t.start(start)
     if done is not None:
         return done
+    space = t.space
     # the path: each frame is (the children still to try, the move that led here)
-    path: list[tuple[list[tuple[Move, State]], Move | None]] = [(_children(game, start), None)]
+    path: list[tuple[list[tuple[Move, Node]], Move | None]] = [
+        (_children(t, space.node(start)), None)]
     while path:
         todo = path[-1][0]
         if not todo:
             path.pop()
             continue
         move, child = todo.pop()
-        if game.is_terminal(child):
-            if won(game, child):
-                moves = tuple(m for _, m in path[1:] if m is not None) + (move,)
-                return t.result(SOLVED, moves)
-            continue
-        entered = t.enter(child)
-        if entered == SEEN:
+        entered, node = t.enter(child[0], child)
+        if entered == WIN:
+            moves = tuple(m for _, m in path[1:] if m is not None) + (move,)
+            return t.result(SOLVED, moves)
+        if entered in (SEEN, OVER):
             continue  # entered already (on the path, or explored) with as many moves left
         if entered:
             return t.result(UNDECIDED, stopped=entered)
-        path.append((_children(game, child), move))
+        assert node is not None
+        path.append((_children(t, node), move))
     return t.result(UNSOLVABLE)
 
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
-               key: KeyFn | None = None) -> Result:
+               key: KeyFn | None = None, auto: bool = True, novelty: bool = False) -> Result:
     """The same search in best-first order: the open position with the highest score,
-    then the most legal moves, then the fewest moves played, is expanded next. The same
+    then (with `novelty`) a novel one, then the most legal moves, then the fewest moves
+    played, is expanded next. A position is novel when one of its atoms (a card on the
+    card or zone beneath it, a variable's value: `SearchSpace.atoms`) was in no position
+    of the same score entered before: the width-based planners' novelty, which spreads
+    the search over different arrangements instead of many variants of one. The same
     table and the same proof of `unsolvable` (every position entered was expanded)."""
-    t = Table(game, bounds, key)
+    t = Table(game, bounds, key, auto)
     done = t.start(start)
     if done is not None:
         return done
-    # (priority, tie, state, the path to it as a linked list (move, rest) or None)
-    heap: list[tuple[tuple[int, int, int], int, State, Any]] = [((0, 0, 0), 0, start, None)]
+    space = t.space
+    # (priority, tie, node, the path to it as a linked list (move, rest) or None)
+    heap: list[tuple[tuple[int, int, int, int], int, Node, Any]] = [
+        ((0, 0, 0, 0), 0, space.node(start), None)]
+    seen_atoms: dict[int, set[Hashable]] = {}
+    atoms = space.atoms
     tie = 1
+    push = heapq.heappush
+    pop = heapq.heappop
+    enter = t.enter
+    step = space.step
+    score = space.score
+    played = space.moves_played
+    moves = space.moves
     while heap:
-        _, _, state, trail = heapq.heappop(heap)
-        for rank, mobility, move, child in _scored(game, state):
-            if game.is_terminal(child):
-                if won(game, child):
-                    moves: list[Move] = [move]
-                    while trail is not None:
-                        moves.append(trail[0])
-                        trail = trail[1]
-                    return t.result(SOLVED, tuple(reversed(moves)))
-                continue
-            entered = t.enter(child)
-            if entered == SEEN:
-                continue
-            if entered:
+        _, _, node, trail = pop(heap)
+        for move in moves(node):
+            entered, child = enter(step(node, move))
+            if entered == "":
+                assert child is not None
+                sc = score(child)
+                w = 0
+                if novelty:
+                    known = seen_atoms.setdefault(sc, set())
+                    new = [a for a in atoms(child[0]) if a not in known]
+                    w = 0 if new else 1
+                    known.update(new)
+                push(heap, ((-sc, w, -len(child[1]), played(child[0])), tie,
+                            child, (move, trail)))
+                tie += 1
+            elif entered == WIN:
+                found: list[Move] = [move]
+                while trail is not None:
+                    found.append(trail[0])
+                    trail = trail[1]
+                return t.result(SOLVED, tuple(reversed(found)))
+            elif entered not in (SEEN, OVER):
                 return t.result(UNDECIDED, stopped=entered)
-            heapq.heappush(heap, ((-rank, -mobility, game.moves_played(child)), tie, child,
-                                  (move, trail)))
-            tie += 1
     return t.result(UNSOLVABLE)
 
 
-def _scored(game: Game, state: State) -> list[tuple[int, int, Move, State]]:
-    out = []
-    for m in game.legal_moves(state):
-        child = game.apply(state, m)
-        if game.is_terminal(child) and won(game, child):
-            rank = 1 << 40
-        else:
-            rank = game.scores(child)[0] if game.players else 0
-        out.append((rank, len(game.legal_moves(child)), m, child))
-    return out
-
-
-def _children(game: Game, state: State) -> list[tuple[Move, State]]:
-    """The moves and the states they reach, the most promising LAST (popped first)."""
+def _children(t: Table, node: Node) -> list[tuple[Move, Node]]:
+    """The moves to try from `node` and the nodes they reach, the most promising LAST
+    (popped first): a win, then the highest score, then the most legal moves (mobility),
+    then the game's order. Positions entered already are left out (unsettled)."""
+    space = t.space
     scored = []
-    for i, m in enumerate(game.legal_moves(state)):
-        child = game.apply(state, m)
-        if game.is_terminal(child) and won(game, child):
-            rank = 1 << 40
-        else:
-            rank = game.scores(child)[0] if game.players else 0
-        # then the child with more legal moves (known already: `apply` settles it)
-        scored.append((rank, len(game.legal_moves(child)), -i, m, child))
-    scored.sort(key=lambda t: t[:3])
+    for i, m in enumerate(space.moves(node)):
+        slots = space.step(node, m)
+        if t.peek(slots):
+            continue
+        child = space.settle(slots)
+        rank = (1 << 40) if space.won(child) else space.score(child)
+        scored.append((rank, len(child[1]), -i, m, child))
+    scored.sort(key=lambda x: x[:3])
     return [(m, c) for *_, m, c in scored]

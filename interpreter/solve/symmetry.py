@@ -6,6 +6,8 @@ outside `setup`, every use of the array's name is
 
 - the range of a move parameter (`move shift(a in column, b in column)`), or
 - the argument of `size(...)` (the number of cards in all of them),
+- `arr[i]`, where `i in 1..n` is a move parameter over every index of the array that the
+  move uses for nothing else (Chains' `to_slot(i in 1..slot_count)`),
 
 and never an index (`column[1]`, `column[k]`), a loop or quantifier over it (their order
 is the zones' order), a `deal` to it, or anything else. Then every rule sees a zone of
@@ -46,12 +48,14 @@ def interchangeable(game: Game) -> list[str]:
                 allowed.add(id(p.source))
             roots.append(p.source)
         roots += [mv.when, mv.body]
+        _index_params(program, mv, arrays, allowed, bad)
     roots += [d.body for d in program.defs.values()]
     roots += [p.body for p in program.procs.values()]
     roots += [program.game_flow, program.flow]
     roots += [e.cond for e in program.ends]
     roots += [i.cond for i in program.invariants]
     roots.append(program.score)
+    roots += [a.cond for a in getattr(program, "autos", {}).values()]
     if program.result is not None:
         roots.append(program.result.cond)
     for root in roots:
@@ -68,6 +72,44 @@ def interchangeable(game: Game) -> list[str]:
     return sorted(arrays - bad)
 
 
+def _index_params(program: Any, mv: A.MoveDecl, arrays: set[str], allowed: set[int],
+                  bad: set[str]) -> None:
+    """A parameter `i in 1..n` of a move, over every index of an array of n zones, that
+    the move uses only as `arr[i]` for that array is as good as a parameter over the
+    zones themselves (`a in arr`): those `arr[i]` are allowed. If `i` is used otherwise
+    (arithmetic, a comparison, another array), every array it indexes is not claimed."""
+    for p in mv.params:
+        src = p.source
+        if not (isinstance(src, A.Binary) and src.op == ".."
+                and program.const_int(src.left) == 1):
+            continue
+        n = program.const_int(src.right)
+        indexed: set[str] = set()
+        ok: set[int] = set()
+        for node in A.walk((mv.when, mv.body)):
+            if (isinstance(node, A.Index) and isinstance(node.obj, A.Name)
+                    and node.obj.name in arrays and isinstance(node.index, A.Name)
+                    and _is_param(program, node.index, p)):
+                indexed.add(node.obj.name)
+                if program.zones[node.obj.name].dim[1] == n:
+                    ok.add(id(node.obj))
+                    ok.add(id(node.index))
+        if not indexed:
+            continue
+        other = [node for node in A.walk((mv.when, mv.body))
+                 if isinstance(node, A.Name) and _is_param(program, node, p)
+                 and id(node) not in ok]
+        if other or len(ok) < 2:
+            bad.update(indexed)
+        else:
+            allowed.update(ok)
+
+
+def _is_param(program: Any, node: A.Name, p: A.MoveParam) -> bool:
+    ref = _ref(program, node)
+    return ref is not None and ref.kind == "move_param" and ref.decl is p
+
+
 def _ref(program: Any, node: A.Name) -> Any:
     try:
         return program.ref_of(node)
@@ -82,6 +124,7 @@ class Canonical:
 
     def __init__(self, game: Game, arrays: list[str]) -> None:
         self.game = game
+        self.arrays = arrays  # the solver's fast path sorts these itself (engine.SearchSpace)
         self.groups = [game.zone_names(a) for a in arrays]
         # a position met again (a transposition) costs a lookup, not a rebuilt state
         self.memo: dict[Hashable, Hashable] = {}

@@ -273,7 +273,18 @@ class ScreenRepl(Repl):
         self.busy = False
         if not go_on:
             self.app.exit(result=0)
+        loop = getattr(self.app, "loop", None)
+        if loop is not None:  # the buffer belongs to the event loop's thread
+            loop.call_soon_threadsafe(self._close_stray_menu)
         self._redraw()
+
+    def _close_stray_menu(self) -> None:
+        # A completion started by a key typed just before Enter (a fast "1" Enter, or
+        # pasted input) can finish after the line was taken and open a menu over the
+        # move list on an empty line. A menu the person did not ask for goes.
+        buf = self.buffer
+        if not buf.text and buf.complete_state is not None:
+            buf.cancel_completion()
 
     def _build_app(self) -> Application[int]:
         self.buffer = Buffer(

@@ -7,8 +7,8 @@ Only codegen and engine know slot indices and generated names. Other layers impo
 from .dot import flow_dot
 from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
 from .module import Generated, generate
-from .runtime import GameOver, namespace
+from .runtime import MAX_LIST, MAX_VALUES, STEPS, GameOver, namespace
 from .writer import Arm
 
 __all__ = ["Arm", "ENDED", "MOVES", "PC", "PENDING", "RNG", "WHO", "GameOver", "Generated",
-           "flow_dot", "generate", "namespace"]
+           "MAX_LIST", "MAX_VALUES", "STEPS", "flow_dot", "generate", "namespace"]

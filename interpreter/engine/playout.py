@@ -43,6 +43,9 @@ class _Translate:
         if e is None or not isinstance(e, Exception) or isinstance(e, (CardgameError, GameOver)):
             return False
         rule = self.rule if isinstance(self.rule, str) else self.rule()
+        if isinstance(e, RecursionError):  # defs calling defs deeper than Python's stack
+            raise RuleError("the rule calls defs nested too deeply to run (more than "
+                            "Python's stack holds)", self.span, rule) from None
         raise RuleError(f"{type(e).__name__}: {e}", self.span, rule) from None
 
 

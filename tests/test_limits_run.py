@@ -177,6 +177,15 @@ def test_numeric_options_are_plain_digits_in_range(args: list[str], message: str
 
 
 # ---------------------------------------------------------------------- saves
+def test_the_fuzz_api_refuses_a_deadline_that_never_comes() -> None:
+    from cardgame.interpreter.errors import UsageError
+    from cardgame.interpreter.fuzz import fuzz
+
+    for seconds in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(UsageError, match="--seconds must be"):
+            fuzz("calculation", seconds=seconds)
+
+
 def save_text(**fields: Any) -> str:
     return json.dumps({"format": "cardgame-replay", "game": "calculation", "seed": 1, **fields})
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -22,13 +23,63 @@ from typing import Any
 
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
 from .options import option_text, parse_settings
+from .terminal import sanitize
+
+# ---------------------------------------------------------------------- numeric options
+# Every number on the command line is plain ASCII digits (no `1_0`, no `+`, no Arabic-Indic
+# digits, which int() would take), within a range: a 5,000-digit seed is a short message,
+# not a ValueError, and `--seconds nan` or `--max-moves -1` is refused before anything runs.
+# A bad value is a UsageError (one line, exit 2), as the commands' own checks are.
+_DIGITS = re.compile(r"[0-9]{1,20}")
+_DECIMAL = re.compile(r"[0-9]{1,9}(\.[0-9]{1,9})?")
+SECONDS_MAX = 7 * 24 * 3600  # a week
+MANY = 10**9  # games, moves, examples: more than any run could use
+
+
+def _shown(text: str) -> str:
+    text = sanitize(text, newlines=False)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def count_arg(flag: str, lo: int, hi: int) -> Any:
+    """An argparse type: a whole number lo..hi in plain ASCII digits."""
+    def parse(text: str) -> int:
+        if re.fullmatch(r"-[0-9]+", text) or (_DIGITS.fullmatch(text) and int(text) < lo):
+            raise UsageError(f"{flag} must be at least {lo}")
+        if not _DIGITS.fullmatch(text):
+            raise UsageError(f"{flag} takes a whole number of at most 20 digits (0-9), "
+                             f"not '{_shown(text)}'")
+        v = int(text)
+        if v > hi:
+            raise UsageError(f"{flag} must be at most {hi:,}")
+        return v
+    return parse
+
+
+def seconds_arg(flag: str) -> Any:
+    """An argparse type: a finite number of seconds, more than 0 and at most a week."""
+    def parse(text: str) -> float:
+        if not _DECIMAL.fullmatch(text):
+            raise UsageError(f"{flag} takes a number of seconds such as 5 or 2.5 (0-9 and "
+                             f"'.'), not '{_shown(text)}'")
+        v = float(text)
+        if v <= 0:
+            raise UsageError(f"{flag} must be more than 0")
+        if v > SECONDS_MAX:
+            raise UsageError(f"{flag} must be at most {SECONDS_MAX:,} (a week)")
+        return v
+    return parse
+
+
+def players_arg(flag: str = "--players") -> Any:
+    return count_arg(flag, 1, 1000)
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=None, metavar="N", help="number of players")
+    p.add_argument("--players", type=players_arg(), default=None, metavar="N", help="number of players")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="set a game option (repeatable)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", type=count_arg("--seed", 0, 2**64 - 1), default=None, metavar="S",
                    help="random seed (any run with the same seed repeats exactly)")
 
 
@@ -55,9 +106,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         lo, hi = r["players"]
         players = f"{lo} player{'s' if hi > 1 else ''}" if lo == hi else f"{lo}-{hi} players"
         kind = f"  (variant of {r['extends']})" if r["extends"] else ""
-        print(f"{r['name']:<28} {r['title']}, {players}{kind}")
+        print(sanitize(f"{r['name']:<28} {r['title']}, {players}{kind}", newlines=False))
         for k, doc in r["options"].items():
-            print(f"{'':<30}--set {k}={doc}")
+            print(sanitize(f"{'':<30}--set {k}={doc}", newlines=False))
     return 0
 
 
@@ -86,9 +137,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.graph:
             print(game.flow_dot())
         elif not args.quiet:
-            print(f"{f}: ok ({game.name}, {_n(game.players, 'player')}, "
-                  f"{_n(len(game.checked.cards), 'card')}, {_n(len(game.checked.moves), 'move')}, "
-                  f"{_n(len(game.decisions), 'decision point')})")
+            print(sanitize(f"{f}: ok ({game.name}, {_n(game.players, 'player')}, "
+                           f"{_n(len(game.checked.cards), 'card')}, "
+                           f"{_n(len(game.checked.moves), 'move')}, "
+                           f"{_n(len(game.decisions), 'decision point')})", newlines=False))
     return 1 if failed else 0
 
 
@@ -128,11 +180,11 @@ class _Bar:
 
 
 def add_run_options(p: argparse.ArgumentParser, games: int = 1000) -> None:
-    p.add_argument("--games", type=int, default=games, metavar="N")
-    p.add_argument("--max-moves", type=int, default=100_000, metavar="M",
+    p.add_argument("--games", type=count_arg("--games", 1, MANY), default=games, metavar="N")
+    p.add_argument("--max-moves", type=count_arg("--max-moves", 1, MANY), default=100_000, metavar="M",
                    help="stop a game after this many moves")
     add_scale_options(p)
-    p.add_argument("--batch", type=int, default=None, metavar="B",
+    p.add_argument("--batch", type=count_arg("--batch", 1, MANY), default=None, metavar="B",
                    help="games per task (default: about 8 tasks per worker, at most 500)")
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="write charts (PNG and SVG) into DIR")
@@ -140,7 +192,7 @@ def add_run_options(p: argparse.ArgumentParser, games: int = 1000) -> None:
 
 
 def add_scale_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
+    p.add_argument("--jobs", type=count_arg("--jobs", 1, 1024), default=1, metavar="N",
                    help="run on N local processes")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run on a Dask cluster: tcp://HOST:8786, or local:N for N local "
@@ -170,7 +222,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.records:
         _write_records(args.records, sim)
     print(json.dumps(simulation_json(sim), indent=2, ensure_ascii=False) if args.json
-          else simulation_text(sim))
+          else sanitize(simulation_text(sim)))
     if args.plot:
         from .analysis import charts
 
@@ -213,7 +265,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         finally:
             bar.close()
     print(json.dumps(comparison_json(c), indent=2, ensure_ascii=False) if args.json
-          else comparison_text(c))
+          else sanitize(comparison_text(c)))
     if args.plot:
         from .analysis import charts
 
@@ -302,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("files", nargs="+", metavar="FILE")
     sp.add_argument("--graph", action="store_true", help="print the compiled flow as Graphviz DOT")
     sp.add_argument("--quiet", "-q", action="store_true", help="print errors only")
-    sp.add_argument("--players", type=int, default=None, metavar="N")
+    sp.add_argument("--players", type=players_arg(), default=None, metavar="N")
     sp.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     sp.set_defaults(func=cmd_check)
 
@@ -310,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME", nargs="?", default=None,
                     help="a bundled game name or a .cardgame file")
     add_game_options(sp)
-    sp.add_argument("--seat", type=int, action="append", default=None, metavar="K",
+    sp.add_argument("--seat", type=players_arg("--seat"), action="append", default=None, metavar="K",
                     help="a seat you play (repeatable; default seat 1)")
     # a metavar: without one argparse would list the choices (import the bots) right away
     sp.add_argument("--bots", choices=_BOT_NAMES, default="greedy", metavar="NAME",
@@ -327,7 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the bot for every seat, or one per seat (default random; "
                          "known: %(known)s)").known = _BOT_NAMES  # type: ignore[attr-defined]
     add_run_options(sp)
-    sp.add_argument("--coverage-games", type=int, default=None, metavar="K",
+    sp.add_argument("--coverage-games", type=count_arg("--coverage-games", 0, MANY), default=None, metavar="K",
                     help="games of each other configuration (player count, option values) "
                          "for rule coverage (default: as many as --games, at most 100; "
                          "0: none)")
@@ -345,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
         X = x.upper()
         sp.add_argument(f"--set-{x}", action="append", default=[], metavar="NAME=VALUE",
                         help=f"an option for {X} only (after --set)")
-        sp.add_argument(f"--players-{x}", type=int, default=None, metavar="N",
+        sp.add_argument(f"--players-{x}", type=players_arg(f"--players-{x}"), default=None, metavar="N",
                         help=f"players for {X} only")
         sp.add_argument(f"--bots-{x}", action="append", default=None, metavar="NAME[,NAME...]",
                         help=f"bots for {X} only")
@@ -358,14 +410,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", metavar="GAME")
     add_game_options(sp)
     grp = sp.add_mutually_exclusive_group()
-    grp.add_argument("--seconds", type=float, default=None, metavar="T")
-    grp.add_argument("--examples", type=int, default=None, metavar="N")
-    sp.add_argument("--max-moves", type=int, default=2000, metavar="M")
+    grp.add_argument("--seconds", type=seconds_arg("--seconds"), default=None, metavar="T")
+    grp.add_argument("--examples", type=count_arg("--examples", 1, MANY), default=None, metavar="N")
+    sp.add_argument("--max-moves", type=count_arg("--max-moves", 1, MANY), default=2000, metavar="M")
     sp.add_argument("--json", action="store_true", help="machine-readable report")
     sp.add_argument("--out", metavar="FILE", default=None,
                     help="where to write the counterexample replay file")
     add_scale_options(sp)
-    sp.add_argument("--searches", type=int, default=None, metavar="K",
+    sp.add_argument("--searches", type=count_arg("--searches", 1, 1024), default=None, metavar="K",
                     help="independent searches, each with the whole budget and its own seed "
                          "(default: one per worker); the shortest counterexample wins")
     sp.set_defaults(func=cmd_fuzz)
@@ -374,11 +426,11 @@ def build_parser() -> argparse.ArgumentParser:
                                       "replay, or winnability over many deals")
     sp.add_argument("game", metavar="GAME")
     add_game_options(sp)
-    sp.add_argument("--deals", type=int, default=None, metavar="N",
+    sp.add_argument("--deals", type=count_arg("--deals", 1, MANY), default=None, metavar="N",
                     help="solve the deals of seeds 1..N and estimate winnability")
-    sp.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+    sp.add_argument("--budget", type=seconds_arg("--budget"), default=10.0, metavar="SECONDS",
                     help="time budget per deal (default 10)")
-    sp.add_argument("--nodes", type=int, default=500_000, metavar="N",
+    sp.add_argument("--nodes", type=count_arg("--nodes", 1, 10**12), default=500_000, metavar="N",
                     help="node budget per deal (default 500000)")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.add_argument("--out", metavar="FILE", default=None, help="where to write the solution")
@@ -393,16 +445,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _format_error(e: BaseException) -> str:
+    """An error for the terminal: what it quotes from a file is shown safely."""
     if isinstance(e, Diagnostics):
-        return "\n".join(d.format() for d in e.items) + f"\n{len(e.items)} errors"
-    if isinstance(e, Diagnostic):
-        return e.format()
-    return f"error: {e}"
+        text = "\n".join(d.format() for d in e.items) + f"\n{len(e.items)} errors"
+    elif isinstance(e, Diagnostic):
+        text = e.format()
+    else:
+        text = f"error: {e}"
+    return sanitize(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as e:  # a numeric option (count_arg, seconds_arg)
+        command = next((a for a in argv if not a.startswith("-")), "")
+        print(sanitize(f"cardgame {command}: error: {e}"), file=sys.stderr)
+        return 2
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -410,13 +471,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except UsageError as e:
-        print(f"cardgame {args.command}: error: {e}", file=sys.stderr)
+        print(sanitize(f"cardgame {args.command}: error: {e}"), file=sys.stderr)
         return 2
     except (Diagnostic, Diagnostics) as e:
         print(_format_error(e), file=sys.stderr)
         return 2 if args.command == "fuzz" else 1
     except CardgameError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(_format_error(e), file=sys.stderr)
+        return 1
+    except RecursionError:  # a last guard: a rule's own depth is bounded (runtime.STEPS)
+        print(f"cardgame {args.command}: error: a game nested too deeply to run",
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -470,7 +470,7 @@ class Session:
         moves = rep.moves if upto is None else rep.moves[:upto]
         for i, (player, text) in enumerate(moves):
             try:
-                move = game.parse_move(sess.state, text, player)
+                move = rep.move(game, sess.state, i)  # by identity where it can
                 sess.play(move, "you" if player in sess.seats else "bot")
             except CardgameError as e:
                 notes.append(f"warning: move {i + 1} ('{text}' by p{player}) does not replay: "
@@ -506,7 +506,7 @@ class ReplayView:
         sess.spectator = not self.seats
         for i, (player, text) in enumerate(rep.moves):
             try:
-                sess.play(self.game.parse_move(sess.state, text, player), "you")
+                sess.play(rep.move(self.game, sess.state, i), "you")
             except CardgameError as e:
                 self.notes.append(f"move {i + 1} ('{text}' by p{player}) does not replay: {e}")
                 break

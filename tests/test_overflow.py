@@ -8,6 +8,7 @@ code alike: a runaway rule stops with a rule error instead of growing without bo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,14 @@ def test_an_assigned_parameter_is_checked_as_an_index(tmp_path: Path) -> None:
                             "move m(k in 1..4) { k += 4\n move top of pile to f[k] }\n"):
         with pytest.raises(RuleError, match="index 5 is out of range 1..4"):
             g.apply_text(g.new_state(0), "m 1")
+
+
+def test_short_leaf_loops_cost_nothing_and_the_rest_is_charged() -> None:
+    """The step budget (docs/limits.md) is drawn per loop, and not at all by a loop over
+    at most 64 values with nothing costly inside: the legal moves of Calculation."""
+    src = compile_game("calculation").gen.source
+    legal = [f for f in src.split("\ndef ") if f.startswith("legal_")]
+    assert legal and not any("_n(" in f for f in legal)  # the hot path: short leaf loops
+    # a quantifier with a quantifier inside is charged (the end condition `stuck`)
+    assert re.search(r"in _n\(Z_waste, \d+\)", src.split("def settle")[1])
+    assert "_B[0] = 1000000" in src

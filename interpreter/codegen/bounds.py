@@ -33,6 +33,18 @@ def _union(a: Range, b: Range) -> Range:
 
 
 def arith(op: str, a: Range, b: Range) -> Range:
+    # The analysis's own numbers stay small: past 2**128 a range is unknown (it proves
+    # nothing anyway), so squares of squares of a def chain never build a huge integer.
+    r = _arith(op, a, b)
+    if r is not None and not (-CAP <= r[0] and r[1] <= CAP):
+        return None
+    return r
+
+
+CAP = 2**128
+
+
+def _arith(op: str, a: Range, b: Range) -> Range:
     if op == "/" and a is not None:  # a // b for b != 0 (0 raises): never larger than a
         m = max(abs(a[0]), abs(a[1]))
         return (-m, m)

@@ -11,16 +11,26 @@ from collections.abc import Callable
 
 from ..errors import Diagnostic
 from ..lang import ast as A
+from .bounds import Bounds, fits
 from .context import BUILTIN_NAMES, Ctx
 from .writer import Frame, Local
 
 MAX_RANGE = 100_000  # the most values a range or repeat may run over
+# A loop or quantifier over at most SHORT values (the players, a zone of a deck this small,
+# a constant range or list) whose body has no loop, quantifier, def call or list work of its
+# own draws nothing from the step budget: it costs at most SHORT times its code, as straight
+# code does, and the hot paths of the games are mostly such loops.
+SHORT = 64
+_LIST_FUNCS = ("sum", "min", "max", "sorted", "reverse", "rest")
 _ATTR_TABLES = {"rank": "RANK", "suit": "SUIT", "color": "COLOR", "joker": "JOKER"}
 
 
 class Exprs:
     def __init__(self, cx: Ctx) -> None:
         self.cx = cx
+        self._bounds: Bounds | None = None
+        self._let_ranges: dict[str, tuple[int, int] | None] = {}  # a let's code -> its values
+        self._leaf_defs: dict[str, bool] = {}
         self._lower: dict[type, Callable[[A.Expr, Frame], str]] = {
             A.Int: lambda e, fr: str(e.value),  # type: ignore[attr-defined]
             A.Bool: lambda e, fr: "True" if e.value else "False",  # type: ignore[attr-defined]
@@ -51,12 +61,73 @@ class Exprs:
     def as_tuple(self, e: A.Expr, fr: Frame) -> str:
         """An expression as a value to keep: a range becomes a tuple."""
         code = self.expr(e, fr)
-        if isinstance(e, A.Binary) and e.op == "..":
-            return f"tuple({code})"
+        if isinstance(e, A.Binary) and e.op == "..":  # as many steps as values
+            return f"{self.cx.helper('_n')}(tuple({code}), {self.sid(e.span, fr)})"
         return code
 
     def sid(self, span: A.Span, fr: Frame) -> int:
         return self.cx.names.span_id(span, fr.rule)
+
+    # ------------------------------------------------------------ the step budget
+    def charge(self, src: str, source: A.Expr, inner: object, span: A.Span, fr: Frame) -> str:
+        """A loop's or quantifier's values, drawing their number from the step budget
+        unless the loop is short and a leaf (SHORT)."""
+        if self.short(source, fr) and self.leaf(inner):
+            return src
+        return f"{self.cx.helper('_n')}({src}, {self.sid(span, fr)})"
+
+    def short(self, e: A.Expr, fr: Frame | None) -> bool:
+        """Has this list at most SHORT values, whatever the state? (Without a frame, a
+        range is short only if its ends are constants.)"""
+        cx = self.cx
+        t = cx.type_of(e)
+        if t == "zone":
+            return len(cx.g.cards) <= SHORT
+        if isinstance(e, A.Players) or (isinstance(e, A.Unary) and e.op == "players_from"):
+            return cx.n <= SHORT
+        if isinstance(e, A.Binary) and e.op == "..":
+            if fr is None:
+                lo, hi = cx.const_int(e.left), cx.const_int(e.right)
+            else:
+                lo, hi = self.int_value(e.left, fr), self.int_value(e.right, fr)
+            return lo is not None and hi is not None and hi - lo < SHORT
+        if isinstance(e, A.ListLit):
+            return len(e.items) <= SHORT and not any(
+                isinstance(x, A.Binary) and x.op == ".." for x in e.items)
+        if isinstance(e, A.Name):
+            ref = cx.ref(e)
+            if ref.kind == "zone_array":
+                return cx.dim(ref)[1] <= SHORT
+            if ref.kind == "constant":
+                return isinstance(ref.value, tuple) and len(ref.value) <= SHORT
+            return ref.kind == "builtin" and e.name in ("suits", "colors")
+        return False
+
+    def leaf(self, root: object) -> bool:
+        """Does this code (expressions, statements) draw nothing from the budget itself?
+        (Constant ranges and lists count as short: `x in 6..10`, `x in [2, 3]`.)"""
+        cx = self.cx
+        for n in A.walk(root):
+            if isinstance(n, (A.For, A.While, A.Repeat, A.Quant, A.CallStmt)):
+                return False
+            if isinstance(n, (A.Call, A.Name)) and cx.ref(n).kind == "def":
+                d = cx.ref(n).decl
+                if d.name not in self._leaf_defs:
+                    self._leaf_defs[d.name] = False  # defs do not recurse; this is a guard
+                    self._leaf_defs[d.name] = self.leaf(d.body)
+                if not self._leaf_defs[d.name]:
+                    return False
+            elif isinstance(n, A.Call) and n.func in _LIST_FUNCS and cx.type_of(
+                    n.args[0]) != "zone":
+                return False
+            if isinstance(n, A.Binary) and (
+                    (n.op == ".." and not self.short(n, None)) or (
+                        n.op in ("+", "in", "notin") and cx.type_of(n.right).startswith("list:")
+                        and not self.short(n.right, None))):
+                return False
+            if isinstance(n, A.Assign) and cx.type_of(n.target).startswith("list:"):
+                return False
+        return True
 
     # ------------------------------------------------------------ names and indexing
     def name(self, e: A.Name, fr: Frame) -> str:
@@ -211,6 +282,8 @@ class Exprs:
     def let(self, e: A.Let, fr: Frame) -> str:
         v = self.expr(e.value, fr)
         var = self.cx.names.tmp("l")
+        if self.cx.optimize and self.cx.type_of(e.value) == "int":
+            self._let_ranges[var] = self.range_of(e.value, fr)  # for `fits` in its body
         inner = fr.scope()
         inner.env[e.name] = Local(var, self.origin(e.value, fr))
         body = self.expr(e.body, inner)
@@ -246,7 +319,7 @@ class Exprs:
         if f == "abs":
             return f"abs({args[0]})"
         if f == "sum":
-            return f"sum({args[0]})"
+            return f"sum({cx.helper('_n')}({args[0]}, {sid}))"
         if f in ("first", "last"):
             src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
             return f"({src} or {cx.helper('_E')}({sid}))[{0 if f == 'first' else -1}]"
@@ -254,7 +327,7 @@ class Exprs:
             src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
             return f"{cx.helper('_pick')}(s, {src}, {sid})"
         if f in ("rest", "reverse", "sorted"):
-            src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+            src = f"s[{args[0]}]" if ts[0] == "zone" else f"{cx.helper('_n')}({args[0]}, {sid})"
             return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
                     "sorted": f"tuple(sorted({src}))"}[f]
         if f == "distance":
@@ -331,11 +404,17 @@ class Exprs:
         if op in ("in", "notin"):
             a = self.expr(e.left, fr)
             b = self.expr(e.right, fr)
-            if cx.type_of(e.right) == "zone":
+            rt = cx.type_of(e.right)
+            if rt == "zone":
                 b = f"s[{b}]"
+            elif rt.startswith("list:") and not (isinstance(e.right, A.Binary)
+                                                 and e.right.op == "..") and not self.short(
+                                                     e.right, fr):
+                b = f"{cx.helper('_n')}({b}, {self.sid(e.span, fr)})"  # a search: its length
             return f"({a} {'in' if op == 'in' else 'not in'} {b})"
         if op == "+" and cx.type_of(e).startswith("list:"):
-            return f"({self.as_tuple(e.left, fr)} + {self.as_tuple(e.right, fr)})"
+            return (f"{cx.helper('_grow')}({self.as_tuple(e.left, fr)} + "
+                    f"{self.as_tuple(e.right, fr)}, {self.sid(e.span, fr)})")
         a = self.expr(e.left, fr)
         b = self.expr(e.right, fr)
         if op in ("/", "%"):
@@ -349,6 +428,7 @@ class Exprs:
     def chain(self, e: A.Binary, fr: Frame) -> str:
         """A left-deep chain `a + b - c` (or of `and`, `or`, `*`) as one flat Python
         expression, walked without recursion: long sums stay within Python's limits."""
+        cx = self.cx
         group = {"+": ("+", "-"), "-": ("+", "-"), "*": ("*",), "and": ("and",),
                  "or": ("or",)}[e.op]
         rights: list[tuple[str, A.Expr]] = []
@@ -361,7 +441,27 @@ class Exprs:
         for op, right in reversed(rights):
             parts.append(op)
             parts.append(self.expr(right, fr))
-        return "(" + " ".join(parts) + ")"
+        code = "(" + " ".join(parts) + ")"
+        if e.op == "*" and not self.fits(e, fr):
+            # a product may square its operands' size: a chain of defs that multiply would
+            # grow a number to gigabytes. A sum grows by a bit a term: it is checked where
+            # it is kept (stmts.py) or leaves a rule (a score).
+            code = f"{cx.helper('_big')}({code}, {self.sid(e.span, fr)})"
+        return code
+
+    def fits(self, e: A.Expr, fr: Frame) -> bool:
+        """Is this number proven to stay within 64 bits? (Plain code proves nothing.)"""
+        return self.cx.optimize and fits(self.range_of(e, fr))
+
+    def range_of(self, e: A.Expr, fr: Frame) -> tuple[int, int] | None:
+        if self._bounds is None:
+            self._bounds = Bounds(self.cx)
+        b = self._bounds
+        sc = b.scope(fr.env)
+        for name, loc in fr.env.items():
+            if sc.get(name) is None and loc.code in self._let_ranges:
+                sc[name] = self._let_ranges[loc.code]
+        return b.of(e, sc)
 
     # ------------------------------------------------------------ quantifiers
     def quant(self, e: A.Quant, fr: Frame) -> str:
@@ -395,6 +495,8 @@ class Exprs:
         cond = f" if {where}" if where else ""
         k = e.kind
         sid = self.sid(e.span, fr)
+        plain_src = src
+        src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
         if k == "any":
             return f"any({body or 'True'} for {var} in {src}{cond})"
         if k == "all":
@@ -405,7 +507,7 @@ class Exprs:
             if body is not None and where is not None:
                 return f"sum(1 for {var} in {src} if {where} and {body})"
             c = body or where
-            return f"sum(1 for {var} in {src} if {c})" if c else f"len({src})"
+            return f"sum(1 for {var} in {src} if {c})" if c else f"len({plain_src})"
         if k == "sum":
             return f"sum({body or var} for {var} in {src}{cond})"
         if k in ("min", "max"):

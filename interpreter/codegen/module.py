@@ -35,6 +35,7 @@ from .flow import Decision, FlowGraph, FlowLowering
 from .layout import ZoneSlot
 from .moves import Moves
 from .optimize import Optimizing
+from .runtime import STEPS
 from .step import step_code
 from .stmts import Stmts
 from .writer import Arm, CodeWriter, Frame, Local
@@ -145,7 +146,7 @@ def tables(cx: Ctx) -> list[str]:
 def setup(stmts: Stmts) -> list[str]:
     """The initial values of the variables, then the setup block."""
     cx = stmts.cx
-    out = ["def setup(s):"]
+    out = ["def setup(s):", f"    _B[0] = {STEPS}  # each entry point starts a budget"]
     w = CodeWriter("    ")
     for v in cx.g.vars.values():
         fr = Frame({}, f"var {v.name}")
@@ -204,14 +205,20 @@ def results(x: Exprs) -> list[str]:
     """score, won and the invariants."""
     g = x.cx.g
     me = {"me": Local("me")}
+    reset = f"    _B[0] = {STEPS}"
     out = ["def score(s, me):"]
     if g.score is not None:
-        out.append(f"    return {x.expr(g.score, Frame(dict(me), 'score'))}")
+        fr = Frame(dict(me), "score")
+        code = x.expr(g.score, fr)
+        if not x.fits(g.score, fr):  # a score leaves the game: averages, JSON, the screen
+            code = f"{x.cx.helper('_big')}({code}, {x.sid(g.score.span, fr)})"
+        out += [reset, f"    return {code}"]
     else:
         out.append("    return 0")
     out.append("")
     out.append("def won(s, me):")
     if g.result is not None and g.result.cond is not None:
+        out.append(reset)
         out.append(f"    return bool({x.expr(g.result.cond, Frame(dict(me), 'result'))})")
     else:
         out.append("    return False")
@@ -219,6 +226,7 @@ def results(x: Exprs) -> list[str]:
     names = []
     for inv in g.invariants:
         out.append(f"def inv_{inv.name}(s, _legal):")
+        out.append(reset)
         out.append(f"    return bool({x.expr(inv.cond, Frame({}, f'invariant {inv.name}'))})")
         out.append("")
         names.append(inv.name)
@@ -238,6 +246,9 @@ def def_functions(x: Exprs) -> list[str]:
         d = cx.g.defs[name]
         fr = Frame({p.name: Local(f"u_{p.name}") for p in d.params}, f"def {name}")
         out.append(f"def d_{name}(s{''.join(', u_' + p.name for p in d.params)}):")
+        # a call is a step: defs that each call the next twice run out of budget, not time
+        out.append("    _B[0] -= 1")
+        out.append(f"    if _B[0] < 0: {cx.helper('_over')}({x.sid(d.body.span, fr)})")
         out.append(f"    return {x.expr(d.body, fr)}")
         out.append("")
     return out

@@ -38,6 +38,9 @@ EXPORTED: dict[str, Helper] = {
     "_flow_loop": Helper(True), "_rng": Helper(True), "_rep": Helper(True),
     "_big": Helper(True), "_big_items": Helper(True), "_players": Helper(True),
     "_GameOver": Helper(False),
+    # The step budget. A charge may move (hoisting only ever lowers how often it runs):
+    # what it may raise is "out of budget", which no condition guards against.
+    "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
 }
 
 
@@ -50,6 +53,15 @@ def _dist(a: int, b: int, n: int) -> int:
 
 MAX_VALUES = 100_000  # values in a range, rounds of a repeat
 BIG = 2**63
+# The step budget of one evaluation of a rule: a move's effect, the flow from one decision
+# to the next, the legal moves and end conditions of a state, a score, an invariant. As
+# Starlark counts execution steps and WebAssembly runtimes burn fuel, but amortised: a loop
+# or quantifier draws the number of values it runs over when it starts, a `while` one step
+# per round, a def call one step, a list kept or built the number of its elements; straight
+# code costs nothing (its length is bounded by the file). Each entry point of the generated
+# code sets `_B[0] = STEPS` (module.py, step.py, playout.py).
+STEPS = 1_000_000
+MAX_LIST = 100_000  # elements of a list a rule keeps or builds
 
 
 SAFE_BUILTINS = {
@@ -65,7 +77,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     node_spans = node_spans or {}
     n_players = g.players
     all_zones = tuple(zone_slots)
-    bound: dict[str, Callable[..., Any] | type] = {"_dist": _dist, "_GameOver": GameOver}
+    budget = [STEPS]
+    bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes
     glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None}
 
@@ -113,16 +126,38 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         return out
 
     @export
+    def _over(sid: int) -> NoReturn:
+        budget[0] = 0  # an error handler that evaluates more finds it spent as well
+        err(sid, f"this rule ran more than {STEPS:,} steps (loop rounds, values, def calls, "
+                 "list elements): a runaway rule")
+
+    @export
+    def _n(seq: Any, sid: int) -> Any:
+        """`seq`, after drawing its length from the budget: a loop or quantifier over it."""
+        b = budget[0] - len(seq)
+        budget[0] = b
+        if b < 0:
+            _over(sid)
+        return seq
+
+    @export
+    def _grow(seq: Any, sid: int) -> Any:
+        """A list a rule keeps or builds: within MAX_LIST, and its length drawn."""
+        if len(seq) > MAX_LIST:
+            err(sid, f"a list grew beyond {MAX_LIST:,} elements: a runaway rule")
+        return _n(seq, sid)
+
+    @export
     def _min(seq: Any, sid: int) -> int:
         if not seq:
             err(sid, "the minimum of nothing")
-        return min(seq)
+        return min(_n(seq, sid))
 
     @export
     def _max(seq: Any, sid: int) -> int:
         if not seq:
             err(sid, "the maximum of nothing")
-        return max(seq)
+        return max(_n(seq, sid))
 
     @export
     def _div(a: int, b: int, sid: int) -> int:
@@ -225,7 +260,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _rep(n: int, sid: int) -> range:
         if n > MAX_VALUES:
             err(sid, f"repeat {n} times is more than {MAX_VALUES} rounds: a runaway rule")
-        return range(n)
+        return _n(range(n), sid)
 
     @export
     def _big(v: Any, sid: int) -> Any:

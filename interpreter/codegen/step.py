@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .exprs import Exprs
 from .flow import FlowGraph
+from .runtime import STEPS
 from .stmts import LOOP_LIMIT
 from .writer import Frame
 
@@ -26,6 +27,7 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
     lines.append(f"LIMIT_REASON = {((g.limit.reason if g.limit else '') or 'move limit reached')!r}")
     lines.append("def settle(s):")
     lines.append("    if s[4] is not None: return []")
+    lines.append(f"    _B[0] = {STEPS}  # the legal moves and end conditions: one budget")
     if decisions and any(d.simultaneous for d in decisions.values()):
         # in the middle of a simultaneous round, only the others' choices remain
         lines.append("    if s[3]: return LEGAL[s[0]](s)")
@@ -46,6 +48,7 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
     lines.append("")
     lines += [
         "def run(s, pc):",
+        f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
         "    n = 0",
         "    while True:",
         "        try:",
@@ -75,6 +78,7 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
         "def step_settle(s, m):",
         "    pc = s[0]",
         "    s[2] += 1",
+        f"    _B[0] = {STEPS}  # the move's effect: one budget",
         "    try:",
         "        EFF[m[1]](s, m)",
         "    except _GameOver:",

@@ -96,13 +96,16 @@ class Stmts:
             sid = self.sid(st.span, fr)
             v = cx.names.tmp("v")
             new = f"{target} + tuple({value})" if compound else value
-            w.line(f"{cx.helper('_big_items')}(({v} := {new}), {sid})")
+            w.line(f"{cx.helper('_big_items')}(({v} := {cx.helper('_grow')}({new}, {sid})), "
+                   f"{sid})")
             w.line(f"{target} = {v}")
             return
-        if st.op == "=":
+        if ttype.startswith("list:"):
+            # a list that doubles each round: bounded in length, and each element a step
+            new = f"{target} + tuple({value})" if compound else value
+            w.line(f"{target} = {cx.helper('_grow')}({new}, {self.sid(st.span, fr)})")
+        elif st.op == "=":
             w.line(f"{target} = {value}")
-        elif ttype.startswith("list:"):
-            w.line(f"{target} = {target} + tuple({value})")
         else:
             w.line(f"{target} {st.op} {value}")
 
@@ -198,7 +201,8 @@ class Stmts:
         if assigns(self.cx, st.body, st):
             lo = hi = None  # its values are the range's only until the body assigns it
         inner.env[st.var] = Local(var, origin, lo, hi)
-        w.line(f"for {var} in {src}:")
+        # the loop draws its number of rounds from the step budget when it starts
+        w.line(f"for {var} in {self.x.charge(src, st.source, st.body, st.span, fr)}:")
         with w.indented():
             self.block(st.body, inner, w)
 
@@ -211,6 +215,9 @@ class Stmts:
             w.line(f"{cnt} += 1")
             w.line(f"if {cnt} > {LOOP_LIMIT}: {self.cx.helper('_loop')}({sid})")
             self.block(st.body, fr, w)
+        # its rounds are drawn from the step budget when it stops (at most LOOP_LIMIT late)
+        w.line(f"{self.cx.helper('_B')}[0] -= {cnt}")
+        w.line(f"if _B[0] < 0: {self.cx.helper('_over')}({sid})")
 
     def repeat(self, st: A.Repeat, fr: Frame, w: CodeWriter) -> None:
         assert st.count is not None

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Literal, NoReturn
 
-from ..codegen import MOVES, PC, PENDING, RNG, WHO, GameOver, Generated, namespace
+from ..codegen import MOVES, PC, PENDING, RNG, STEPS, WHO, GameOver, Generated, namespace
 from ..errors import NOSPAN, CardgameError, RuleError, Span
 from ..lang import Checked
 from .state import Move
@@ -43,6 +43,9 @@ class _Translate:
         if e is None or not isinstance(e, Exception) or isinstance(e, (CardgameError, GameOver)):
             return False
         rule = self.rule if isinstance(self.rule, str) else self.rule()
+        if isinstance(e, RecursionError):  # defs calling defs deeper than Python's stack
+            raise RuleError("the rule calls defs nested too deeply to run (more than "
+                            "Python's stack holds)", self.span, rule) from None
         raise RuleError(f"{type(e).__name__}: {e}", self.span, rule) from None
 
 
@@ -77,6 +80,7 @@ class Machine:
         self._step_settle = ns["step_settle"]
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
+        self._budget: list[int] = ns["_B"]
         self._ncards = len(checked.cards)
         self._zone_slots = [z.slot for z in gen.zone_slots]
         self._move_rules = [f"move {n}" for n in self.move_names]
@@ -129,6 +133,7 @@ class Machine:
             todo = [m]
             s[MOVES] += 1
         eff = self._eff
+        self._budget[0] = STEPS  # the effects of a round of choices: one budget
         try:
             with _Translate(self._move_rules[m[1]]):
                 for mv in todo:

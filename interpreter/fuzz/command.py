@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -48,8 +49,10 @@ def check_budget(examples: int | None, seconds: float | None, max_moves: int) ->
     """The limits of a run, checked before anything is compiled."""
     if examples is not None and examples < 1:
         raise UsageError("--examples must be at least 1")
-    if seconds is not None and seconds <= 0:
+    if seconds is not None and not seconds > 0:  # `not >`: nan is refused too
         raise UsageError("--seconds must be more than 0")
+    if seconds is not None and not math.isfinite(seconds):
+        raise UsageError("--seconds must be a finite number")
     if max_moves < 1:
         raise UsageError("--max-moves must be at least 1")
 

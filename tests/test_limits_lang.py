@@ -113,12 +113,22 @@ def test_jokers_count_towards_the_deck_size(tmp_path: Path) -> None:
                                         "100,000"),
     ("for i in 1..10000 { for j in 1..10000 { v += 1 } }",
      "these nested loops run 10,000 x 10,000 = 100,000,000 times, over the limit of "
-     "10,000,000"),
+     "1,000,000"),
+    ("for i in 1..1001 { for j in 1..1000 { v += 1 } }",
+     "these nested loops run 1,001 x 1,000 = 1,001,000 times"),
     ("v = sum x in 1..5000: sum y in 1..5000: x * y", "these nested loops run 5,000 x 5,000"),
 ])
 def test_constant_loops_are_bounded_alone_and_nested(tmp_path: Path, body: str,
                                                      message: str) -> None:
     assert message in refused(tmp_path, HEAD + f"var v = 0\nmove go {{ {body} }}\n")
+
+
+def test_the_static_loop_limit_is_the_run_time_budget() -> None:
+    # A loop that `check` lets pass must not then stop at run time for its rounds alone.
+    from cardgame.interpreter.codegen import STEPS
+    from cardgame.interpreter.lang.limits import MAX_NESTED_LOOPS
+
+    assert MAX_NESTED_LOOPS == STEPS
 
 
 def test_a_long_chain_of_defs_is_refused_at_check(tmp_path: Path) -> None:

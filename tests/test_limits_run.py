@@ -58,16 +58,19 @@ def game_file(tmp_path: Path, body: str, name: str = "t") -> str:
 
 # ---------------------------------------------------------------------- the step budget
 EXPONENTIAL_DEFS = "def d0(n: int) = n + 1\n" + "".join(
-    f"def d{i}(n: int) = d{i - 1}(n) + d{i - 1}(n)\n" for i in range(1, 40))
+    f"def d{i}(n: int) = d{i - 1}(n) + d{i - 1}(n)\n" for i in range(1, 18))
 
 RUNAWAYS = {
     # kind: (file body, the message, where it is: file:line:col, and the rule)
-    "nested loops": ("var x = 0\nmove m { for i in 1..99999 { for j in 1..99999 { x = j } } }\n",
-                     BUDGET, "t.cardgame:6:30: rule error (in move m)"),
-    "nested quantifiers": ("var x = 0\nmove m when (count i in 1..99999 where "
-                           "(count j in 1..99999 where j == i) > 0) > 0 { x = 1 }\n",
-                           BUDGET, "t.cardgame:6:41: rule error (in move m)"),
-    "defs that call twice": (EXPONENTIAL_DEFS + "var x = 0\nmove m { x = d39(1) % 7 }\n",
+    # (bounds held in variables: constant ones are refused by `check` already, see
+    # test_limits_lang.py; these test the run-time budget behind it)
+    "nested loops": ("var x = 0\nvar n = 99999\nmove m { for i in 1..n { for j in 1..n { x = j } } }\n",
+                     BUDGET, "t.cardgame:7:26: rule error (in move m)"),
+    "nested quantifiers": ("var x = 0\nvar n = 99999\nmove m when (count i in 1..n where "
+                           "(count j in 1..n where j == i) > 0) > 0 { x = 1 }\n",
+                           BUDGET, "t.cardgame:7:37: rule error (in move m)"),
+    "defs that call twice": (EXPONENTIAL_DEFS + "var x = 0\nvar n = 99\n"
+                             "move m { for i in 1..n { x = d17(i) % 7 } }\n",
                              BUDGET, "rule error (in def d"),
     "a list that doubles": ("var l: list = [1]\nmove m { repeat 99999 times { l += l } }\n",
                             "a list grew beyond 100,000 elements",
@@ -76,8 +79,8 @@ RUNAWAYS = {
         "var l: list = [1]\nmove m { while size(l) > 0 { l = l + l } }\n",
         "a list grew beyond 100,000 elements", "rule error (in move m)"),
     "loops in a flow segment": (
-        "var x = 0\nmove m { x = 1 }\nflow { repeat { 1 chooses m\n"
-        " for i in 1..99999 { for j in 1..99999 { x = j } } } }\n",
+        "var x = 0\nvar n = 99999\nmove m { x = 1 }\nflow { repeat { 1 chooses m\n"
+        " for i in 1..n { for j in 1..n { x = j } } } }\n",
         BUDGET, "rule error (in flow)"),
     "x = x + x": ("var x = 1\nmove m { repeat 200 times { x = x + x } }\n",
                   "a number grew beyond 64 bits", "t.cardgame:6:29: rule error (in move m)"),
@@ -102,8 +105,9 @@ def test_squares_of_squares_stop_at_64_bits_in_a_score(tmp_path: Path) -> None:
     """A def that squares the one below: 8 levels are 2**2048 without a guard (and 30
     would be gigabytes). The score stops at 64 bits instead, in plain code too."""
     defs = "def a0(n: int) = n\n" + "".join(
-        f"def a{i}(n: int) = a{i - 1}(n) * a{i - 1}(n)\n" for i in range(1, 30))
-    path = game_file(tmp_path, defs + "var x = 3\nmove m { x = 3 }\nscore = a29(x) % 7\n")
+        f"def a{i}(n: int) = a{i - 1}(n) * a{i - 1}(n)\n" for i in range(1, 12))
+    # (12 levels: `check` refuses a def making over 1,000,000 calls, as 30 levels would)
+    path = game_file(tmp_path, defs + "var x = 3\nmove m { x = 3 }\nscore = a11(x) % 7\n")
     fast = compile_game(path)
     for g in (fast, Game(fast.checked, generate(fast.checked, optimize=False), "")):
         with pytest.raises(RuleError, match="beyond 64 bits"):

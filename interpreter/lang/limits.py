@@ -25,7 +25,7 @@ MAX_CALL_DEPTH = 50  # defs (or procs) each calling the next
 MAX_DEF_CALLS = 1_000_000  # def calls one call of a def makes, counted through every call
 MAX_MOVE_COMBINATIONS = 1_000_000  # the product of a move's parameter domains
 MAX_LOOP = 100_000  # rounds of one loop over a constant count (as at run time)
-MAX_NESTED_LOOPS = 10_000_000  # rounds of nested loops over constant counts, multiplied
+MAX_NESTED_LOOPS = 1_000_000  # = codegen STEPS (the run-time budget): rounds of nested loops over constant counts, multiplied
 
 # The game prompt's commands (repl/commands.py: COMMANDS and ALIASES; the replay's own
 # commands take no move), and `pass`, the move of an optional choice. A move without

@@ -285,6 +285,10 @@ def test_histories_replay_and_are_saved_in_replays() -> None:
     text = rep.to_json()
     assert '"observations"' in text
     assert replay.parse(text).moves == rep.moves
+    saved = {int(k): v for k, v in json.loads(text)["observations"].items()}
+    assert replay.parse(text).observations == saved  # read back as saved
+    with pytest.raises(replay.ReplayError, match="'observations' must"):
+        replay.parse(text.replace('"observations": {', '"observations": {"x": 1, ', 1))
     assert '"observations"' not in replay.from_game(g, "arsene", 9, moves).to_json()
 
 

@@ -214,11 +214,23 @@ def parse(text: str, where: str = "replay", base: str = "") -> Replay:
         options = data.get("options") or {}
         if not isinstance(options, dict):
             raise ReplayError(f"{where}: 'options' must be an object")
+        # each seat's observation history, as saved (kept as data: what a seat saw is
+        # recomputed from the seed and moves when it matters; this is a record of it)
+        observations: dict[int, list[dict[str, Any]]] = {}
+        raw_obs = data.get("observations", {})
+        if not isinstance(raw_obs, dict):
+            raise ReplayError(f"{where}: 'observations' must be an object")
+        for seat, seen in raw_obs.items():
+            if not (isinstance(seat, str) and seat.isascii() and seat.isdigit()
+                    and len(seat) <= 4 and isinstance(seen, list)
+                    and all(isinstance(o, dict) for o in seen)):
+                raise ReplayError(f"{where}: 'observations' must map seats to lists")
+            observations[int(seat)] = seen
         return Replay(game=game, players=players,
                       options={str(k): option_text(v) for k, v in options.items()}, seed=seed,
                       moves=moves, title=str(data.get("title", "")),
                       source=str(data.get("source", "")), note=str(data.get("note", "")),
-                      ids=ids, base=base)
+                      observations=observations, ids=ids, base=base)
     except KeyError as e:
         raise ReplayError(f"{where} lacks {_show(e)}") from None
     except (TypeError, ValueError, RecursionError) as e:

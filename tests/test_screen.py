@@ -26,6 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "repl.md"
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+# A tmux server of the tests' own (-L): the person's sessions, or another run's
+# `tmux kill-server`, never meet these.
+TMUX = ["tmux", "-L", f"cardgame-tests-{os.getpid()}"]
 
 
 class Term:
@@ -37,12 +40,12 @@ class Term:
         cmd = " ".join([sys.executable, "-m", "cardgame.interpreter.cli", "play", *args,
                         "--history", hist])
         env = {"TERM": "xterm-256color", "HOME": os.environ.get("HOME", "/tmp")}
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(cols),
+        subprocess.run([*TMUX, "new-session", "-d", "-s", self.name, "-x", str(cols),
                         "-y", str(rows), "-e", f"TERM={env['TERM']}", cmd], check=True)
         self.wait_for(lambda s: ">" in s)
 
     def screen(self) -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
+        return subprocess.run([*TMUX, "capture-pane", "-p", "-t", self.name],
                               capture_output=True, text=True).stdout
 
     def wait_for(self, ok, timeout: float = 10.0) -> str:  # type: ignore[no-untyped-def]
@@ -58,7 +61,7 @@ class Term:
     def send(self, *keys: str) -> str:
         before = self.screen()
         for k in keys:
-            subprocess.run(["tmux", "send-keys", "-t", self.name, k], check=True)
+            subprocess.run([*TMUX, "send-keys", "-t", self.name, k], check=True)
         try:
             return self.wait_for(lambda s: s != before, 5.0)
         except AssertionError:
@@ -74,7 +77,7 @@ class Term:
         return last
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
 
 
 def play(args: list[str], moves: int, cols: int = 80, rows: int = 24) -> list[str]:

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import random
 import re
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark.grammar import NonTerminal, Terminal
 from lark.lexer import PatternStr
+from support.clock import time_limit
 
 EXAMPLES = 150
 SECONDS_PER_PROGRAM = 5.0
@@ -55,22 +53,6 @@ VALUES = {
 }
 
 
-class Hang(Exception):
-    pass
-
-
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    def stop(signum: int, frame: Any) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def scratch(factory: pytest.TempPathFactory) -> Path:

@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import os
 import resource
-import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import CardgameError, Diagnostic, Diagnostics
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.clock import time_limit
 
 MEMORY = 1_500 * 2**20  # bytes: a check needs a few hundred MB at most
 SECONDS = 60  # generous: the test machine may be loaded; a hang or blow-up is far beyond
@@ -332,18 +329,6 @@ def test_the_command_words_are_the_prompts() -> None:
 
 
 # ---------------------------------------------------------------------- property
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    def stop(signum: int, frame: Any) -> None:
-        raise TimeoutError(f"check gave no answer within {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 NUMBERS = st.one_of(st.integers(0, 20), st.integers(0, 10**40),

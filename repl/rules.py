@@ -1,7 +1,7 @@
 """The `rules` command's text: a game's page of Markdown, rendered for the terminal.
 
-`rules_text` finds the rules (docs/games/<name>.md beside the game files, else the
-game's own `about` text and moves); `markdown_lines` renders the Markdown subset those
+`rules_text` finds the rules (docs/games/<name>.md for a bundled game, else the game's
+own `about` text and moves); `markdown_lines` renders the Markdown subset those
 pages use as styled lines: headings, lists, tables, code blocks, **bold**, *emphasis*,
 `code` and [links](...), wrapped to the width. No `#` or `**` reaches the screen. Text
 from the file is sanitised (interpreter.terminal.sanitize), and a cited path that is not
@@ -20,6 +20,8 @@ from cardgame.interpreter.options import option_text
 from cardgame.interpreter.terminal import sanitize
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+_MAX_PAGE = 1 << 20  # a rules page is read only up to this size
+
 _INLINE = re.compile(r"\*\*(.+?)\*\*|\*(\S(?:.*?\S)?)\*|`([^`]+)`|\[([^\]]+)\]\([^)]*\)")
 # "· rules `shared/rules/x.md` (from ...)": a citation, dropped when the path is absent
 _CITATION = re.compile(r"\s*·?\s*rules\s+`([^`]+)`(\s*\([^)]*\)?)?")
@@ -28,19 +30,23 @@ _CITATION = re.compile(r"\s*·?\s*rules\s+`([^`]+)`(\s*\([^)]*\)?)?")
 def rules_source(game: Game, game_ref: str) -> tuple[str, Path | None]:
     """The rules as Markdown, and the root the page's paths are relative to (None: the
     text was made from the game itself)."""
-    from cardgame.interpreter.lang import resolve_game
+    from cardgame.interpreter.lang import bundled_dir, resolve_game
 
     try:
         path = resolve_game(game_ref).resolve()
     except CardgameError:
         path = Path(game.path).resolve()
-    for base in (path.parent.parent, Path.cwd()):
+    # Only a bundled game has a page: playing a game file reads no file but it and what
+    # it extends, so a page beside a user's file (or in the working folder) is not read.
+    bundled = bundled_dir().resolve()
+    if path.parent == bundled:
+        base = bundled.parent
         doc = base / "docs" / "games" / f"{path.stem}.md"
-        if doc.is_file():
-            try:
+        try:
+            if doc.is_file() and doc.stat().st_size <= _MAX_PAGE:
                 return doc.read_text(encoding="utf-8").rstrip(), base
-            except (OSError, UnicodeDecodeError):
-                pass
+        except (OSError, UnicodeDecodeError):
+            pass
     about = " ".join((game.checked.about or "(no rules text)").split())
     lines = [f"# {game.name}", "", about, "", "## Moves", ""]
     for name, decl in game.checked.moves.items():

@@ -518,14 +518,25 @@ def test_rules_without_a_doc_page_are_the_about_text_and_the_moves(tmp_path: Pat
     assert repl.transcript[-1].endswith("Moves\n\n• play(c): play {c} to the pile")
 
 
-def test_rules_prefer_the_games_doc_page(tmp_path: Path) -> None:
+def test_rules_of_a_bundled_game_are_its_doc_page(tmp_path: Path) -> None:
+    repl = drive(["calculation", "--seed", "1"], ["rules"], tmp_path)
+    page = repl.transcript[-1]
+    assert page.startswith("CALCULATION") and "**" not in page  # rendered, not raw Markdown
+    assert "foundation" in page.lower()
+
+
+def test_rules_never_read_a_page_beside_a_users_game(tmp_path: Path) -> None:
+    # (This test used to check the opposite. Issue 18: playing a game file reads no file
+    # but it and what it extends, so a docs/ page beside it, or in the working folder,
+    # could be anything: the rules are made from the game itself.)
     (tmp_path / "games").mkdir()
     (tmp_path / "docs" / "games").mkdir(parents=True)
     shutil.copy(TWO_HANDS, tmp_path / "games" / "two_hands.cardgame")
     (tmp_path / "docs" / "games" / "two_hands.md").write_text("# Two Hands\n\nThe page.\n")
     repl = drive([str(tmp_path / "games" / "two_hands.cardgame"), "--seed", "1"], ["rules"],
                  tmp_path)
-    assert repl.transcript[-1] == "TWO HANDS\n\nThe page."  # rendered, not raw Markdown
+    assert "The page." not in repl.transcript[-1]
+    assert "• play(c)" in repl.transcript[-1]  # the page made from the game's own moves
 
 
 def test_auto_off_waits_for_enter(tmp_path: Path) -> None:

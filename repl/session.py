@@ -382,7 +382,8 @@ class Session:
                 for a, t in zip(step.move[2:], types, strict=False)]
         desc = game.move_description(step.move, args, 0 if self.spectator else viewer)
         moved = [] if "card" in types else self._moved(step, viewer, reveal_all)
-        lines = [f"{who}: {desc}" + (f" ({', '.join(moved)})" if moved else "")]
+        lines = [f"{who}: {desc}" + (f" ({', '.join(moved)})" if moved else "")
+                 + ("  [forced: the only move]" if step.by == "auto" else "")]
         if reveal_all or not step.observed:
             logs = list(step.events)
         else:  # each card named as the viewer may see it

@@ -556,6 +556,8 @@ def test_auto_play_stops_when_forced_moves_go_round_in_circles(tmp_path: Path) -
     assert all(t.endswith("auto-play stopped: a position came back (the moves go round in "
                           "circles); Enter plays on") for t in tables(repl))
     assert not repl.sess.over and all(s.by == "auto" for s in repl.sess.steps)
+    # a move forced on the person says so, wherever the step is told
+    assert "you: move the card to the east pile (K♣)  [forced: the only move]" in tables(repl)[0]
 
 
 def test_ctrl_c_cancels_the_line_and_ctrl_d_asks_first(tmp_path: Path) -> None:

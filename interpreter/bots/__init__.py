@@ -1,9 +1,16 @@
 """Bots that choose moves: `make_bot(name, seed)` from the `BOTS` registry.
 
 A bot chooses from what its seat may know: it looks ahead only in worlds that
-`observe.determinize` deals again, never in the true state.
+`observe.determinize` deals again, never in the true state. `random` and `greedy` are
+quick; `mcts` (UCT) and `ismcts` (Information Set MCTS) search, with a budget written
+after the name (`ismcts:2000`, `ismcts:1.5s`). `best_bot_for(game)` names the strongest
+that fits a game.
 """
 
-from .simple import BOTS, Bot, BotFactory, GreedyBot, NoMoveError, RandomBot, make_bot
+from .ismcts import IsmctsBot
+from .mcts import Budget, MctsBot
+from .registry import BOTS, BotFactory, best_bot_for, make_bot
+from .simple import Bot, GreedyBot, NoMoveError, RandomBot
 
-__all__ = ["BOTS", "Bot", "BotFactory", "GreedyBot", "NoMoveError", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "BotFactory", "Budget", "GreedyBot", "IsmctsBot", "MctsBot",
+           "NoMoveError", "RandomBot", "best_bot_for", "make_bot"]

@@ -2,8 +2,8 @@
 
 Every bot answers one question, `choose(game, state, player) -> move`, for a state in
 which `player` must decide. The REPL plays the seats no person plays with a bot; the
-simulator and stronger bots (search, learned policies) can join through `BOTS`, a
-registry of name -> factory taking a seed:
+simulator and the search bots (`mcts`, `ismcts`) are found by name in `BOTS`
+(`registry.py`), a registry of name -> factory taking a seed:
 
     bot = make_bot("greedy", seed=7)
     move = bot.choose(game, state, player)
@@ -17,11 +17,10 @@ cards and random seed would tell it what it cannot know).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from ..engine import Game, Move, State
-from ..errors import IllegalMove
+from ..errors import IllegalMove, RuleError
 from ..observe import determinize
 
 
@@ -98,6 +97,8 @@ class GreedyBot:
             return self.value(game, game.apply(world, move), player)
         except IllegalMove:  # only in a game whose legal moves tell hidden cards
             return self.value(game, world, player)
+        except RuleError:  # a world the rules cannot play (a card dealt where the setup
+            return self.value(game, world, player)  # never puts it): the move tells nothing
 
     def pick(self, ranked: list[tuple[int, Move]]) -> Move:
         """One of the best moves of a ranking, the seeded rng breaking ties."""
@@ -107,20 +108,3 @@ class GreedyBot:
 
     def choose(self, game: Game, state: State, player: int) -> Move:
         return self.pick(self.ranked(game, state, player))
-
-
-BotFactory = Callable[[int | None], Bot]
-
-#: Every bot by name; `cardgame play --bots NAME` and the simulator pick from here.
-BOTS: dict[str, BotFactory] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-}
-
-
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot '{name}' (known: {', '.join(sorted(BOTS))})") from None
-    return factory(seed)

@@ -15,6 +15,7 @@ code run in place), `state` (the value, JSON), `texts` (moves as text), `positio
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -506,6 +507,23 @@ class Game(Machine):
         """The state of a slot list that `random_playout` returned."""
         return State(tuple(s))
 
+    def random_playout_from(self, state: State, rng: random.Random,
+                            max_moves: int = 1_000_000) -> tuple[State, int]:
+        """`random_playout` from any state (search rollouts from a determinized world):
+        the state reached and the number of moves played (at most `max_moves`)."""
+        s = list(state.slots)
+        n = self._play_randomly(s, self.legal_moves(state), rng, max_moves) if not \
+            self.is_terminal(state) else 0
+        return State(tuple(s)), n
+
+    def greedy_playout_from(self, state: State, rng: random.Random,
+                            max_moves: int = 1_000_000) -> tuple[State, int]:
+        """A playout from `state` in which each player takes a move that raises their
+        score when there is one (found in a random order), else a random move."""
+        if self.is_terminal(state):
+            return state, 0
+        s, n = self._play_greedily(list(state.slots), self.legal_moves(state), rng, max_moves)
+        return State(tuple(s)), n
 
 def _frozen(v: Any) -> Any:
     return tuple(_frozen(x) for x in v) if isinstance(v, (list, tuple)) else v

@@ -176,6 +176,12 @@ class Machine:
                        max_moves: int = 1_000_000) -> tuple[list[Any], int]:
         """Play uniformly random legal moves on a mutable state; return it and the move count."""
         s, legal = self._start(seed)
+        return s, self._play_randomly(s, legal, rng, max_moves)
+
+    def _play_randomly(self, s: list[Any], legal: list[Move], rng: random.Random,
+                       max_moves: int) -> int:
+        """Uniformly random legal moves on `s` in place, from a decision whose legal moves
+        are `legal`; the number of moves played."""
         n = 0
         sim = self._sim
         fast = self._step_settle
@@ -201,5 +207,50 @@ class Machine:
                     legal = settle(s)
                 else:
                     legal = fast(s, m)
+                n += 1
+        return n
+
+    def _play_greedily(self, s: list[Any], legal: list[Move], rng: random.Random,
+                       max_moves: int) -> tuple[list[Any], int]:
+        """Like `_play_randomly`, but each move is the first, in a random order, that
+        raises the mover's score, else a random one (a rollout policy for search: one
+        copy and step per move tried). Returns the final slots and the moves played."""
+        n = 0
+        sim = self._sim
+        fast = self._step_settle
+        step = self._step
+        settle = self._settle
+        score = self._score
+        randrange = rng.randrange
+        m: Move = ()
+        names = self.move_names
+
+        def failed() -> str:
+            return f"move {names[m[1]]} or the flow after it" if m else "setup"
+
+        with _Translate(failed):
+            while legal and n < max_moves:
+                if s[PC] in sim:
+                    m = legal[randrange(len(legal))]
+                    step(s, m)
+                    legal = settle(s)
+                    n += 1
+                    continue
+                k = len(legal)
+                if k > 1:
+                    p = legal[0][0]
+                    before = score(s, p)
+                    start = randrange(k)
+                    for i in range(k):
+                        m = legal[(start + i) % k]
+                        t = s.copy()
+                        after = fast(t, m)
+                        if score(t, p) > before:
+                            s, legal = t, after
+                            break
+                    else:
+                        legal = fast(s, m)
+                else:
+                    legal = fast(s, legal[0])
                 n += 1
         return s, n

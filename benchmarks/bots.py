@@ -1,0 +1,210 @@
+"""How strong and how fast the search bots are: the figures docs/bots.md quotes.
+
+    python benchmarks/bots.py calculation [--games N] [--bot NAME] [--jobs J]
+    python benchmarks/bots.py match GAME [--players P] [--bot NAME] [--against NAME]
+                                         [--games N] [--jobs J]
+    python benchmarks/bots.py speed [--seconds S]
+
+- `calculation`: the bot's win rate over N seeded deals (deal i has seed S+i), with
+  Wilson's 95% interval.
+- `match`: one seat played by `--bot`, the others by `--against`; game i puts the bot in
+  seat i mod P + 1 (rotating seats), deal seed S+i. Prints the bot's first places (sole or
+  shared) and sole wins, each with Wilson's 95% interval; a fair share is 1/P.
+- `speed`: search iterations per second of `mcts` and `ismcts` on each bundled game, from
+  a few positions of a random game, and a profile of one search (where the time goes).
+
+A benchmark, not a test: it never fails on a figure. The same arguments give the same
+games (the bots' budgets are in iterations).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from multiprocessing import Pool
+from typing import Any
+
+from cardgame.interpreter.bots import make_bot
+from cardgame.interpreter.engine import Game, compile_game
+from cardgame.interpreter.intervals import wilson
+
+MAX_MOVES = 20_000
+
+
+def _game(name: str, players: int | None) -> Game:
+    return compile_game(name, players=players) if players else compile_game(name)
+
+
+def play(game: Game, deal: int, bots: list[str], seed: int) -> list[str]:
+    """One game; the results per seat ('win', 'draw', 'loss', '' if cut)."""
+    seats = [make_bot(b, seed * 31 + i) for i, b in enumerate(bots)]
+    s = game.new_state(deal)
+    n = 0
+    while not game.is_terminal(s) and n < MAX_MOVES:
+        p = game.to_move(s)[0]
+        s = game.apply(s, seats[p - 1].choose(game, s, p))
+        n += 1
+    return game.results(s)
+
+
+def _task(args: tuple[str, int | None, int, list[str]]) -> tuple[int, list[str]]:
+    name, players, deal, bots = args
+    return deal, play(_game(name, players), deal, bots, deal)
+
+
+def _run(tasks: Sequence[tuple[str, int | None, int, list[str]]], jobs: int, minutes: float
+         ) -> Iterator[tuple[int, list[str]]]:
+    """The games' results as they finish; after `minutes` (0: no limit) no new game
+    starts, and those still running are dropped (the report says how many ran)."""
+    stop = time.perf_counter() + minutes * 60 if minutes else None
+    if jobs <= 1:
+        for t in tasks:
+            if stop is not None and time.perf_counter() > stop:
+                return
+            yield _task(t)
+        return
+    with Pool(jobs) as pool:
+        for r in pool.imap_unordered(_task, tasks, chunksize=1):
+            yield r
+            if stop is not None and time.perf_counter() > stop:
+                pool.terminate()
+                return
+
+
+def _ci(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} = {k / n:.1%} (95% CI {lo:.1%}-{hi:.1%})" if n else "0/0"
+
+
+def calculation(a: argparse.Namespace) -> None:
+    tasks = [("calculation", None, a.seed + i, [a.bot]) for i in range(a.games)]
+    wins = done = 0
+    t0 = time.perf_counter()
+    for _, res in _run(tasks, a.jobs, a.minutes):
+        done += 1
+        wins += res[0] == "win"
+        if done % 10 == 0 or done == a.games:
+            print(f"  {done}/{a.games}: {_ci(wins, done)}  [{time.perf_counter() - t0:.0f}s]",
+                  file=sys.stderr, flush=True)
+    print(f"Calculation, {a.bot}, {done} deals from seed {a.seed}: won {_ci(wins, done)}"
+          f" in {time.perf_counter() - t0:.0f}s with {a.jobs} job(s)")
+
+
+def match(a: argparse.Namespace) -> None:
+    game = _game(a.game, a.players)
+    p = game.players
+    tasks = []
+    for i in range(a.games):
+        bots = [a.against] * p
+        seat = i % p
+        bots[seat] = a.bot
+        tasks.append((a.game, a.players, a.seed + i, bots))
+    seat_of = {a.seed + i: i % p for i in range(a.games)}
+    first = sole = done = cut = 0
+    t0 = time.perf_counter()
+    for deal, res in _run(tasks, a.jobs, a.minutes):
+        done += 1
+        r = res[seat_of[deal]]
+        first += r in ("win", "draw")
+        sole += r == "win"
+        cut += r == ""
+        if done % 10 == 0 or done == a.games:
+            print(f"  {done}/{a.games}: first {_ci(first, done)}  "
+                  f"[{time.perf_counter() - t0:.0f}s]", file=sys.stderr, flush=True)
+    print(f"{game.name} {p}p, one {a.bot} seat (rotating) against {p - 1} {a.against}, "
+          f"{done} games (deals from seed {a.seed}), fair share {1 / p:.0%}:\n"
+          f"  first place (sole or shared): {_ci(first, done)}\n"
+          f"  sole wins:                    {_ci(sole, done)}\n"
+          f"  cut at {MAX_MOVES} moves: {cut}; {time.perf_counter() - t0:.0f}s with "
+          f"{a.jobs} job(s)")
+
+
+GAMES: list[tuple[str, int | None]] = [
+    ("calculation", None), ("besieged-castle", None), ("besieged-castle-spice-1", None),
+    ("besieged-castle-spice-2", None), ("chains", None), ("chains-advanced", None),
+    ("arsene", 4), ("arsene", 3), ("interaction", 4), ("interaction", 3)]
+
+
+def _positions(game: Game, k: int) -> list[Any]:
+    """k positions with a choice, spread over a random game."""
+    rng = random.Random(5)
+    s = game.new_state(5)
+    out: list[Any] = []
+    while not game.is_terminal(s) and len(out) < 200:
+        p = game.to_move(s)[0]
+        legal = game.legal_moves(s, p)
+        if len(legal) > 1:
+            out.append(s)
+        s = game.apply(s, legal[rng.randrange(len(legal))])
+    step = max(1, len(out) // k)
+    return out[::step][:k]
+
+
+def speed(a: argparse.Namespace) -> None:
+    print(f"{'game':28} {'bot':7} {'it/s':>8} {'rollouts/s alone':>17}")
+    for name, players in GAMES:
+        game = _game(name, players)
+        positions = _positions(game, 5)
+        rng = random.Random(1)
+        t = time.perf_counter()
+        n = 0
+        while time.perf_counter() - t < a.seconds:
+            s = positions[n % len(positions)]
+            game.random_playout_from(s, rng)
+            n += 1
+        alone = n / (time.perf_counter() - t)
+        for bot in ("mcts", "ismcts"):
+            its = 0
+            secs = 0.0
+            for s in positions:
+                b = make_bot(f"{bot}:{a.seconds / len(positions):g}s", 1)
+                b.choose(game, s, game.to_move(s)[0])
+                its += b.last.get("iterations", 0)
+                secs += b.last.get("seconds", 0.0)
+            title = f"{name}{f' {players}p' if players else ''}"
+            print(f"{title:28} {bot:7} {its / secs if secs else 0:8.0f} {alone:17.0f}",
+                  flush=True)
+    for name, players in (("calculation", None), ("arsene", 4)):
+        game = _game(name, players)
+        s = _positions(game, 3)[1]
+        prof = cProfile.Profile()
+        b = make_bot("ismcts:300", 1)
+        prof.enable()
+        b.choose(game, s, game.to_move(s)[0])
+        prof.disable()
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(18)
+        print(f"\nprofile of one ismcts:300 search, {name}:")
+        print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    c = sub.add_parser("calculation")
+    c.add_argument("--bot", default="ismcts")
+    m = sub.add_parser("match")
+    m.add_argument("game")
+    m.add_argument("--players", type=int, default=None)
+    m.add_argument("--bot", default="ismcts")
+    m.add_argument("--against", default="greedy")
+    for p in (c, m):
+        p.add_argument("--games", type=int, default=100)
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--jobs", type=int, default=1)
+        p.add_argument("--minutes", type=float, default=0.0,
+                       help="start no game after this long (0: play them all)")
+    s = sub.add_parser("speed")
+    s.add_argument("--seconds", type=float, default=1.0)
+    a = ap.parse_args()
+    {"calculation": calculation, "match": match, "speed": speed}[a.what](a)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""Monte Carlo tree search for any game file: `mcts` (UCT) and the core `ismcts` shares.
+
+One search, from the rules alone (nothing written for one game):
+
+- The tree is open loop: a node is a sequence of moves from the decision being taken,
+  not a state. Each iteration plays in a fresh *world* (`sampling.sample_world`: the
+  cards the seat cannot see dealt again, the random seed drawn again), so chance and
+  hidden cards are sampled, never read: the true state only gives the seat's own view.
+- Selection by UCB1 on each deciding player's own reward; expansion of one untried move;
+  a rollout of uniformly random moves on the engine's fast path
+  (`Game.random_playout_from`), cut after `depth` moves in games of several players;
+  back-propagation of one reward per player.
+- Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
+  loss; a cut rollout counts the players' score ranks instead. One player: the game's
+  score (a win scores highest anyway), scaled to [0, 1] by the range seen so far in this
+  search, so that UCB's exploration fits any score scale.
+- The move chosen is the root's most visited one (ties: the first expanded).
+
+Budgets: `iterations` per decision (the default; deterministic: the same seed gives the
+same choices on any machine), or `seconds` per decision (as strong as the machine
+allows, but not reproducible). A decision with one legal move costs nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ..engine import Game, Move, State
+from ..errors import RuleError
+from .sampling import sample_world
+from .simple import NoMoveError
+
+#: UCB1's exploration constant for rewards in [0, 1].
+EXPLORE = 0.7
+#: worlds that the rules cannot play before a search that has played none gives up
+MAX_FAILED = 50
+
+
+class Node:
+    """A move sequence from the root: who made its last move, visits, summed reward, how
+    often it was available (ISMCTS), and its children by move."""
+
+    __slots__ = ("player", "n", "w", "avail", "children")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.children: dict[Move, Node] = {}
+
+
+class Budget:
+    """Iterations or seconds per decision."""
+
+    def __init__(self, iterations: int | None = None, seconds: float | None = None) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("a budget needs iterations or seconds")
+        self.iterations = iterations
+        self.seconds = seconds
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """`2000` (iterations) or `1.5s` (seconds per decision)."""
+        t = text.strip().lower()
+        try:
+            if t.endswith("s"):
+                secs = float(t[:-1])
+                if secs > 0 and math.isfinite(secs):
+                    return cls(seconds=secs)
+            else:
+                n = int(t)
+                if n > 0:
+                    return cls(iterations=n)
+        except ValueError:
+            pass
+        raise ValueError(f"bad budget '{text}': write iterations (2000) or seconds (1.5s)")
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
+
+
+class MctsBot:
+    """UCT over an open-loop tree, one world per iteration (see the module docstring).
+
+    For perfect-information games and solitaires with chance: the world differs from the
+    true state only in its random seed (and in the cards the seat cannot see, dealt
+    again from its present view).
+    """
+
+    name = "mcts"
+    default_iterations = 1000
+    #: count a child's availability (ISMCTS's subset-armed bandit) instead of the parent's
+    #: visits in UCB's exploration term
+    availability = False
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None,
+                 depth: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget(iterations=self.default_iterations)
+        self.depth = depth  # rollout cut in games of several players (None: 200 moves)
+        self.last: dict[str, Any] = {}  # figures of the last search (iterations, seconds)
+
+    # ------------------------------------------------------------------ worlds
+    def world(self, game: Game, state: State, player: int) -> State:
+        return sample_world(game, state, player, self.rng)
+
+    # ------------------------------------------------------------------ choosing
+    def choose(self, game: Game, state: State, player: int) -> Move:
+        legal = game.legal_moves(state, player)
+        if not legal:
+            raise NoMoveError(f"p{player} has no legal move in this state")
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(game, state, player)
+        known = [m for m in legal if m in root.children and root.children[m].n]
+        if not known:  # no world could be played to the end
+            return legal[self.rng.randrange(len(legal))]
+        return max(known, key=lambda m: root.children[m].n)
+
+    def search(self, game: Game, state: State, player: int) -> Node:
+        root = Node(0)
+        single = game.players == 1
+        self._lo = math.inf
+        self._hi = -math.inf
+        cut = (1_000_000 if single else self.depth or 200)
+        budget = self.budget
+        limit = budget.iterations
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        t0 = time.perf_counter()
+        done = played = 0
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            try:
+                self.iterate(game, self.world(game, state, player), root, single, cut)
+                played += 1
+            except RuleError:
+                # A world the rules cannot play: the re-deal put a card where the setup
+                # never does (Interaction's joker in a hand), so it cannot be the real one.
+                if not played and done + 1 >= MAX_FAILED:
+                    break  # no world plays: choose() falls back to a random move
+            done += 1
+        self.last = {"iterations": done, "played": played,
+                     "seconds": time.perf_counter() - t0}
+        return root
+
+    def iterate(self, game: Game, s: State, root: Node, single: bool, cut: int) -> None:
+        rng = self.rng
+        node = root
+        path = [root]
+        avail = self.availability
+        while not game.is_terminal(s):
+            p = game.to_move(s)[0]
+            legal = game.legal_moves(s, p)
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            if avail:
+                for m in legal:
+                    c = children.get(m)
+                    if c is not None:
+                        c.avail += 1
+            if untried:
+                m = untried[rng.randrange(len(untried))]
+                child = children[m] = Node(p)
+                child.avail = 1
+                s = game.apply(s, m)
+                path.append(child)
+                break
+            m, node = self.select(node, legal, single)
+            s = game.apply(s, m)
+            path.append(node)
+        playout = game.greedy_playout_from if single else game.random_playout_from
+        end, _ = playout(s, rng, cut)
+        reward = self.reward(game, end, single)
+        for nd in path[1:]:
+            nd.n += 1
+            nd.w += reward[nd.player - 1]
+
+    def select(self, node: Node, legal: list[Move], single: bool) -> tuple[Move, Node]:
+        """The child UCB1 prefers among the legal moves (every one already expanded)."""
+        lo, hi = (self._lo, self._hi) if single else (0.0, 1.0)
+        span = hi - lo if hi > lo else 1.0
+        children = node.children
+        avail = self.availability
+        log_parent = math.log(max(1, node.n))
+        best = -math.inf
+        chosen: Move = legal[0]
+        for m in legal:
+            c = children[m]
+            if not c.n:  # expanded in a world that failed: not tried yet
+                return m, c
+            explore = math.log(c.avail) if avail else log_parent
+            v = (c.w / c.n - lo) / span + EXPLORE * math.sqrt(explore / c.n)
+            if v > best:
+                best, chosen = v, m
+        return chosen, children[chosen]
+
+    # ------------------------------------------------------------------ rewards
+    def reward(self, game: Game, end: State, single: bool) -> list[float]:
+        if single:
+            v = float(game.scores(end)[0])
+            if game.is_terminal(end) and game.results(end)[0] == "win":
+                v += 1.0  # a win above every score that is not one
+            self._lo = min(self._lo, v)
+            self._hi = max(self._hi, v)
+            return [v]
+        if game.is_terminal(end):
+            res = game.results(end)
+            winners = sum(1 for r in res if r in ("win", "draw"))
+            return [1.0 / winners if r in ("win", "draw") else 0.0 for r in res]
+        return rank_values(game.scores(end), lowest=_lowest(game))
+
+
+def rank_values(scores: list[int], lowest: bool = False) -> list[float]:
+    """Each player's share of the players it beats on score (ties count half), in [0, 1]."""
+    n = len(scores)
+    out = []
+    for i, a in enumerate(scores):
+        beat = 0.0
+        for j, b in enumerate(scores):
+            if i != j:
+                better = a < b if lowest else a > b
+                beat += 1.0 if better else 0.5 if a == b else 0.0
+        out.append(beat / (n - 1))
+    return out
+
+
+def _lowest(game: Game) -> bool:
+    res = game.checked.result
+    return res is not None and res.kind == "lowest"

@@ -1,0 +1,71 @@
+"""Every bot by name: `make_bot("ismcts:2000", seed=7)`.
+
+A name is a bot's name, optionally with a budget for a search bot after a colon:
+`ismcts:2000` (iterations per decision) or `ismcts:1.5s` (seconds per decision; not
+reproducible). `BOTS` lists the plain names (`sorted(BOTS)` for a menu) and also answers
+`"ismcts:2000" in BOTS`, so every place that checks a name against it (`simulate --bots`,
+the REPL's `set bots`) takes budgets too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..engine import Game
+from .ismcts import IsmctsBot
+from .mcts import Budget, MctsBot
+from .sampling import has_hidden_information
+from .simple import Bot, GreedyBot, RandomBot
+
+BotFactory = Callable[[int | None], Bot]
+
+#: the bots that take a budget after a colon
+SEARCH: dict[str, type[MctsBot]] = {"mcts": MctsBot, "ismcts": IsmctsBot}
+
+
+class _Registry(dict[str, BotFactory]):
+    """The plain names; a search bot's name with a budget is found too (not listed)."""
+
+    def __missing__(self, name: str) -> BotFactory:
+        base, sep, budget = name.partition(":")
+        if not sep or base not in SEARCH:
+            raise KeyError(name)
+        try:
+            b = Budget.parse(budget)
+        except ValueError:
+            raise KeyError(name) from None
+        cls = SEARCH[base]
+        return lambda seed: cls(seed, budget=b)
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        try:
+            self[name]
+        except KeyError:
+            return False
+        return True
+
+
+#: Every bot by name; `cardgame play --bots NAME` and the simulator pick from here.
+BOTS: dict[str, BotFactory] = _Registry({
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": MctsBot,
+    "ismcts": IsmctsBot,
+})
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot '{name}' (known: {', '.join(sorted(BOTS))}; "
+                         "a search bot takes a budget: ismcts:2000 or ismcts:1.5s)") from None
+    return factory(seed)
+
+
+def best_bot_for(game: Game) -> str:
+    """The strongest bot that fits the game, by name (for the REPL's `hint`): `ismcts`
+    where some seat cannot see some cards, else `mcts`."""
+    return "ismcts" if has_hidden_information(game) else "mcts"

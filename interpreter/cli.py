@@ -316,7 +316,9 @@ class _BotNames:
         return sorted(BOTS)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._names()
+        from .bots import BOTS
+
+        return name in BOTS  # also a name with a budget: ismcts:2000, mcts:1.5s
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names())

@@ -1,0 +1,84 @@
+"""The search bots `mcts` and `ismcts`: legal, seeded, blind to hidden cards, and better
+than random (properties with wide margins, not timings)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cardgame.interpreter.bots import BOTS, make_bot
+from cardgame.interpreter.engine import Game, State, compile_game
+from cardgame.interpreter.observe import determinize, view
+
+GAMES = [("calculation", None), ("besieged-castle", None), ("chains", None),
+         ("interaction", 3), ("arsene", 4)]
+
+
+def positions(game: Game, k: int, seed: int = 3) -> list[State]:
+    """k positions with a real choice, from one random game."""
+    rng = random.Random(seed)
+    s = game.new_state(seed)
+    out: list[State] = []
+    while not game.is_terminal(s) and len(out) < k:
+        legal = game.legal_moves(s)
+        if len(legal) > 1:
+            out.append(s)
+        s = game.apply(s, rng.choice(legal))
+    return out
+
+
+def test_the_search_bots_are_registered_with_budgets() -> None:
+    assert {"mcts", "ismcts"} <= set(BOTS)
+    assert "ismcts:2000" in BOTS and "mcts:1.5s" in BOTS
+    with pytest.raises(ValueError, match="budget"):
+        make_bot("mcts:-3", 1)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize("bot", ["mcts:25", "ismcts:25"])
+def test_legal_and_the_same_seed_gives_the_same_choice(name: str, players: int | None,
+                                                       bot: str) -> None:
+    game = compile_game(name, players=players)
+    for s in positions(game, 3):
+        player = game.to_move(s)[0]
+        a = make_bot(bot, 11).choose(game, s, player)
+        b = make_bot(bot, 11).choose(game, s, player)
+        assert a == b
+        assert a in game.legal_moves(s, player)
+
+
+@pytest.mark.parametrize(("name", "players"), [("arsene", 4), ("interaction", 3),
+                                               ("calculation", None)])
+def test_the_same_view_with_other_hidden_cards_gives_the_same_choice(
+        name: str, players: int | None) -> None:
+    """No peeking: a world the seat cannot tell from the real one (its hidden cards dealt
+    again) gets the same choice from the same seed."""
+    game = compile_game(name, players=players)
+    checked = 0
+    for i, s in enumerate(positions(game, 4, seed=7)):
+        seat = game.to_move(s)[0]
+        other = determinize(game, s, seat, random.Random(100 + i))
+        assert view(game, other, seat) == view(game, s, seat)
+        if other == s:
+            continue
+        checked += 1
+        assert (make_bot("ismcts:30", 5).choose(game, s, seat)
+                == make_bot("ismcts:30", 5).choose(game, other, seat))
+    assert checked  # the hidden cards really differed somewhere
+
+
+def test_ismcts_beats_random_at_interaction() -> None:
+    """One ismcts seat against two random seats, rotating: far above the fair third."""
+    game = compile_game("interaction", players=3)
+    wins = games = 0
+    for g in range(12):
+        seat = g % 3 + 1
+        bots = {p: make_bot("ismcts:300" if p == seat else "random", 100 + g * 3 + p)
+                for p in range(1, 4)}
+        s = game.new_state(500 + g)
+        while not game.is_terminal(s):
+            p = game.to_move(s)[0]
+            s = game.apply(s, bots[p].choose(game, s, p))
+        games += 1
+        wins += game.results(s)[seat - 1] == "win"
+    assert wins >= 8, f"ismcts won {wins} of {games}"  # a fair share is 4

@@ -221,3 +221,15 @@ def test_docs_define_every_metric_and_show_the_charts() -> None:
     assert len(images) == 8
     for img in images:
         assert (Path(__file__).resolve().parent.parent / "docs" / img).is_file(), img
+
+
+def test_a_share_interval_never_leaves_0_to_1() -> None:
+    """One win in 12 games: the t interval of the mean runs below 0; a share cannot."""
+    from cardgame.interpreter.analysis.metrics import estimate, metrics_for
+
+    records = [GameRecord(i, i, "ended", 10, ("win", "loss") if i == 0 else ("loss", "win"),
+                          (1, 0) if i == 0 else (0, 1)) for i in range(12)]
+    share = next(m for m in metrics_for(2, [], []) if m.key == "share.p1")
+    e = estimate(share, records)
+    assert e.value == pytest.approx(1 / 12)
+    assert e.low == 0.0 and 0 < e.high < 1  # cut at 0, not the t interval's -0.1

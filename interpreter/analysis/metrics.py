@@ -24,6 +24,9 @@ class Metric:
     kind: str  # rate, mean
     value: Callable[[GameRecord], float | None]  # None: not defined for this game
     unit: str = ""  # %, moves, points...
+    # the values' possible range, where there is one (a share lies in [0, 1]): the t
+    # interval of a mean is cut to it, so that no interval claims an impossible value
+    within: tuple[float, float] | None = None
 
 
 def _single_winner(r: GameRecord) -> int | None:
@@ -42,8 +45,8 @@ def metrics_for(players: int, phases: Sequence[str], endings: Sequence[str],
         out.append(Metric("win.p1", "wins", "rate", _result(0, "win"), "%"))
         out.append(Metric("score.p1", "score", "mean", _score(0), "points"))
     else:
-        out += [Metric(f"share.p{p + 1}", f"P{p + 1} win share", "mean", _share(p), "%")
-                for p in range(players)]
+        out += [Metric(f"share.p{p + 1}", f"P{p + 1} win share", "mean", _share(p), "%",
+                       (0.0, 1.0)) for p in range(players)]
         out += [Metric(f"win.p{p + 1}", f"P{p + 1} wins", "rate", _result(p, "win"), "%")
                 for p in range(players)]
         out += [Metric(f"draw.p{p + 1}", f"P{p + 1} shares first place", "rate",
@@ -59,7 +62,8 @@ def metrics_for(players: int, phases: Sequence[str], endings: Sequence[str],
     out.append(Metric("branching", "branching factor", "mean", _branching, "moves"))
     if players > 1:
         out.append(Metric("lead_changes", "lead changes", "mean", _lead_changes, "per game"))
-        out.append(Metric("decisiveness", "decisiveness", "mean", _decisiveness, ""))
+        out.append(Metric("decisiveness", "decisiveness", "mean", _decisiveness, "",
+                          (0.0, 1.0)))
         out.append(Metric("drama", "drama", "mean", _drama, "points"))
         out.append(Metric("comeback", "winner was behind", "rate", _comeback, "%"))
     out += [Metric(f"end.{reason}", f"ends: {reason}", "rate", _ending(reason), "%")
@@ -172,7 +176,11 @@ def estimate(metric: Metric, records: Sequence[GameRecord]) -> stats.Estimate:
     vals = list(values(metric, records).values())
     if metric.kind == "rate":
         return stats.wilson(sum(1 for v in vals if v), len(vals))
-    return stats.mean_ci(vals)
+    e = stats.mean_ci(vals)
+    if metric.within is not None and e.low is not None and e.high is not None:
+        lo, hi = metric.within
+        e = attrs.evolve(e, low=max(e.low, lo), high=min(e.high, hi))
+    return e
 
 
 def difference(metric: Metric, a: Sequence[GameRecord], b: Sequence[GameRecord]

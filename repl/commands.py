@@ -35,7 +35,7 @@ COMMANDS: dict[str, str] = {
     "load": "load FILE: load a saved game or a replay file",
     "new": "new [SEED]: a new deal (a random seed if none is given)",
     "restart": "the same deal again, from the start",
-    "set": "set auto on|off (auto-play bots and forced moves), set bots random|greedy",
+    "set": "set auto on|off (auto-play bots and forced moves), set bots random|greedy|mcts|ismcts (ismcts:N: N iterations a move)",
     "concede": "give up: the game ends and you lose (undo takes it back)",
     "quit": "leave (Ctrl-D too)",
 }

@@ -31,6 +31,21 @@ tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 TMUX = ["tmux", "-L", f"cardgame-tests-{os.getpid()}"]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def tmux_server():  # type: ignore[no-untyped-def]
+    """One server for the module, kept alive by an idle session.
+
+    Without it the server exits when a test closes the last session, and the
+    next test's `new-session` can reach the exiting server: tmux then says
+    "server exited unexpectedly" (seen once in CI)."""
+    if shutil.which("tmux") is None:
+        yield
+        return
+    subprocess.run([*TMUX, "new-session", "-d", "-s", "keepalive", "sleep 86400"], check=True)
+    yield
+    subprocess.run([*TMUX, "kill-server"], capture_output=True)
+
+
 class Term:
     """One tmux session running `cardgame play` at a given size."""
 

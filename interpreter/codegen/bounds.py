@@ -156,7 +156,9 @@ class Bounds:
         f = e.func
         if f in ("size", "count"):
             # a zone holds each card at most once; a list may be as long as memory allows
-            return self.many if self.cx.type_of(e.args[0]) in ("zone", "list:zone") else (0, BIG)
+            t = self.cx.type_of(e.args[0])
+            cards = t == "zone" or (t == "list:zone" and f == "size")  # count(L): its items
+            return self.many if cards else (0, BIG)
         if f == "abs":
             r = self.of(e.args[0], sc)
             return None if r is None else (0, max(abs(r[0]), abs(r[1])))

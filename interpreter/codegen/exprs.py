@@ -266,6 +266,15 @@ class Exprs:
         sid = self.sid(e.span, fr)
         return f"{self.cx.helper('_topn')}(s[{z}], {n}, {sid})"
 
+    def param_source(self, e: A.Expr, fr: Frame) -> str:
+        """What a move parameter ranges over. `c in top n of Z` ranges over the top n cards
+        of Z, or over all of them when Z holds fewer: a short zone offers fewer moves (none
+        when it is empty), never a rule error."""
+        if isinstance(e, A.TopN):
+            z = f"s[{self.expr(e.zone, fr)}]"
+            return f"{z}[max(0, len({z}) - ({self.expr(e.count, fr)})):]"
+        return self.expr(e, fr)
+
     def is_empty(self, e: A.IsEmpty, fr: Frame) -> str:
         ot = self.cx.type_of(e.operand)
         code = (f"s[{self.expr(e.operand, fr)}]" if ot == "zone" else self.expr(e.operand, fr))
@@ -307,7 +316,7 @@ class Exprs:
         if f in ("size", "count"):
             if ts[0] == "zone":
                 return f"len(s[{args[0]}])"
-            if ts[0] == "list:zone":
+            if ts[0] == "list:zone" and f == "size":  # count(L): the list's elements
                 return self.zones_size(e.args[0], args[0], fr)
             return f"len({args[0]})"
         if f == "cards":

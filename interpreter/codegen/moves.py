@@ -176,7 +176,7 @@ class _Generator:
                     one.env[p.name] = Local(str(v), None, v, v, level=lvl + 1, param=rng)
                     self.level(lvl + 1, one, inner)
             else:
-                src = x.expr(p.source, fr)
+                src = x.param_source(p.source, fr)
                 origin = None
                 if cx.type_of(p.source) == "zone":
                     origin = src

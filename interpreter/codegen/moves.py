@@ -106,6 +106,7 @@ class Moves:
                    tables={} if cx.optimize else None)
         gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md))
         w = CodeWriter()
+        w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
         gen.level(0, fr, w)
         return w.lines
 

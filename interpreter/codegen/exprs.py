@@ -321,6 +321,14 @@ class Exprs:
             return f"len({args[0]})"
         if f == "cards":
             return f"s[{args[0]}]"
+        if f in ("min", "max") and cx.type_of(e) == "card":  # by the deck's order
+            if len(args) == 1:
+                src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+                seq = f"({src} or {cx.helper('_E')}({sid}))"
+            else:
+                seq = "(" + "".join(self.ordered(x, a, fr) + ", " for x, a in
+                                    zip(e.args, args, strict=True)) + ")"
+            return f"{f}({seq}, key=X_order.__getitem__)"
         if f in ("min", "max"):
             if len(args) == 1:
                 return f"{cx.helper('_' + f)}({args[0]}, {sid})"
@@ -426,6 +434,10 @@ class Exprs:
                     f"{self.as_tuple(e.right, fr)}, {self.sid(e.span, fr)})")
         a = self.expr(e.left, fr)
         b = self.expr(e.right, fr)
+        if op in ("<", "<=", ">", ">=") and "card" in (cx.type_of(e.left), cx.type_of(e.right)):
+            # cards compare by the deck's rank order (`deck order ...`: c.order)
+            a, b = self.ordered(e.left, a, fr), self.ordered(e.right, b, fr)
+            return f"(X_order[{a}] {op} X_order[{b}])"
         if op in ("/", "%"):
             divisor = self.int_value(e.right, fr)
             if divisor is not None and divisor != 0:
@@ -433,6 +445,12 @@ class Exprs:
             sid = self.sid(e.span, fr)
             return f"{cx.helper('_div' if op == '/' else '_mod')}({a}, {b}, {sid})"
         return f"({a} {op} {b})"
+
+    def ordered(self, e: A.Expr, code: str, fr: Frame) -> str:
+        """A card compared by its order: a rule error where it may be none."""
+        if self.card_may_be_none(e, fr):
+            return f"{self.cx.helper('_nn')}({code}, {self.sid(e.span, fr)})"
+        return code
 
     def chain(self, e: A.Binary, fr: Frame) -> str:
         """A left-deep chain `a + b - c` (or of `and`, `or`, `*`) as one flat Python

@@ -75,6 +75,10 @@ def _cards(c: CallSite) -> str:
 
 
 def _min_max(c: CallSite) -> str:
+    if len(c.types) == 1 and c.types[0] in ("zone", "list:card"):
+        return "card"  # the highest (lowest) card by the deck's order: checked by the caller
+    if len(c.types) >= 2 and all(t in ("card", "any") for t in c.types) and "card" in c.types:
+        return "card"
     if len(c.types) == 1:
         c.want(0, "list:int")
     elif len(c.types) >= 2:

@@ -16,7 +16,7 @@ from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
 from .consts import Constants
-from .deck import build_deck, rank_names
+from .deck import apply_order, build_deck, rank_names
 from .declare import (
     Decls,
     add_rank_names,
@@ -65,6 +65,8 @@ def _check(loaded: Loaded, players: int | None,
         deck_decl = A.DeckDecl(standard=True)
     add_rank_names(constants, rank_names(deck_decl))
     deck = build_deck(deck_decl, constants, report)
+    if d.order is not None:
+        deck = apply_order(deck, d.order, report)
     consts = Constants(constants, {k: dd for k, dd in d.defs.items() if dd.is_const})
     # names, zones, variables
     zones = {"deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}

@@ -14,6 +14,7 @@ from ..errors import did_you_mean
 from . import ast as A
 from .builtins import FUNCTIONS, NAMES, CallSite
 from .consts import const_int
+from .deck import ORDER_ATTR
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope, Symbols
 from .types import (
@@ -40,6 +41,8 @@ KEYWORDS = {
     "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
     "highest", "lowest",
 }
+ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
+              "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
 _CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool"}
 _PURE_CHANCE = "'random' is a chance event: not allowed in a condition or function"
 
@@ -342,7 +345,10 @@ class ExprChecker:
             self.err(_PURE_CHANCE, e.span)
         assert b.rule is not None and b.arity is not None
         self.refs.record(e, Ref("builtin", f, "", b))
-        return b.rule(CallSite(e, ts, b.arity, self.err))
+        t = b.rule(CallSite(e, ts, b.arity, self.err))
+        if f in ("min", "max") and t == "card" and ORDER_ATTR not in self.syms.card_attrs:
+            self.err(f"'{f}' of cards needs the deck's rank order", e.span, ORDER_HINT)
+        return t
 
     def _unary(self, e: A.Unary, scope: Scope, ctx: Ctx) -> str:
         op = e.op
@@ -428,6 +434,11 @@ class ExprChecker:
         if op in ("==", "!="):
             if not comparable(a, b):
                 self.err(f"cannot compare {a} with {b}", e.span)
+            return "bool"
+        if op in ("<", "<=", ">", ">=") and "card" in (a, b) and {a, b} <= {"card", "any"}:
+            if ORDER_ATTR not in self.syms.card_attrs:
+                self.err(f"'{op}' between cards needs the deck's rank order", e.span,
+                         ORDER_HINT)
             return "bool"
         if op in ("<", "<=", ">", ">="):
             for x, sub in ((a, e.left), (b, e.right)):

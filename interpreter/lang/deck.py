@@ -175,3 +175,41 @@ class _Evaluator:
                 return v
         self.report.err("a deck is built from numbers, suits and loop variables only", e.span)
         return 0
+
+
+ORDER_ATTR = "order"  # the card attribute a declared rank order gives (c.order)
+
+
+def apply_order(deck: Deck, d: A.OrderDecl, report: Reporter) -> Deck:
+    """`order 2 3 ... K A` (low to high) or `order ace high`: each card gets `c.order`, its
+    rank's place in the order (1 the lowest; 0 for a card whose rank is not listed, such
+    as a joker), by which `<`, `max` and `min` compare cards."""
+    names = deck.rank_names
+    if ORDER_ATTR in deck.card_attrs:
+        report.err("the cards already have an attribute 'order'", d.span,
+                   "rename the deck's attribute, or compare it directly")
+        return deck
+    if [r.lower() for r in d.ranks] == ["ace", "high"]:
+        ranks = list(range(2, len(names) + 1)) + [1]
+    else:
+        ranks = []
+        for r, sp in zip(d.ranks, d.rank_spans or (d.span,) * len(d.ranks), strict=False):
+            if r.isdigit():
+                v = int(r)
+            elif r in names:
+                v = names.index(r) + 1
+            else:
+                report.err(f"unknown rank '{r}' in the order", sp,
+                           "ranks: " + " ".join(names) if names else
+                           "name the ranks by number, or declare 'ranks ...' in the deck")
+                continue
+            if v in ranks:
+                report.err(f"rank '{r}' is named twice in the order", sp)
+                continue
+            ranks.append(v)
+    place = {v: i + 1 for i, v in enumerate(ranks)}
+    cards = [Card(c.id, c.rank, c.suit, c.joker,
+                  {**c.extra, ORDER_ATTR: 0 if c.joker else place.get(c.rank, 0)})
+             for c in deck.cards]
+    return Deck(cards, deck.rank_names, tuple(sorted(deck.card_attrs + (ORDER_ATTR,))),
+                deck.bool_attrs)

@@ -47,6 +47,7 @@ class Decls:
     limit: A.LimitDecl | None = None
     table: A.TableDecl | None = None
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
+    order: A.OrderDecl | None = None
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -90,6 +91,8 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.limit = d
         elif isinstance(d, A.AutoDecl):
             out.autos[d.name] = d
+        elif isinstance(d, A.OrderDecl):
+            out.order = d
     return out
 
 

@@ -10,12 +10,14 @@ Every error found is reported together; the Program is built only when there is 
 
 from __future__ import annotations
 
+import attrs
+
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
-from .consts import Constants
+from .consts import Constants, const_int
 from .deck import apply_order, build_deck, rank_names
 from .declare import (
     Decls,
@@ -68,6 +70,8 @@ def _check(loaded: Loaded, players: int | None,
     if d.order is not None:
         deck = apply_order(deck, d.order, report)
     consts = Constants(constants, {k: dd for k, dd in d.defs.items() if dd.is_const})
+    if d.limit is not None and d.limit.count_name:
+        d.limit = _named_limit(d.limit, consts, report)
     # names, zones, variables
     zones = {"deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
     check_declared_names(loaded.decls, report)
@@ -154,3 +158,17 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
     return flow or ()
 
+
+def _named_limit(lim: A.LimitDecl, consts: Constants, report: Reporter) -> A.LimitDecl:
+    """`limit cap moves`: the number an option or a constant names, known when the game
+    is compiled (so each `--set` gets its own limit)."""
+    value = const_int(A.Name(lim.count_name, span=lim.span), consts)
+    if value is None or isinstance(value, bool):
+        report.err(f"'limit {lim.count_name} moves' needs an int option or constant", lim.span,
+                   f"declare 'option {lim.count_name}: 100..1000 default 500' or "
+                   f"'def {lim.count_name} = 500', or write the number")
+        return attrs.evolve(lim, count=1)
+    if value < 1:
+        report.err(f"a limit is at least 1 move, and {lim.count_name} is {value}", lim.span)
+        return attrs.evolve(lim, count=1)
+    return attrs.evolve(lim, count=value)

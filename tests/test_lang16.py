@@ -144,3 +144,136 @@ move take "take {n * 2} cards" { move top of deck to table }
 end when deck is empty
 ''')
     assert any("names only its parameters" in str(e) and "{n * 2}" in str(e) for e in errs)
+
+
+def test_the_turn_over_hint_is_true(tmp_path: Path) -> None:
+    """The hint for `turn over` says `move reverse(waste) to stock`: it turns the pile
+    over, the top card ending at the bottom."""
+    g = compile_text(tmp_path, HEAD + '''
+zone waste: face up
+zone stock: face down
+setup { move top 3 of deck to waste }
+move redeal { move reverse(waste) to stock }
+end when deck is empty
+''')
+    st = g.new_state(1)
+    before = g.zone_cards(st, "waste")
+    st = g.apply_text(st, "redeal")
+    assert g.zone_cards(st, "stock") == list(reversed(before))
+
+
+def test_not_a_card_differs_from_a_card_that_may_not_be_played(tmp_path: Path) -> None:
+    from cardgame.interpreter.errors import IllegalMove
+    g = compile_text(tmp_path, HEAD + '''
+zone hand: face up
+setup { move top 5 of deck to hand }
+move play(c in hand) "play {c}" { move c to table }
+end when hand is empty
+''')
+    st = g.new_state(1)
+    absent = next(c for c in g.card_text if c not in g.zone_cards(st, "hand"))
+    with pytest.raises(IllegalMove) as no_card:
+        g.parse_move(st, "play Xc")
+    with pytest.raises(IllegalMove) as not_here:
+        g.parse_move(st, f"play {absent}")
+    assert "is not a card of this game" in str(no_card.value)
+    assert "is not a card" not in str(not_here.value)
+    assert "not in" in str(not_here.value)
+
+
+# ------------------------------------------------------------- orders on cards
+ORDERED = '''
+game "Ordered"
+players 1
+deck standard
+deck order ace high
+zone table: face up
+var best: card = none
+var low: card = none
+var beats = false
+var place = 0
+setup { move each c in deck where c.suit == spades to table }
+move look {
+  best = max(table)
+  low = min(table)
+  beats = (first c in table where c.rank == 1) > (first c in table where c.rank == 13)
+  place = (first c in table where c.rank == 1).order
+}
+end when table is empty
+'''
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_ace_high_order(tmp_path: Path, optimize: bool) -> None:
+    g = compile_text(tmp_path, ORDERED, optimize=optimize)
+    st = g.apply_text(g.new_state(1), "look")
+    assert g.var(st, "place") == 13
+    assert g.var(st, "beats") is True
+    assert g.card_text[g.var(st, "best")] == "A♠"
+    assert g.card_text[g.var(st, "low")] == "2♠"
+
+
+def test_custom_order_and_max_of_two_cards(tmp_path: Path) -> None:
+    """Scopa's primiera order: 7 high, then 6, A, 5, 4, 3, 2, and the court cards low."""
+    g = compile_text(tmp_path, '''
+game "Primiera"
+players 1
+deck {
+  ranks A 2 3 4 5 6 7 J Q K
+  for s in suits { for r in 1..10 { card(rank: r, suit: s) } }
+}
+deck order J Q K 2 3 4 5 A 6 7
+zone table: face up
+var hi: card = none
+var lt = false
+setup { move each c in deck where c.suit == coins_or_spades() to table }
+def coins_or_spades() = spades
+move look {
+  hi = max(first c in table where c.rank == 1, first c in table where c.rank == 6)
+  lt = (first c in table where c.rank == 7) < (first c in table where c.rank == 8)
+}
+end when table is empty
+''')
+    st = g.apply_text(g.new_state(1), "look")
+    assert g.card_text[g.var(st, "hi")].startswith("6")
+    assert g.var(st, "lt") is False  # 7 beats J (rank 8)
+
+
+def test_cards_without_order_are_an_error_with_the_way(tmp_path: Path) -> None:
+    errs = errors_of(tmp_path, HEAD + '''
+var best: card = none
+move look when table is not empty { best = max(table) }
+end when deck is empty
+''')
+    assert any("needs the deck's rank order" in str(e) and "deck order ace high" in str(e)
+               for e in errs)
+
+
+def test_order_keeps_order_as_a_name(tmp_path: Path) -> None:
+    """`order` is no new keyword: a variable may still be called order."""
+    g = compile_text(tmp_path, HEAD + '''
+var order = 0
+move take when deck is not empty {
+  move top of deck to table
+  order = order + 1
+}
+end when deck is empty
+''')
+    st = g.apply_text(g.new_state(1), "take")
+    assert g.var(st, "order") == 1
+
+
+# ------------------------------------------------------------- limit by name
+def test_limit_takes_an_option_or_a_constant(tmp_path: Path) -> None:
+    text = HEAD + '''
+option cap: 1..60 default 3
+def twice = cap * 2
+limit LIM moves "the cap"
+move take when deck is not empty { move top of deck to table }
+end when deck is empty
+'''
+    for lim, settings, want in (("cap", None, 3), ("cap", {"cap": "7"}, 7), ("twice", None, 6)):
+        g = compile_text(tmp_path, text.replace("LIM", lim), settings=settings)
+        st = play_out(g)
+        assert g.is_terminal(st)
+        assert len(g.zone_cards(st, "table")) == want

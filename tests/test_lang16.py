@@ -277,3 +277,97 @@ end when deck is empty
         st = play_out(g)
         assert g.is_terminal(st)
         assert len(g.zone_cards(st, "table")) == want
+
+
+# ------------------------------------------------------------- optional ints
+BIDS = '''
+game "Bids"
+players 3
+deck standard
+var bid[player]: int = none
+var total = 0
+var first_bid: int = none
+move say(n in 0..3) "bid {n}" when bid[me] == none { bid[me] = n }
+move raise "raise" when bid[me] != none and bid[me] < 3 { bid[me] += 1 }
+flow {
+  for p in players { p chooses say }
+  for p in players { p may choose raise }
+  first_bid = bid[1]
+  total = sum p in players: if bid[p] == none then 0 else bid[p]
+  if first_bid != none { total += 10 * first_bid }
+  for p in players { bid[p] = none }
+  end
+}
+score = total
+'''
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_optional_int_none_tested_and_reset(tmp_path: Path, optimize: bool) -> None:
+    g = compile_text(tmp_path, BIDS, optimize=optimize)
+    st = g.new_state(1)
+    assert g.var(st, "bid") == [None, None, None]
+    for text in ("say 2", "say 0", "say 3"):
+        st = g.apply_text(st, text)
+    assert [g.move_text(m) for m in g.legal_moves(st)] == ["raise", "pass"]
+    st = g.apply_text(st, "raise")  # p1: 3
+    assert g.var(st, "bid")[0] == 3
+    st = g.apply_text(st, "pass")  # p2 (bid 0) may raise, and passes
+    assert [g.move_text(m) for m in g.legal_moves(st)] == ["pass"]  # p3 bid 3: no raise
+    st = g.apply_text(st, "pass")
+    assert g.is_terminal(st)
+    assert g.var(st, "total") == 3 + 0 + 3 + 30
+    assert g.var(st, "bid") == [None, None, None]
+
+
+@pytest.mark.parametrize("use, key", [
+    ("total = bid[1] + 1", "bid[1]"),
+    ("bid[2] += 1", "bid[2]"),
+    ("if bid[1] == none or bid[2] > 1 { total = 1 }", "bid[2]"),
+    ("if bid[1] != none { bid[1] = none\n total = bid[1] }", "bid[1]"),
+    ("total = max(bid[1], 2)", "bid[1]"),
+])
+def test_optional_int_used_without_a_test_is_an_error(tmp_path: Path, use: str,
+                                                      key: str) -> None:
+    errs = errors_of(tmp_path, '''
+game "Bids"
+players 2
+deck standard
+var bid[player]: int = none
+var total = 0
+move say(n in 0..3) "bid {n}" { bid[me] = n }
+flow {
+  for p in players { p chooses say }
+  USE
+  end
+}
+'''.replace("USE", use))
+    assert any(f"'{key}' may be none here" in str(e) for e in errs), errs
+
+
+@pytest.mark.parametrize("use", [
+    "total = if bid[1] == none then 0 else bid[1]",
+    "if bid[1] != none and bid[1] > 1 { total = bid[1] }",
+    "if bid[1] == none { total = 0 } else if bid[1] > 2 { total = bid[1] }",
+    "if not (bid[1] == none) { bid[1] += 1 }",
+    "total = count p in players where bid[p] != none: bid[p] > 1",
+    "if bid[1] == none or bid[1] > 2 { total = 1 }",
+    "bid[2] = bid[1]",
+    'log "p1 bid {bid[1]}"',
+])
+def test_optional_int_tested_is_accepted(tmp_path: Path, use: str) -> None:
+    g = compile_text(tmp_path, '''
+game "Bids"
+players 2
+deck standard
+var bid[player]: int = none
+var total = 0
+move say(n in 0..3) "bid {n}" { bid[me] = n }
+flow {
+  for p in players { p chooses say }
+  USE
+  end
+}
+'''.replace("USE", use))
+    st = play_out(g)
+    assert g.is_terminal(st)

@@ -140,6 +140,8 @@ class Exprs:
         if ref.kind == "zone_array":
             return f"Z_{e.name}"
         if ref.kind in ("var", "var_array"):
+            if getattr(ref.decl, "optional", False):
+                cx.names.unsafe += 1  # may be none: never computed ahead of its test
             return f"s[{cx.slot(ref)}]"
         if ref.kind == "constant":
             return repr(ref.value)
@@ -169,6 +171,8 @@ class Exprs:
                     return str(slot - 1 + v)
                 return f"({slot - 1} + {self.index_code(e.index, dim, fr)})"
             if ref.kind == "var_array":
+                if getattr(ref.decl, "optional", False):
+                    cx.names.unsafe += 1  # may be none: never computed ahead of its test
                 return f"s[{self.var_slot(e, fr)}]"
         ot = cx.type_of(e.obj)
         obj = self.expr(e.obj, fr)

@@ -279,9 +279,13 @@ def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> N
                        "an array counted)", v.span)
             return
         t = exprs.expr(v.init, Scope(), Ctx("pure"))
+        optional = False
         if v.type is not None:
             want = exprs.type_name(v.type, v.span)
-            if want != "any":
+            if want == "int" and t == "none":
+                optional = True  # an optional int: read only where tested (check_expr)
+                t = "int"
+            elif want != "any":
                 if not compatible(want, t) and not literal_player(want, v.init):
                     report.err(f"'{v.name}' is declared {shown(v.type)} but starts as {t}",
                                v.init.span)
@@ -291,4 +295,4 @@ def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> N
                        f"write 'var {v.name}: player = none' (or card, suit, int...)")
         elif t == "list:any":
             t = "list:int"
-        syms.vars[v.name] = VarInfo(v.name, t, vdim, v.init, v.span)
+        syms.vars[v.name] = VarInfo(v.name, t, vdim, v.init, v.span, optional)

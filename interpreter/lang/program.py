@@ -47,6 +47,7 @@ class VarInfo:
     dim: tuple[str, int] | None
     init: A.Expr
     span: A.Span
+    optional: bool = False  # `var bid[player]: int = none`: an int that may be none
 
 
 @attrs.define

@@ -371,3 +371,60 @@ flow {
 '''.replace("USE", use))
     st = play_out(g)
     assert g.is_terminal(st)
+
+
+# ------------------------------------------------------------- custom suits
+def test_custom_suits_write_and_read_cards() -> None:
+    g = compile_game(DATA / "suits_and_order.cardgame")
+    assert len(g.card_text) == 40
+    assert {"7co", "7cu", "7s", "7b", "Kco", "Acu"} <= set(g.card_text)
+    assert not any(t[-1] in "♠♥♦♣" for t in g.card_text)
+    st = g.new_state(3)
+    legal = [g.move_text(m) for m in g.legal_moves(st)]
+    assert legal and all(t.split()[1] in g.card_text for t in legal)
+    st2 = g.apply_text(st, legal[0].upper())  # typed in any case
+    assert g.moves_played(st2) == 1
+    from cardgame.interpreter.errors import IllegalMove
+    with pytest.raises(IllegalMove, match="is not a card of this game"):
+        g.parse_move(st, "play 7x")
+
+
+def test_custom_suits_index_arrays_and_print_names(tmp_path: Path) -> None:
+    g = compile_text(tmp_path, '''
+game "Suits"
+players 1
+deck {
+  ranks A 2 3
+  for s in suits { for r in 1..3 { card(rank: r, suit: s) } }
+}
+deck suits coins cups swords batons
+zone pile[suit]: face up
+var n[suit] = 0
+var last: suit = none
+setup { move each c in deck where c.suit == swords to pile[swords] }
+move tally(s in suits) "tally {s}" {
+  n[s] = size(pile[s])
+  last = s
+  log "{s}: {n[s]}"
+}
+end when n[swords] > 0
+''')
+    st = g.new_state(1)
+    texts = [g.move_text(m) for m in g.legal_moves(st)]
+    assert texts == ["tally coins", "tally cups", "tally swords", "tally batons"]
+    st = g.apply_text(st, "tally swords")
+    assert g.var(st, "n") == [0, 0, 3, 0]
+    assert len(g.zone_cards(st, "pile-swords")) == 3
+    assert g.is_terminal(st)
+
+
+@pytest.mark.parametrize("decl, message", [
+    ("deck standard\ndeck suits a b", "a standard deck has the four French suits"),
+    ("deck { for s in suits { card(rank: 1, suit: s) } }\ndeck suits a b a", "named twice"),
+    ("deck { card(rank: 1, suit: spades) }\ndeck suits coins cups",
+     "suit must be one of coins, cups"),
+])
+def test_custom_suit_errors(tmp_path: Path, decl: str, message: str) -> None:
+    errs = errors_of(tmp_path, f'game "T"\nplayers 1\n{decl}\nzone t: face up\n'
+                               'move m { move top of deck to t }\nend when deck is empty\n')
+    assert any(message in str(e) for e in errs), errs

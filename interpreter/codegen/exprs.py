@@ -148,6 +148,8 @@ class Exprs:
         if ref.kind == "def":
             return self.def_call(ref.decl, (), fr)
         if ref.kind == "builtin":
+            if e.name == "suits":  # the deck's suits: the French four, or `deck suits ...`
+                return repr(tuple(range(1, len(cx.g.suit_names) + 1)))
             return BUILTIN_NAMES[e.name]
         raise Diagnostic(f"internal: {ref.kind} {e.name} used as a value", e.span)  # pragma: no cover
 

@@ -10,7 +10,6 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple, NoReturn
 
-from ..cards import SUITS
 from ..errors import RuleError, Span
 from ..lang import Checked
 
@@ -302,7 +301,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if t == "player":
             return f"p{v}"  # as the REPL writes a seat: one spelling, not two
         if t == "suit":
-            return SUITS[v - 1] if 1 <= v <= 4 else str(v)
+            return g.suit_names[v - 1] if 1 <= v <= len(g.suit_names) else str(v)
         if t == "color":
             return ("red", "black")[v - 1] if v in (1, 2) else str(v)
         if t == "zone":

@@ -533,3 +533,15 @@ class OrderDecl(Decl):
     @property
     def key(self) -> str:
         return "OrderDecl:"
+
+
+@attrs.frozen
+class SuitsDecl(Decl):
+    """`deck suits coins cups swords batons`: a custom deck's suits, in order."""
+
+    names: tuple[str, ...] = ()
+    name_spans: tuple[Span, ...] = attrs.field(default=(), eq=False)
+
+    @property
+    def key(self) -> str:
+        return "SuitsDecl:"

@@ -362,6 +362,10 @@ class _Builder:
         spans = tuple(self.span(r.children[0]) for r in c)
         return A.OrderDecl(ranks=ranks, rank_spans=spans, span=self.span(t))
 
+    def d_suits_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.SuitsDecl(names=tuple(str(x) for x in c),
+                           name_spans=tuple(self.span(x) for x in c), span=self.span(t))
+
     def d_auto_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         doc = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
         return A.AutoDecl(str(c[0]), self.expr(c[1]), doc, span=self.span(c[0]))

@@ -30,7 +30,8 @@ def rank_names(d: A.DeckDecl) -> tuple[str, ...]:
     return STANDARD_RANKS if d.standard else d.rank_names
 
 
-def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Reporter) -> Deck:
+def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Reporter,
+               suits: tuple[str, ...] = SUITS) -> Deck:
     """The cards of a deck. `constants` are the names a card may use (suits, options,
     rank names); loop variables come on top."""
     cards: list[Card] = []
@@ -45,7 +46,7 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
         for _ in range(d.jokers):
             cards.append(Card(len(cards), 0, 0, True, {}))
         return Deck(cards, STANDARD_RANKS, (), frozenset())
-    ev = _Evaluator(constants, report)
+    ev = _Evaluator(constants, report, len(suits))
     extra: set[str] = set()
     bool_attrs: set[str] = set()
     int_attrs: set[str] = set()
@@ -89,7 +90,7 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
                     rank = int(val)
                 elif key == "suit":
                     if not isinstance(val, tuple) or val[0] != "suit":
-                        report.err("suit must be one of " + ", ".join(SUITS), ve.span)
+                        report.err("suit must be one of " + ", ".join(suits), ve.span)
                     else:
                         suit = val[1]
                 elif key == "joker":
@@ -128,9 +129,11 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
 class _Evaluator:
     """Values in a deck: numbers, suits, constants and loop variables, nothing else."""
 
-    def __init__(self, constants: dict[str, tuple[str, Any]], report: Reporter) -> None:
+    def __init__(self, constants: dict[str, tuple[str, Any]], report: Reporter,
+                 nsuits: int = 4) -> None:
         self.constants = constants
         self.report = report
+        self.nsuits = nsuits
 
     def values(self, e: A.Expr, env: dict[str, Any]) -> list[Any]:
         if isinstance(e, A.Binary) and e.op == "..":
@@ -142,7 +145,7 @@ class _Evaluator:
                     return []
                 return list(range(a, b + 1))
         if isinstance(e, A.Name) and e.name == "suits":
-            return [("suit", i + 1) for i in range(4)]
+            return [("suit", i + 1) for i in range(self.nsuits)]
         if isinstance(e, A.ListLit):
             return [self.eval(x, env) for x in e.items]
         self.report.err("a deck loop runs over a range (1..10), a list, or 'suits'", e.span)

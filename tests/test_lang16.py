@@ -428,3 +428,12 @@ def test_custom_suit_errors(tmp_path: Path, decl: str, message: str) -> None:
     errs = errors_of(tmp_path, f'game "T"\nplayers 1\n{decl}\nzone t: face up\n'
                                'move m { move top of deck to t }\nend when deck is empty\n')
     assert any(message in str(e) for e in errs), errs
+
+
+def test_positions_name_custom_suit_zones() -> None:
+    from cardgame.interpreter.engine import Position
+    g = compile_game(DATA / "suits_and_order.cardgame")
+    st = (Position(g, seed=1).zone("hand[p1]", ["7co"]).zone("taken[swords]", "Ks")
+          .var("best[swords]", "Ks").state(check=False))
+    assert g.zone_cards(st, "taken-swords") == ["Ks"]
+    assert g.zone_cards(st, "hand-p1") == ["7co"]

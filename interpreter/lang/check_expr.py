@@ -450,9 +450,9 @@ class ExprChecker:
     def _binary(self, e: A.Binary, scope: Scope, ctx: Ctx) -> str:
         op = e.op
         if op in ("==", "!="):  # `bid[p] == none` is the test itself
-            for x, y in ((e.left, e.right), (e.right, e.left)):
-                if isinstance(y, A.NoneLit) and optional_key(x) is not None:
-                    self.free_reads.add(id(x))
+            for tested, other in ((e.left, e.right), (e.right, e.left)):
+                if isinstance(other, A.NoneLit) and optional_key(tested) is not None:
+                    self.free_reads.add(id(tested))
         if op in ("and", "or"):  # the right side knows what the left side tested
             a = self.expr(e.left, scope, ctx)
             with self.knowing(e.left, op == "and"):

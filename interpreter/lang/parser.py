@@ -262,6 +262,9 @@ _SLIPS = (
      "the count of 'top N of' is one name or number: write 'top (n * 2) of deck'"),
     (re.compile(r"\bnot\s+(any|all|count|sum|min|max|first|each|random)\s*$"), None,
      "a quantifier after 'not' needs parentheses: 'not (any d in hand: d.rank == 1)'"),
+    (re.compile(r"\b(any|all|count|sum|min|max|first|each|random)\s*$"), re.compile(r"^\w+$"),
+     "a quantifier inside an expression needs parentheses: 'x > 0 and (any d in hand: "
+     "d.rank == 1)', 'any m in (each c in hand: c.rank): m > 3'"),
     (re.compile(r"^\s*zone\s+[A-Za-z_][A-Za-z_0-9]*\s*\[[^\]]*\]\s*$"), re.compile(r"^\[$"),
      "a zone array has one index: 'zone place[49]' (place (row - 1) * 7 + column), or one "
      "array per row ('zone row1[7]', 'zone row2[7]', ...)"),

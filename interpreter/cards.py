@@ -8,6 +8,24 @@ SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 COLORS = ("red", "black")
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_LETTERS = {sym: suit[0] for sym, suit in zip(SUIT_SYMBOLS, SUITS, strict=True)}
+MAX_SUITS = 8  # a custom deck's `deck suits ...`
+
+
+def suit_symbols(names: tuple[str, ...]) -> tuple[str, ...]:
+    """How cards of these suits are written after their rank: the French suits by their
+    symbols (`K♣`), other suits by the shortest lower-case prefix of their name that tells
+    them apart (coins, cups, swords, batons: `7co`, `7cu`, `7s`, `7b`)."""
+    if names == SUITS:
+        return SUIT_SYMBOLS
+    out = []
+    for name in names:
+        low = name.lower()
+        others = [o.lower() for o in names if o != name]
+        k = 1
+        while k < len(low) and any(o.startswith(low[:k]) for o in others):
+            k += 1
+        out.append(low[:k])
+    return tuple(out)
 
 
 def normalize(text: str) -> str:

@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import attrs
-from cardgame.interpreter.cards import SUIT_SYMBOLS
 from cardgame.interpreter.lang import TableSpec
 from cardgame.interpreter.observe import BACK
 from prompt_toolkit.utils import get_cwidth
@@ -167,7 +166,8 @@ def _var_line(info: TableInfo, name: str, values: dict[str, Any]) -> Line:
     for i, x in enumerate(v or [], 1):
         if i > 1:
             line.append(("class:dim", " · "))
-        key = f"p{i}" if kind == "player" else (SUIT_SYMBOLS[i - 1] if kind == "suit" else str(i))
+        key = f"p{i}" if kind == "player" else (
+            info.game.checked.suit_symbols[i - 1] if kind == "suit" else str(i))
         line.append(("", f"{key} "))
         if vi.type.startswith("list:") and isinstance(x, list):
             line.append(("", "[" + ",".join(map(str, x)) + "]"))  # narrow: one per seat/pile
@@ -231,7 +231,7 @@ def _zone_blocks(info: TableInfo, decl: str, zones: list[Any], piles: dict[str, 
     heads = []
     for i, z in enumerate(zones, 1):
         if kind == "suit":
-            heads.append(f"{zi.label} {SUIT_SYMBOLS[i - 1]}")
+            heads.append(f"{zi.label} {info.game.checked.suit_symbols[i - 1]}")
         else:
             heads.append(z.name if zi.label == zi.name else f"{zi.label} {i}")
     if zi.layout == "row":

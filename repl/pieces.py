@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
-from cardgame.interpreter.cards import SUIT_SYMBOLS
 from cardgame.interpreter.engine import Game, State
 from cardgame.interpreter.observe import BACK, view
 from cardgame.interpreter.options import option_text
@@ -152,7 +151,7 @@ def value_line(game: Game, typ: str, v: Any) -> Line:
     if typ == "player":
         return [("", f"p{v}")]
     if typ == "suit":
-        return [("", SUIT_SYMBOLS[v - 1])]
+        return [("", game.checked.suit_symbols[v - 1])]
     if typ == "bool":
         return [("", "yes" if v else "no")]
     return [("", str(v))]

@@ -68,7 +68,8 @@ class Bounds:
         self.cx = cx
         g = cx.g
         cards = g.cards
-        self.attrs: dict[str, Range] = {"suit": (1, 4), "color": (1, 2), "joker": _BOOL}
+        self.attrs: dict[str, Range] = {"suit": (1, len(cx.g.suit_names)), "color": (1, 2),
+                                        "joker": _BOOL}
         if cards:
             self.attrs["rank"] = (min(c.rank for c in cards), max(c.rank for c in cards))
             for a in g.card_attrs:
@@ -156,7 +157,9 @@ class Bounds:
         f = e.func
         if f in ("size", "count"):
             # a zone holds each card at most once; a list may be as long as memory allows
-            return self.many if self.cx.type_of(e.args[0]) in ("zone", "list:zone") else (0, BIG)
+            t = self.cx.type_of(e.args[0])
+            cards = t == "zone" or (t == "list:zone" and f == "size")  # count(L): its items
+            return self.many if cards else (0, BIG)
         if f == "abs":
             r = self.of(e.args[0], sc)
             return None if r is None else (0, max(abs(r[0]), abs(r[1])))
@@ -214,7 +217,7 @@ class Bounds:
                 vals = [int(v) for v in ref.value if isinstance(v, (bool, int))]
                 return (min(vals), max(vals)) if len(vals) == len(ref.value) and vals else None
             if ref.kind == "builtin":
-                return {"suits": (1, 4), "colors": (1, 2)}.get(e.name)
+                return {"suits": (1, len(self.cx.g.suit_names)), "colors": (1, 2)}.get(e.name)
             return None
         if isinstance(e, A.Index):
             if isinstance(e.obj, A.Name) and cx.ref(e.obj).kind == "var_array":

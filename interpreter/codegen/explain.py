@@ -76,7 +76,7 @@ def explainer(g: Checked) -> Explainer:
         sources[name] = []
         for i, p in enumerate(md.params):
             func = f"s_{mid}_{i}"
-            out += [f"def {func}(s, m):", *head, f"    return {x.expr(p.source, fr)}", ""]
+            out += [f"def {func}(s, m):", *head, f"    return {x.param_source(p.source, fr)}", ""]
             sources[name].append(func)
     out += def_functions(x)
     return Explainer("\n".join(out) + "\n", cx.names.spans, tests, sources)

@@ -140,12 +140,16 @@ class Exprs:
         if ref.kind == "zone_array":
             return f"Z_{e.name}"
         if ref.kind in ("var", "var_array"):
+            if getattr(ref.decl, "optional", False):
+                cx.names.unsafe += 1  # may be none: never computed ahead of its test
             return f"s[{cx.slot(ref)}]"
         if ref.kind == "constant":
             return repr(ref.value)
         if ref.kind == "def":
             return self.def_call(ref.decl, (), fr)
         if ref.kind == "builtin":
+            if e.name == "suits":  # the deck's suits: the French four, or `deck suits ...`
+                return repr(tuple(range(1, len(cx.g.suit_names) + 1)))
             return BUILTIN_NAMES[e.name]
         raise Diagnostic(f"internal: {ref.kind} {e.name} used as a value", e.span)  # pragma: no cover
 
@@ -169,6 +173,8 @@ class Exprs:
                     return str(slot - 1 + v)
                 return f"({slot - 1} + {self.index_code(e.index, dim, fr)})"
             if ref.kind == "var_array":
+                if getattr(ref.decl, "optional", False):
+                    cx.names.unsafe += 1  # may be none: never computed ahead of its test
                 return f"s[{self.var_slot(e, fr)}]"
         ot = cx.type_of(e.obj)
         obj = self.expr(e.obj, fr)
@@ -266,6 +272,15 @@ class Exprs:
         sid = self.sid(e.span, fr)
         return f"{self.cx.helper('_topn')}(s[{z}], {n}, {sid})"
 
+    def param_source(self, e: A.Expr, fr: Frame) -> str:
+        """What a move parameter ranges over. `c in top n of Z` ranges over the top n cards
+        of Z, or over all of them when Z holds fewer: a short zone offers fewer moves (none
+        when it is empty), never a rule error."""
+        if isinstance(e, A.TopN):
+            z = f"s[{self.expr(e.zone, fr)}]"
+            return f"{z}[max(0, len({z}) - ({self.expr(e.count, fr)})):]"
+        return self.expr(e, fr)
+
     def is_empty(self, e: A.IsEmpty, fr: Frame) -> str:
         ot = self.cx.type_of(e.operand)
         code = (f"s[{self.expr(e.operand, fr)}]" if ot == "zone" else self.expr(e.operand, fr))
@@ -307,11 +322,19 @@ class Exprs:
         if f in ("size", "count"):
             if ts[0] == "zone":
                 return f"len(s[{args[0]}])"
-            if ts[0] == "list:zone":
+            if ts[0] == "list:zone" and f == "size":  # count(L): the list's elements
                 return self.zones_size(e.args[0], args[0], fr)
             return f"len({args[0]})"
         if f == "cards":
             return f"s[{args[0]}]"
+        if f in ("min", "max") and cx.type_of(e) == "card":  # by the deck's order
+            if len(args) == 1:
+                src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
+                seq = f"({src} or {cx.helper('_E')}({sid}))"
+            else:
+                seq = "(" + "".join(self.ordered(x, a, fr) + ", " for x, a in
+                                    zip(e.args, args, strict=True)) + ")"
+            return f"{f}({seq}, key=X_order.__getitem__)"
         if f in ("min", "max"):
             if len(args) == 1:
                 return f"{cx.helper('_' + f)}({args[0]}, {sid})"
@@ -417,6 +440,10 @@ class Exprs:
                     f"{self.as_tuple(e.right, fr)}, {self.sid(e.span, fr)})")
         a = self.expr(e.left, fr)
         b = self.expr(e.right, fr)
+        if op in ("<", "<=", ">", ">=") and "card" in (cx.type_of(e.left), cx.type_of(e.right)):
+            # cards compare by the deck's rank order (`deck order ...`: c.order)
+            a, b = self.ordered(e.left, a, fr), self.ordered(e.right, b, fr)
+            return f"(X_order[{a}] {op} X_order[{b}])"
         if op in ("/", "%"):
             divisor = self.int_value(e.right, fr)
             if divisor is not None and divisor != 0:
@@ -424,6 +451,12 @@ class Exprs:
             sid = self.sid(e.span, fr)
             return f"{cx.helper('_div' if op == '/' else '_mod')}({a}, {b}, {sid})"
         return f"({a} {op} {b})"
+
+    def ordered(self, e: A.Expr, code: str, fr: Frame) -> str:
+        """A card compared by its order: a rule error where it may be none."""
+        if self.card_may_be_none(e, fr):
+            return f"{self.cx.helper('_nn')}({code}, {self.sid(e.span, fr)})"
+        return code
 
     def chain(self, e: A.Binary, fr: Frame) -> str:
         """A left-deep chain `a + b - c` (or of `and`, `or`, `*`) as one flat Python

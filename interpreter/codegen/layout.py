@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import attrs
 
-from ..cards import SUITS
 from ..lang import Checked
 
 PC, RNG, MOVES, PENDING, ENDED, WHO = range(6)
@@ -48,7 +47,7 @@ class Layout:
             kind, size = z.dim
             for i in range(1, size + 1):
                 if kind == "suit":
-                    text = f"{z.name}-{SUITS[i - 1]}"
+                    text = f"{z.name}-{g.suit_names[i - 1]}"
                 elif kind == "player":
                     text = f"{z.name}-p{i}"
                 else:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..cards import SUIT_SYMBOLS
+from ..cards import SUITS
 from ..lang import Checked
 from ..lang import ast as A
 from .context import Ctx
@@ -123,8 +123,10 @@ def tables(cx: Ctx) -> list[str]:
     out = [f"RANK = {tuple(c.rank for c in cards)!r}",
            # a card without a suit (a joker) has suit and color none
            f"SUIT = {tuple(c.suit or None for c in cards)!r}",
-           "COLOR = "
-           f"{tuple((1 if c.suit in (2, 3) else 2) if c.suit else None for c in cards)!r}",
+           # the French suits' colours (hearts and diamonds red); other suits have none
+           "COLOR = " + repr(tuple((1 if c.suit in (2, 3) else 2)
+                                   if c.suit and g.suit_names == SUITS else None
+                                   for c in cards)),
            f"JOKER = {tuple(c.joker for c in cards)!r}"]
     for a in g.card_attrs:
         values: tuple[int | bool, ...] = tuple(c.extra.get(a, 0) for c in cards)
@@ -260,4 +262,4 @@ def card_name(g: Checked, cid: int) -> str:
         return "JK"
     names = g.rank_names
     rank = names[c.rank - 1] if names and 1 <= c.rank <= len(names) else str(c.rank)
-    return rank + (SUIT_SYMBOLS[c.suit - 1] if c.suit else "")
+    return rank + (g.suit_symbols[c.suit - 1] if c.suit else "")

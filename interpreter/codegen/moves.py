@@ -106,6 +106,7 @@ class Moves:
                    tables={} if cx.optimize else None)
         gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md))
         w = CodeWriter()
+        w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
         gen.level(0, fr, w)
         return w.lines
 
@@ -176,7 +177,7 @@ class _Generator:
                     one.env[p.name] = Local(str(v), None, v, v, level=lvl + 1, param=rng)
                     self.level(lvl + 1, one, inner)
             else:
-                src = x.expr(p.source, fr)
+                src = x.param_source(p.source, fr)
                 origin = None
                 if cx.type_of(p.source) == "zone":
                     origin = src

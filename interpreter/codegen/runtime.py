@@ -10,7 +10,6 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple, NoReturn
 
-from ..cards import SUITS
 from ..errors import RuleError, Span
 from ..lang import Checked
 
@@ -115,7 +114,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     @export
     def _topn(seq: tuple[int, ...], n: int, sid: int) -> tuple[int, ...]:
         if n < 0 or n > len(seq):
-            err(sid, f"cannot take {n} cards from a zone of {len(seq)}")
+            err(sid, f"cannot take {_cards(n)} from a zone of {_cards(len(seq))}")
         return seq[len(seq) - n:]
 
     @export
@@ -210,7 +209,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
                 i += 1
             return
         if n * len(dests) > len(s[src]):
-            err(sid, f"cannot deal {n} cards to {len(dests)} zones from {len(s[src])} cards")
+            err(sid, f"cannot deal {_cards(n)} to {len(dests)} zone{'s' if len(dests) != 1 else ''}"
+                     f" from {_cards(len(s[src]))}")
         for _ in range(n):
             for d in dests:
                 s[d] = s[d] + (s[src][-1],)
@@ -301,7 +301,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if t == "player":
             return f"p{v}"  # as the REPL writes a seat: one spelling, not two
         if t == "suit":
-            return SUITS[v - 1] if 1 <= v <= 4 else str(v)
+            return g.suit_names[v - 1] if 1 <= v <= len(g.suit_names) else str(v)
         if t == "color":
             return ("red", "black")[v - 1] if v in (1, 2) else str(v)
         if t == "zone":
@@ -324,3 +324,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     assert bound.keys() == EXPORTED.keys(), "runtime.EXPORTED and namespace() disagree"
     glb.update(bound)
     return glb
+
+
+def _cards(n: int) -> str:
+    """`1 card`, `0 cards`, `3 cards`: a count of cards in a message."""
+    return f"{n} card" if n == 1 else f"{n} cards"

@@ -43,10 +43,42 @@ class _Translate:
         if e is None or not isinstance(e, Exception) or isinstance(e, (CardgameError, GameOver)):
             return False
         rule = self.rule if isinstance(self.rule, str) else self.rule()
+        span = self.span
+        if not span.line:  # where in the rules the generated code was: its function, or
+            found = _locate(tb)  # the move whose legality it tested
+            if found is not None:
+                rule, span = found
         if isinstance(e, RecursionError):  # defs calling defs deeper than Python's stack
             raise RuleError("the rule calls defs nested too deeply to run (more than "
-                            "Python's stack holds)", self.span, rule) from None
-        raise RuleError(f"{type(e).__name__}: {e}", self.span, rule) from None
+                            "Python's stack holds)", span, rule) from None
+        raise RuleError(f"{type(e).__name__}: {e}", span, rule) from None
+
+
+def _locate(tb: Any) -> tuple[str, Span] | None:
+    """The rule and its declaration's place for the innermost frame of generated code in
+    a traceback: `eff_3` is move 3's effect, `d_fits` the def fits..., and a line of a
+    `legal_<node>` function belongs to the move whose `# move NAME` line comes before it."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith("<cardgame "):
+            found = (tb.tb_frame, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    frame, lineno = found
+    where: dict[str, tuple[str, Span]] = frame.f_globals.get("_WHERE") or {}
+    name = frame.f_code.co_name
+    if name in where:
+        return where[name]
+    lines = linecache.getlines(frame.f_code.co_filename)
+    for i in range(min(lineno, len(lines)) - 1, -1, -1):
+        text = lines[i].strip()
+        if text.startswith("# move "):
+            return where.get(text[2:])
+        if text.startswith("def "):
+            break
+    return None
 
 
 class Machine:
@@ -69,6 +101,16 @@ class Machine:
                        gen.card_text, gen.node_span)
         code = compile(gen.source, filename, "exec")
         linecache.cache[filename] = (len(gen.source), None, gen.source.splitlines(True), filename)
+        # the rule each function of the generated code belongs to, for an error's place
+        where: dict[str, tuple[str, Span]] = {}
+        for mid, mname in enumerate(gen.move_names):
+            md = checked.moves[mname]
+            where[f"eff_{mid}"] = where[f"move {mname}"] = (f"move {mname}", md.span)
+        for dname, dd in checked.defs.items():
+            where[f"d_{dname}"] = (f"def {dname}", dd.span)
+        for pname, pd in checked.procs.items():
+            where[f"p_{pname}"] = (f"proc {pname}", pd.span)
+        ns["_WHERE"] = where
         exec(code, ns)  # our generated code only: see codegen's module docstring
         self.ns = ns
         self._succ = ns["SUCC"]

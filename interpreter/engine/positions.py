@@ -41,17 +41,19 @@ def zone_slot(g: Machine, name: str) -> int:
         decl, _, index = name[:-1].partition("[")
         z = g.checked.zones.get(decl)
         if z is not None and z.dim is not None:
-            i = _index(z.dim, index.strip(), name)
+            i = _index(z.dim, index.strip(), name, g.checked.suit_names,
+                       g.checked.suit_symbols)
             return g.gen.zone_base[decl] + i - 1
     raise CardgameError(f"no zone '{name}': zones are " + ", ".join(g.zone_text.values()))
 
 
-def _index(dim: tuple[str, int], index: str, name: str) -> int:
+def _index(dim: tuple[str, int], index: str, name: str, suits: tuple[str, ...] = SUITS,
+           symbols: tuple[str, ...] = SUIT_SYMBOLS) -> int:
     """The 1-based position of `index` (`p2`, `2`, `spades`, `♠`) in a dimension."""
     kind, size = dim
     i: int | None = None
-    if kind == "suit" and (index in SUITS or index in SUIT_SYMBOLS):
-        i = (SUITS.index(index) if index in SUITS else SUIT_SYMBOLS.index(index)) + 1
+    if kind == "suit" and (index in suits or index in symbols):
+        i = (suits.index(index) if index in suits else symbols.index(index)) + 1
     elif index.isdigit() or (kind == "player" and index[:1] == "p" and index[1:].isdigit()):
         i = int(index.lstrip("p"))
     if i is None or not 1 <= i <= size:
@@ -69,7 +71,9 @@ def var_slots(g: Machine, name: str) -> tuple[int, int | None]:
         base, _, index = name[:-1].partition("[")
         v = g.checked.vars.get(base)
         if v is not None and v.dim is not None:
-            return g.gen.var_base[base] + _index(v.dim, index.strip(), name) - 1, None
+            return g.gen.var_base[base] + _index(v.dim, index.strip(), name,
+                                                 g.checked.suit_names,
+                                                 g.checked.suit_symbols) - 1, None
     raise CardgameError(f"no variable '{name}'")
 
 

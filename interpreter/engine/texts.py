@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import SUIT_SYMBOLS, SUITS
+from ..cards import SUIT_SYMBOLS
 from ..cards import normalize as norm
 from ..errors import CardgameError, IllegalMove, did_you_mean
 from .playout import Machine
@@ -27,7 +27,7 @@ def arg_text(g: Machine, value: Any, typ: str) -> str:
     if typ == "zone":
         return g.zone_text.get(value, str(value))
     if typ == "suit":
-        return SUITS[value - 1]
+        return g.checked.suit_names[value - 1]
     if typ == "bool":
         return "yes" if value else "no"
     return str(value)
@@ -153,7 +153,7 @@ def _candidates(g: Machine, mid: int, args: list[str], raw: list[str], legal: li
             if not ids:
                 suited = [ct for ct in g.card_text if ct[-1:] in SUIT_SYMBOLS]
                 like = f"{suited[-1]}, or with a suit letter: Qs, 10h" if suited \
-                    else ", ".join(dict.fromkeys(g.card_text[:3]))
+                    else ", ".join(dict.fromkeys(g.card_text[-3:][::-1]))
                 return f"'{shown}' is not a card of this game (cards are written like {like})"
             options.append(ids)
         elif t == "zone":
@@ -167,9 +167,10 @@ def _candidates(g: Machine, mid: int, args: list[str], raw: list[str], legal: li
                 return f"'{shown}' is not a player (players are p1, p2...)"
             options.append([int(typed.lstrip("p"))])
         elif t == "suit":
-            if typed not in [norm(x) for x in SUITS]:
-                return f"'{shown}' is not a suit ({', '.join(SUITS)})"
-            options.append([[norm(x) for x in SUITS].index(typed) + 1])
+            names = g.checked.suit_names
+            if typed not in [norm(x) for x in names]:
+                return f"'{shown}' is not a suit ({', '.join(names)})"
+            options.append([[norm(x) for x in names].index(typed) + 1])
         elif t == "bool":
             if typed not in ("yes", "no"):
                 return f"'{shown}' is not yes or no"
@@ -219,7 +220,7 @@ def build_move(g: Machine, player: int, name: str, *args: Any) -> Move:
         elif t == "player":
             values.append(int(a.lstrip("p")))
         elif t == "suit":
-            values.append(SUITS.index(a) + 1)
+            values.append(g.checked.suit_names.index(a) + 1)
         elif t == "bool":
             values.append(a == "yes")
         else:

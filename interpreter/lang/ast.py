@@ -453,6 +453,7 @@ class LimitDecl(Decl):
     count: int = 0
     unit: str = "moves"
     reason: str = ""
+    count_name: str = ""  # `limit cap moves`: an option or constant, resolved by check
 
     @property
     def key(self) -> str:
@@ -520,3 +521,27 @@ def walk(root: object) -> Iterator[Expr | Stmt]:
         node = stack.pop()
         yield node
         stack.extend(list(children(node))[::-1])
+
+
+@attrs.frozen
+class OrderDecl(Decl):
+    """`deck order 2 3 ... K A` (or `deck order ace high`): the deck's ranks from low to high."""
+
+    ranks: tuple[str, ...] = ()
+    rank_spans: tuple[Span, ...] = attrs.field(default=(), eq=False)
+
+    @property
+    def key(self) -> str:
+        return "OrderDecl:"
+
+
+@attrs.frozen
+class SuitsDecl(Decl):
+    """`deck suits coins cups swords batons`: a custom deck's suits, in order."""
+
+    names: tuple[str, ...] = ()
+    name_spans: tuple[Span, ...] = attrs.field(default=(), eq=False)
+
+    @property
+    def key(self) -> str:
+        return "SuitsDecl:"

@@ -349,6 +349,23 @@ class _Builder:
         reason = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
         return A.LimitDecl(moves, "moves", reason, span=self.span(t))
 
+    def d_limit_named(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        unit = str(c[1])
+        if unit not in ("moves", "move"):
+            raise Diagnostic(f"unknown limit unit '{unit}'", self.span(c[1]),
+                             "write 'limit 1000 moves' or 'limit NAME moves'")
+        reason = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
+        return A.LimitDecl(0, "moves", reason, count_name=str(c[0]), span=self.span(t))
+
+    def d_order_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        ranks = tuple(str(r.children[0]) for r in c)
+        spans = tuple(self.span(r.children[0]) for r in c)
+        return A.OrderDecl(ranks=ranks, rank_spans=spans, span=self.span(t))
+
+    def d_suits_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.SuitsDecl(names=tuple(str(x) for x in c),
+                           name_spans=tuple(self.span(x) for x in c), span=self.span(t))
+
     def d_auto_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         doc = self.unq(c[2]) if len(c) > 2 and c[2] is not None else ""
         return A.AutoDecl(str(c[0]), self.expr(c[1]), doc, span=self.span(c[0]))

@@ -75,6 +75,10 @@ def _cards(c: CallSite) -> str:
 
 
 def _min_max(c: CallSite) -> str:
+    if len(c.types) == 1 and c.types[0] in ("zone", "list:card"):
+        return "card"  # the highest (lowest) card by the deck's order: checked by the caller
+    if len(c.types) >= 2 and all(t in ("card", "any") for t in c.types) and "card" in c.types:
+        return "card"
     if len(c.types) == 1:
         c.want(0, "list:int")
     elif len(c.types) >= 2:
@@ -137,8 +141,9 @@ class Builtin:
 
 _TABLE = (
     # functions
-    Builtin("size", (1, 1), False, _count, doc="the number of cards in a zone, or of items in a list"),
-    Builtin("count", (1, 1), False, _count, doc="the same as size"),
+    Builtin("size", (1, 1), False, _count, doc="the number of cards in a zone (or in all zones of a list of zones), or of items in a list"),
+    Builtin("count", (1, 1), False, _count,
+            doc="the number of items in a list (of zones: the zones), or of cards in a zone"),
     Builtin("cards", (1, 1), False, _cards, doc="the cards of a zone, bottom first"),
     Builtin("min", (1, None), True, _min_max, doc="the least of a list of numbers, or of numbers"),
     Builtin("max", (1, None), True, _min_max, doc="the greatest of a list of numbers, or of numbers"),

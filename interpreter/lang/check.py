@@ -10,13 +10,16 @@ Every error found is reported together; the Program is built only when there is 
 
 from __future__ import annotations
 
+import attrs
+
+from ..cards import MAX_SUITS, SUITS, suit_symbols
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
-from .check_expr import ExprChecker
+from .check_expr import KEYWORDS, ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
-from .consts import Constants
-from .deck import build_deck, rank_names
+from .consts import Constants, const_int
+from .deck import apply_order, build_deck, rank_names
 from .declare import (
     Decls,
     add_rank_names,
@@ -56,29 +59,35 @@ def _check(loaded: Loaded, players: int | None,
     # players, options, constants
     n = player_count(d.players, players, report)
     options = option_values(d.options, settings or {}, report)
-    constants = base_constants(n, d.options, options)
-    # the deck
     deck_decl = d.deck
     if deck_decl is None:
         report.err("the game has no deck", start,
                    "add 'deck standard' or a custom 'deck { ... }'")
         deck_decl = A.DeckDecl(standard=True)
+    suit_names = _suit_names(d.suits, deck_decl, report)
+    constants = base_constants(n, d.options, options, suit_names)
+    # the deck
     add_rank_names(constants, rank_names(deck_decl))
-    deck = build_deck(deck_decl, constants, report)
+    deck = build_deck(deck_decl, constants, report, suit_names)
+    if d.order is not None:
+        deck = apply_order(deck, d.order, report)
     consts = Constants(constants, {k: dd for k, dd in d.defs.items() if dd.is_const})
+    if d.limit is not None and d.limit.count_name:
+        d.limit = _named_limit(d.limit, consts, report)
     # names, zones, variables
     zones = {"deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
     check_declared_names(loaded.decls, report)
-    declare_zones(d.zones, zones, n, consts, report)
+    declare_zones(d.zones, zones, n, consts, report, len(suit_names))
     syms = Symbols(players=n, constants=constants, consts=consts, card_attrs=deck.card_attrs,
                    bool_attrs=deck.bool_attrs, zones=zones, vars={}, defs=d.defs,
-                   procs=d.procs, moves=d.moves, option_decls=d.options)
+                   procs=d.procs, moves=d.moves, option_decls=d.options,
+                   suit_names=suit_names)
     exprs = ExprChecker(syms, report)
     declare_vars(d.vars, syms, exprs)
     for dname, dd in d.defs.items():
         if dname in zones or dname in syms.vars or dname in constants:
             report.err(f"'{dname}' is already defined", dd.span)
-    check_move_texts(d.moves, zones, report)
+    check_move_texts(d.moves, zones, report, suit_names)
     if check_calls(d.defs, d.procs, report):
         report.fail()  # the passes below follow the calls, recursively
     game_flow = _check_bodies(d, syms, exprs, report, start)
@@ -98,7 +107,7 @@ def _check(loaded: Loaded, players: int | None,
         invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
-        autos=d.autos,
+        autos=d.autos, suit_names=suit_names, suit_symbols=suit_symbols(suit_names),
     )
 
 
@@ -152,3 +161,39 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
     return flow or ()
 
+
+def _named_limit(lim: A.LimitDecl, consts: Constants, report: Reporter) -> A.LimitDecl:
+    """`limit cap moves`: the number an option or a constant names, known when the game
+    is compiled (so each `--set` gets its own limit)."""
+    value = const_int(A.Name(lim.count_name, span=lim.span), consts)
+    if value is None or isinstance(value, bool):
+        report.err(f"'limit {lim.count_name} moves' needs an int option or constant", lim.span,
+                   f"declare 'option {lim.count_name}: 100..1000 default 500' or "
+                   f"'def {lim.count_name} = 500', or write the number")
+        return attrs.evolve(lim, count=1)
+    if value < 1:
+        report.err(f"a limit is at least 1 move, and {lim.count_name} is {value}", lim.span)
+        return attrs.evolve(lim, count=1)
+    return attrs.evolve(lim, count=value)
+
+
+def _suit_names(sd: A.SuitsDecl | None, deck: A.DeckDecl,
+                report: Reporter) -> tuple[str, ...]:
+    """`deck suits coins cups swords batons`: a custom deck's suits (else the French four)."""
+    if sd is None:
+        return SUITS
+    if deck.standard:
+        report.err("a standard deck has the four French suits", sd.span,
+                   "declare the cards in a custom deck: deck { for s in suits { ... } }")
+        return SUITS
+    if len(sd.names) > MAX_SUITS:
+        report.err(f"a deck has at most {MAX_SUITS} suits", sd.span)
+        return SUITS
+    seen: set[str] = set()
+    for name, sp in zip(sd.names, sd.name_spans or (sd.span,) * len(sd.names), strict=False):
+        if name in seen:
+            report.err(f"suit '{name}' is named twice", sp)
+        elif name in KEYWORDS or name in ("suits", "colors", "player_count", "red", "black"):
+            report.err(f"'{name}' cannot name a suit", sp, f"call it '{name}_'")
+        seen.add(name)
+    return sd.names

@@ -14,6 +14,7 @@ from ..errors import did_you_mean
 from . import ast as A
 from .builtins import FUNCTIONS, NAMES, CallSite
 from .consts import const_int
+from .deck import ORDER_ATTR
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope, Symbols
 from .types import (
@@ -40,6 +41,8 @@ KEYWORDS = {
     "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
     "highest", "lowest",
 }
+ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
+              "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
 _CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool"}
 _PURE_CHANCE = "'random' is a chance event: not allowed in a condition or function"
 
@@ -59,6 +62,10 @@ class ExprChecker:
         self._globals: dict[str, Ref] = {}  # the Ref of each declared name, made once
         self.def_types: dict[str, str] = {}  # the type of each def, once inferred
         self.def_stack: list[str] = []  # the defs being inferred (recursion)
+        # optional ints (`var bid[player]: int = none`): the ones known not none here
+        # (by their key, `bid[p]`), and the reads that need no test (`bid[p] == none`)
+        self.narrowed: frozenset[str] = frozenset()
+        self.free_reads: set[int] = set()
         self._visit: dict[type, _Visit] = {
             A.Int: lambda e, s, c: "int",
             A.Bool: lambda e, s, c: "bool",
@@ -177,6 +184,39 @@ class ExprChecker:
         if v is not None and dim[0] in ("int", "player") and not 1 <= v <= dim[1]:
             self.err(f"index {v} is out of range 1..{dim[1]}", idx.span)
 
+    # ----------------------------------------------------------- optional ints
+    def is_optional(self, e: A.Expr) -> bool:
+        """Is e a read of an optional int variable (`bid[p]`, `bid`)?"""
+        name = e.obj if isinstance(e, A.Index) else e
+        if not isinstance(name, A.Name):
+            return False
+        v = self.syms.vars.get(name.name)
+        if name in self.refs and self.refs[name].kind not in ("var", "var_array"):
+            return False  # a local of the same name
+        return v is not None and v.optional and (v.dim is None) == isinstance(e, A.Name)
+
+    def optional_read(self, e: A.Expr) -> None:
+        """An optional int read as an int: only where a test showed it is not none."""
+        if id(e) in self.free_reads:
+            return
+        key = optional_key(e)
+        if key is not None and key in self.narrowed:
+            return
+        shown_ = key or "it"
+        self.err(f"'{shown_}' may be none here: test it before using it as a number",
+                 e.span, f"write 'if {shown_} != none {{ ... }}', '{shown_} != none and ...', "
+                 f"or 'if {shown_} == none then 0 else {shown_}'")
+
+    def knowing(self, cond: A.Expr | None, holds: bool) -> _Knowing:
+        """`with self.knowing(cond, True):` what is checked inside may rely on cond."""
+        return _Knowing(self, facts(cond, holds) if cond is not None else frozenset())
+
+    def forget(self, e: A.Expr) -> None:
+        """An assignment to an optional int: what was known of it no longer holds."""
+        key = optional_key(e)
+        if key is not None:
+            self.narrowed = self.narrowed - {key}
+
     # ----------------------------------------------------------- names
     def name(self, e: A.Name, scope: Scope, ctx: Ctx, zone: bool = False) -> str:
         """The type of a name used as a value; its Ref recorded."""
@@ -188,6 +228,8 @@ class ExprChecker:
             if ref.kind == "var_array":
                 self.err(f"'{e.name}' is an array: use {e.name}[...]", e.span)
                 return "any"
+            if ref.kind == "var" and ref.decl.optional:
+                self.optional_read(e)
         self._named[id(e)] = (e, ref)
         return ref.type
 
@@ -298,6 +340,8 @@ class ExprChecker:
                 if v.dim is not None:
                     self.var_array(obj, scope, ctx)
                     self.index_check(v.dim, e.index, scope, ctx)
+                    if v.optional:
+                        self.optional_read(e)
                     return v.type
         ot = self.expr(e.obj, scope, ctx, zone=zone)
         it = self.expr(e.index, scope, ctx)
@@ -342,7 +386,10 @@ class ExprChecker:
             self.err(_PURE_CHANCE, e.span)
         assert b.rule is not None and b.arity is not None
         self.refs.record(e, Ref("builtin", f, "", b))
-        return b.rule(CallSite(e, ts, b.arity, self.err))
+        t = b.rule(CallSite(e, ts, b.arity, self.err))
+        if f in ("min", "max") and t == "card" and ORDER_ATTR not in self.syms.card_attrs:
+            self.err(f"'{f}' of cards needs the deck's rank order", e.span, ORDER_HINT)
+        return t
 
     def _unary(self, e: A.Unary, scope: Scope, ctx: Ctx) -> str:
         op = e.op
@@ -386,8 +433,10 @@ class ExprChecker:
 
     def _if(self, e: A.IfExpr, scope: Scope, ctx: Ctx) -> str:
         self.want("bool", e.cond, scope, ctx)
-        a = self.expr(e.then, scope, ctx)
-        b = self.expr(e.else_, scope, ctx)
+        with self.knowing(e.cond, True):
+            a = self.expr(e.then, scope, ctx)
+        with self.knowing(e.cond, False):
+            b = self.expr(e.else_, scope, ctx)
         if not compatible(a, b):
             self.err(f"the two branches differ: {a} and {b}", e.span)
         return unify(a, b)
@@ -399,9 +448,23 @@ class ExprChecker:
         return self.expr(e.body, inner, ctx)
 
     def _binary(self, e: A.Binary, scope: Scope, ctx: Ctx) -> str:
-        a = self.expr(e.left, scope, ctx)
-        b = self.expr(e.right, scope, ctx)
         op = e.op
+        if op in ("==", "!="):  # `bid[p] == none` is the test itself
+            for tested, other in ((e.left, e.right), (e.right, e.left)):
+                if isinstance(other, A.NoneLit) and optional_key(tested) is not None:
+                    self.free_reads.add(id(tested))
+        if op in ("and", "or"):  # the right side knows what the left side tested
+            a = self.expr(e.left, scope, ctx)
+            with self.knowing(e.left, op == "and"):
+                b = self.expr(e.right, scope, ctx)
+        else:
+            a = self.expr(e.left, scope, ctx)
+            b = self.expr(e.right, scope, ctx)
+        if op in ("==", "!=") and "none" in (a, b) and "int" in (a, b):
+            side = e.left if b == "none" else e.right
+            key = optional_key(side)
+            if key is not None and self.is_optional(side):
+                return "bool"
         if op == "+" and is_list(a):
             if not compatible(a, b):
                 self.err(f"cannot join {a} and {b}", e.span)
@@ -428,6 +491,11 @@ class ExprChecker:
         if op in ("==", "!="):
             if not comparable(a, b):
                 self.err(f"cannot compare {a} with {b}", e.span)
+            return "bool"
+        if op in ("<", "<=", ">", ">=") and "card" in (a, b) and {a, b} <= {"card", "any"}:
+            if ORDER_ATTR not in self.syms.card_attrs:
+                self.err(f"'{op}' between cards needs the deck's rank order", e.span,
+                         ORDER_HINT)
             return "bool"
         if op in ("<", "<=", ">", ">="):
             for x, sub in ((a, e.left), (b, e.right)):
@@ -460,7 +528,8 @@ class ExprChecker:
         inner.bind("quant", e.var, et, e)
         if e.where is not None:
             self.want("bool", e.where, inner, ctx)
-        bt = self.expr(e.body, inner, ctx) if e.body is not None else None
+        with self.knowing(e.where, True):
+            bt = self.expr(e.body, inner, ctx) if e.body is not None else None
         k = e.kind
         if k == "random" and ctx.kind == "pure":
             self.err(_PURE_CHANCE, e.span)
@@ -493,3 +562,52 @@ class ExprChecker:
 def literal_player(want: str, e: A.Expr) -> bool:
     """A number literal may name a player (`var dealer: player = 1`)."""
     return want == "player" and isinstance(e, A.Int)
+
+
+class _Knowing:
+    def __init__(self, checker: ExprChecker, known: frozenset[str]) -> None:
+        self.checker = checker
+        self.known = known
+        self.saved: frozenset[str] = frozenset()
+
+    def __enter__(self) -> None:
+        self.saved = self.checker.narrowed
+        self.checker.narrowed = self.saved | self.known
+
+    def __exit__(self, *exc: object) -> None:
+        self.checker.narrowed = self.saved
+
+
+def optional_key(e: A.Expr) -> str | None:
+    """A name for the value of `bid[p]` or `bid` to be known not none: the variable, and
+    an index that is a name, `me` or a number (None: nothing can be known of it)."""
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.Index) and isinstance(e.obj, A.Name):
+        i = e.index
+        if isinstance(i, A.Name):
+            return f"{e.obj.name}[{i.name}]"
+        if isinstance(i, A.Me):
+            return f"{e.obj.name}[me]"
+        if isinstance(i, A.Int):
+            return f"{e.obj.name}[{i.value}]"
+    return None
+
+
+def facts(cond: A.Expr, holds: bool) -> frozenset[str]:
+    """The optional ints known not none when cond is true (holds) or false."""
+    if isinstance(cond, A.Binary):
+        if cond.op in ("==", "!="):
+            for x, y in ((cond.left, cond.right), (cond.right, cond.left)):
+                if isinstance(y, A.NoneLit):
+                    key = optional_key(x)
+                    if key is not None and holds == (cond.op == "!="):
+                        return frozenset((key,))
+            return frozenset()
+        if cond.op == "and" and holds:
+            return facts(cond.left, True) | facts(cond.right, True)
+        if cond.op == "or" and not holds:
+            return facts(cond.left, False) | facts(cond.right, False)
+    if isinstance(cond, A.Unary) and cond.op == "not":
+        return facts(cond.operand, not holds)
+    return frozenset()

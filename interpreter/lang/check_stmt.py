@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import did_you_mean
 from . import ast as A
 from .builtins import FUNCTIONS
-from .check_expr import ExprChecker, literal_player
+from .check_expr import ExprChecker, facts, literal_player
 from .consts import const_int
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope
@@ -78,9 +78,11 @@ class StmtChecker:
         for cl in md.clauses:  # a reason's {...} read what its condition may read
             for part in cl.parts:
                 if isinstance(part, A.Expr):
+                    self.exprs.free_reads.add(id(part))
                     self.expr(part, scope, Ctx("pure", me=True, rule=rule))
         self.description(md)
-        self.block(md.body, Scope(scope), Ctx("move", me=True, rule=rule))
+        with self.exprs.knowing(md.when, True):  # the body starts where `when` held
+            self.block(md.body, Scope(scope), Ctx("move", me=True, rule=rule))
         return scope
 
     def description(self, md: A.MoveDecl) -> None:
@@ -123,7 +125,16 @@ class StmtChecker:
     # ----------------------------------------------------------- one method per node
     def _assign(self, s: A.Assign, scope: Scope, ctx: Ctx) -> None:
         tt = self.lvalue(s.target, scope, ctx)
+        optional = self.exprs.is_optional(s.target)
+        if optional and s.op != "=":
+            self.exprs.optional_read(s.target)  # `bid[p] += 1` reads it
+        if optional and s.op == "=" and self.exprs.is_optional(s.value):
+            self.exprs.free_reads.add(id(s.value))  # copied as it is, none or not
         vt = self.expr(s.value, scope, ctx)
+        if optional and s.op == "=":
+            self.exprs.forget(s.target)
+            if vt == "none":
+                return
         if s.op == "=":
             if not compatible(tt, vt) and not literal_player(tt, s.value):
                 self.err(f"cannot assign {vt} to {tt}", s.value.span)
@@ -182,13 +193,18 @@ class StmtChecker:
         scope.bind("let", s.name, t, s)
 
     def _if(self, s: A.If, scope: Scope, ctx: Ctx) -> None:
+        saved = self.exprs.narrowed
         for cond, body in s.branches:
             ct = self.expr(cond, scope, ctx)
             if not compatible("bool", ct):
                 self.err(f"'if' needs a condition (true or false), found {ct}", cond.span,
                          "compare it, e.g. 'if taken > 0'" if ct == "int" else "")
-            self.block(body, scope, ctx)
+            with self.exprs.knowing(cond, True):
+                self.block(body, scope, ctx)
+            # a later branch runs only where this condition failed
+            self.exprs.narrowed = self.exprs.narrowed | facts(cond, False)
         self.block(s.else_, scope, ctx)
+        self.exprs.narrowed = saved
 
     def _for(self, s: A.For, scope: Scope, ctx: Ctx) -> None:
         self.exprs.local_name(s.var, s.span)
@@ -244,6 +260,7 @@ class StmtChecker:
     def _log(self, s: A.Log | A.End, scope: Scope, ctx: Ctx) -> None:
         for part in s.parts:
             if isinstance(part, A.Expr):
+                self.exprs.free_reads.add(id(part))  # an optional int is written "none"
                 self.expr(part, scope, ctx)
 
     # ----------------------------------------------------------- assignment targets

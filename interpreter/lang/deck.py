@@ -30,7 +30,8 @@ def rank_names(d: A.DeckDecl) -> tuple[str, ...]:
     return STANDARD_RANKS if d.standard else d.rank_names
 
 
-def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Reporter) -> Deck:
+def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Reporter,
+               suits: tuple[str, ...] = SUITS) -> Deck:
     """The cards of a deck. `constants` are the names a card may use (suits, options,
     rank names); loop variables come on top."""
     cards: list[Card] = []
@@ -45,7 +46,7 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
         for _ in range(d.jokers):
             cards.append(Card(len(cards), 0, 0, True, {}))
         return Deck(cards, STANDARD_RANKS, (), frozenset())
-    ev = _Evaluator(constants, report)
+    ev = _Evaluator(constants, report, len(suits))
     extra: set[str] = set()
     bool_attrs: set[str] = set()
     int_attrs: set[str] = set()
@@ -89,7 +90,7 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
                     rank = int(val)
                 elif key == "suit":
                     if not isinstance(val, tuple) or val[0] != "suit":
-                        report.err("suit must be one of " + ", ".join(SUITS), ve.span)
+                        report.err("suit must be one of " + ", ".join(suits), ve.span)
                     else:
                         suit = val[1]
                 elif key == "joker":
@@ -128,9 +129,11 @@ def build_deck(d: A.DeckDecl, constants: dict[str, tuple[str, Any]], report: Rep
 class _Evaluator:
     """Values in a deck: numbers, suits, constants and loop variables, nothing else."""
 
-    def __init__(self, constants: dict[str, tuple[str, Any]], report: Reporter) -> None:
+    def __init__(self, constants: dict[str, tuple[str, Any]], report: Reporter,
+                 nsuits: int = 4) -> None:
         self.constants = constants
         self.report = report
+        self.nsuits = nsuits
 
     def values(self, e: A.Expr, env: dict[str, Any]) -> list[Any]:
         if isinstance(e, A.Binary) and e.op == "..":
@@ -142,7 +145,7 @@ class _Evaluator:
                     return []
                 return list(range(a, b + 1))
         if isinstance(e, A.Name) and e.name == "suits":
-            return [("suit", i + 1) for i in range(4)]
+            return [("suit", i + 1) for i in range(self.nsuits)]
         if isinstance(e, A.ListLit):
             return [self.eval(x, env) for x in e.items]
         self.report.err("a deck loop runs over a range (1..10), a list, or 'suits'", e.span)
@@ -175,3 +178,41 @@ class _Evaluator:
                 return v
         self.report.err("a deck is built from numbers, suits and loop variables only", e.span)
         return 0
+
+
+ORDER_ATTR = "order"  # the card attribute a declared rank order gives (c.order)
+
+
+def apply_order(deck: Deck, d: A.OrderDecl, report: Reporter) -> Deck:
+    """`order 2 3 ... K A` (low to high) or `order ace high`: each card gets `c.order`, its
+    rank's place in the order (1 the lowest; 0 for a card whose rank is not listed, such
+    as a joker), by which `<`, `max` and `min` compare cards."""
+    names = deck.rank_names
+    if ORDER_ATTR in deck.card_attrs:
+        report.err("the cards already have an attribute 'order'", d.span,
+                   "rename the deck's attribute, or compare it directly")
+        return deck
+    if [r.lower() for r in d.ranks] == ["ace", "high"]:
+        ranks = list(range(2, len(names) + 1)) + [1]
+    else:
+        ranks = []
+        for r, sp in zip(d.ranks, d.rank_spans or (d.span,) * len(d.ranks), strict=False):
+            if r.isdigit():
+                v = int(r)
+            elif r in names:
+                v = names.index(r) + 1
+            else:
+                report.err(f"unknown rank '{r}' in the order", sp,
+                           "ranks: " + " ".join(names) if names else
+                           "name the ranks by number, or declare 'ranks ...' in the deck")
+                continue
+            if v in ranks:
+                report.err(f"rank '{r}' is named twice in the order", sp)
+                continue
+            ranks.append(v)
+    place = {v: i + 1 for i, v in enumerate(ranks)}
+    cards = [Card(c.id, c.rank, c.suit, c.joker,
+                  {**c.extra, ORDER_ATTR: 0 if c.joker else place.get(c.rank, 0)})
+             for c in deck.cards]
+    return Deck(cards, deck.rank_names, tuple(sorted(deck.card_attrs + (ORDER_ATTR,))),
+                deck.bool_attrs)

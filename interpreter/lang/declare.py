@@ -47,6 +47,8 @@ class Decls:
     limit: A.LimitDecl | None = None
     table: A.TableDecl | None = None
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
+    order: A.OrderDecl | None = None
+    suits: A.SuitsDecl | None = None
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -90,6 +92,10 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.limit = d
         elif isinstance(d, A.AutoDecl):
             out.autos[d.name] = d
+        elif isinstance(d, A.OrderDecl):
+            out.order = d
+        elif isinstance(d, A.SuitsDecl):
+            out.suits = d
     return out
 
 
@@ -156,10 +162,11 @@ def parse_option_value(od: A.OptionDecl, raw: str) -> Any:
 
 
 def base_constants(n: int, opts: dict[str, A.OptionDecl],
-                   options: dict[str, Any]) -> dict[str, tuple[str, Any]]:
+                   options: dict[str, Any],
+                   suits: tuple[str, ...] = SUITS) -> dict[str, tuple[str, Any]]:
     """Suits, colours, the player count, the options and the symbols they choose from."""
     constants: dict[str, tuple[str, Any]] = {}
-    for i, s in enumerate(SUITS):
+    for i, s in enumerate(suits):
         constants[s] = ("suit", i + 1)
     for i, c in enumerate(COLORS):
         constants[c] = ("color", i + 1)
@@ -196,12 +203,13 @@ def check_declared_names(decls: tuple[A.Decl, ...], report: Reporter) -> None:
             report.err(f"'{nm}' is a built-in name", decl.span, f"call it 'my_{nm}'")
 
 
-def dim(e: A.Expr, n: int, consts: Constants, report: Reporter) -> tuple[str, int]:
+def dim(e: A.Expr, n: int, consts: Constants, report: Reporter,
+        suits: int = 4) -> tuple[str, int]:
     """The index domain of an array: ("player", n), ("suit", 4) or ("int", size)."""
     if isinstance(e, A.Name) and e.name == "player":
         return ("player", n)
     if isinstance(e, A.Name) and e.name == "suit":
-        return ("suit", 4)
+        return ("suit", suits)
     v = const_int(e, consts)
     if v is None:
         report.err("the size of an array must be a number, an option, 'player' or 'suit'",
@@ -218,13 +226,13 @@ MAX_VAR_ELEMENTS = 100_000  # variables in all, counting each element of an arra
 
 
 def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
-                  consts: Constants, report: Reporter) -> None:
+                  consts: Constants, report: Reporter, suits: int = 4) -> None:
     total = 1  # the deck
     for z in decls:
         if z.name in zones or z.name in consts.values:
             report.err(f"'{z.name}' is already defined", z.span)
             continue
-        zdim = dim(z.index, n, consts, report) if z.index is not None else None
+        zdim = dim(z.index, n, consts, report, suits) if z.index is not None else None
         total += zdim[1] if zdim else 1
         if total > MAX_ZONES:
             report.err(f"a game has at most {MAX_ZONES:,} zones (each zone of an array "
@@ -269,16 +277,21 @@ def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> N
         if v.name in syms.zones or v.name in syms.vars or v.name in syms.constants:
             report.err(f"'{v.name}' is already defined", v.span)
             continue
-        vdim = dim(v.index, syms.players, syms.consts, report) if v.index is not None else None
+        vdim = (dim(v.index, syms.players, syms.consts, report, len(syms.suit_names))
+                if v.index is not None else None)
         total += vdim[1] if vdim else 1
         if total > MAX_VAR_ELEMENTS:
             report.err(f"a game has at most {MAX_VAR_ELEMENTS:,} variables (each element of "
                        "an array counted)", v.span)
             return
         t = exprs.expr(v.init, Scope(), Ctx("pure"))
+        optional = False
         if v.type is not None:
             want = exprs.type_name(v.type, v.span)
-            if want != "any":
+            if want == "int" and t == "none":
+                optional = True  # an optional int: read only where tested (check_expr)
+                t = "int"
+            elif want != "any":
                 if not compatible(want, t) and not literal_player(want, v.init):
                     report.err(f"'{v.name}' is declared {shown(v.type)} but starts as {t}",
                                v.init.span)
@@ -288,4 +301,4 @@ def declare_vars(decls: list[A.VarDecl], syms: Symbols, exprs: ExprChecker) -> N
                        f"write 'var {v.name}: player = none' (or card, suit, int...)")
         elif t == "list:any":
             t = "list:int"
-        syms.vars[v.name] = VarInfo(v.name, t, vdim, v.init, v.span)
+        syms.vars[v.name] = VarInfo(v.name, t, vdim, v.init, v.span, optional)

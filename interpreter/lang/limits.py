@@ -221,7 +221,8 @@ def check_move_params(moves: dict[str, A.MoveDecl], syms: Symbols, deck_size: in
                        "combination is tried)")
 
 
-def zone_texts(zones: dict[str, ZoneInfo]) -> Iterator[tuple[str, ZoneInfo]]:
+def zone_texts(zones: dict[str, ZoneInfo],
+               suits: tuple[str, ...] = SUITS) -> Iterator[tuple[str, ZoneInfo]]:
     """The text of every zone as a move writes it (as codegen/layout.py forms it)."""
     for z in zones.values():
         if z.dim is None:
@@ -230,7 +231,7 @@ def zone_texts(zones: dict[str, ZoneInfo]) -> Iterator[tuple[str, ZoneInfo]]:
         kind, size = z.dim
         for i in range(1, size + 1):
             if kind == "suit":
-                yield f"{z.name}-{SUITS[i - 1]}", z
+                yield f"{z.name}-{suits[i - 1]}", z
             elif kind == "player":
                 yield f"{z.name}-p{i}", z
             else:
@@ -238,7 +239,7 @@ def zone_texts(zones: dict[str, ZoneInfo]) -> Iterator[tuple[str, ZoneInfo]]:
 
 
 def check_move_texts(moves: dict[str, A.MoveDecl], zones: dict[str, ZoneInfo],
-                     report: Reporter) -> None:
+                     report: Reporter, suits: tuple[str, ...] = SUITS) -> None:
     """No two moves may be written alike: a text names one move, in play and in a save.
     Texts compare without case (as the REPL reads them)."""
     seen: dict[str, A.MoveDecl] = {}
@@ -254,7 +255,7 @@ def check_move_texts(moves: dict[str, A.MoveDecl], zones: dict[str, ZoneInfo],
         seen.setdefault(key, md)
     texts: dict[str, str] = {}
     reported: set[tuple[str, str]] = set()
-    for text, z in zone_texts(zones):
+    for text, z in zone_texts(zones, suits):
         key = text.lower()
         first = texts.get(key)
         if first is not None and first != z.name and (first, z.name) not in reported:

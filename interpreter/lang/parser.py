@@ -256,6 +256,33 @@ def _unclosed_before(source: str, filename: str, bad: lark.Token) -> Diagnostic 
                       f"unexpected {_describe_token(bad)})")
 
 
+_SLIPS = (
+    # (what the line holds before the token, the token, the hint)
+    (re.compile(r"\b(top|bottom)\s+[A-Za-z_0-9]+\s*$"), re.compile(r"^[-+*/%]$"),
+     "the count of 'top N of' is one name or number: write 'top (n * 2) of deck'"),
+    (re.compile(r"\bnot\s+(any|all|count|sum|min|max|first|each|random)\s*$"), None,
+     "a quantifier after 'not' needs parentheses: 'not (any d in hand: d.rank == 1)'"),
+    (re.compile(r"\b(any|all|count|sum|min|max|first|each|random)\s*$"), re.compile(r"^\w+$"),
+     "a quantifier inside an expression needs parentheses: 'x > 0 and (any d in hand: "
+     "d.rank == 1)', 'any m in (each c in hand: c.rank): m > 3'"),
+    (re.compile(r"^\s*zone\s+[A-Za-z_][A-Za-z_0-9]*\s*\[[^\]]*\]\s*$"), re.compile(r"^\[$"),
+     "a zone array has one index: 'zone place[49]' (place (row - 1) * 7 + column), or one "
+     "array per row ('zone row1[7]', 'zone row2[7]', ...)"),
+    (re.compile(r"(^|[{}]|\s)turn\s*$"), re.compile(r"^over$"),
+     "there is no 'turn over': to turn a pile over onto another, 'move reverse(waste) to "
+     "stock' (the top card ends at the bottom)"),
+)
+
+
+def _known_slip(text: str, tok: lark.Token) -> str | None:
+    """A hint for a slip users make often, judged from the line before the token."""
+    before = text[:max((tok.column or 1) - 1, 0)]
+    for line_re, tok_re, hint in _SLIPS:
+        if line_re.search(before) and (tok_re is None or tok_re.match(str(tok))):
+            return hint
+    return None
+
+
 def parse(source: str, filename: str, start: str = "start",
           line_offset: int = 0, col_offset: int = 0) -> lark.Tree:
     """Parse a whole file (or, with start='expr', one expression)."""
@@ -278,6 +305,9 @@ def parse(source: str, filename: str, start: str = "start",
                 hint = f"expected '}}' to close the block opened at {opened.line}:{opened.column}"
         else:
             msg = f"unexpected {_describe_token(tok)}"
+            known = _known_slip(_line(source, tok.line or 1), tok)
+            if known is not None:
+                raise Diagnostic(msg, span, known) from None
             unclosed = _unclosed_before(source, filename, tok) if start == "start" else None
             if unclosed is not None:
                 raise unclosed from None

@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from ..cards import SUIT_SYMBOLS, SUITS
 from . import ast as A
 from .consts import Constants
 from .consts import const_int as fold_int
@@ -47,6 +48,7 @@ class VarInfo:
     dim: tuple[str, int] | None
     init: A.Expr
     span: A.Span
+    optional: bool = False  # `var bid[player]: int = none`: an int that may be none
 
 
 @attrs.define
@@ -208,6 +210,9 @@ class Program:
     table: TableSpec = attrs.Factory(TableSpec)
     # `auto move NAME when ...`: moves a solver may play at once (see ast.AutoDecl)
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
+    # the suits (`deck suits ...`, else the French four) and how a card writes them
+    suit_names: tuple[str, ...] = SUITS
+    suit_symbols: tuple[str, ...] = SUIT_SYMBOLS
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,

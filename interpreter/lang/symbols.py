@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from ..cards import SUITS
 from ..errors import MAX_ERRORS, Diagnostic, Diagnostics
 from . import ast as A
 from .consts import Constants
@@ -64,6 +65,7 @@ class Symbols:
     moves: dict[str, A.MoveDecl]
     option_decls: dict[str, A.OptionDecl] = attrs.field(factory=dict)
     blocking: set[str] = attrs.field(factory=set)
+    suit_names: tuple[str, ...] = SUITS
     # what the checker records, once per node
     types: NodeTable[str] = attrs.field(factory=lambda: NodeTable("type"))
     refs: NodeTable[Ref] = attrs.field(factory=lambda: NodeTable("ref"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
+from .check_example import check_examples
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
@@ -85,6 +86,7 @@ def _check(loaded: Loaded, players: int | None,
     table = check_table(d.table, set(zones), set(syms.vars), report)
     check_move_params(d.moves, syms, len(deck.cards), report)
     check_loops(loaded.decls, syms, report)
+    check_examples(d.examples, d.players, d.options, n, options, exprs, report)
     report.fail()
     syms.types.freeze()
     syms.refs.freeze()
@@ -98,7 +100,7 @@ def _check(loaded: Loaded, players: int | None,
         invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
-        autos=d.autos,
+        autos=d.autos, examples=tuple(d.examples),
     )
 
 

@@ -47,6 +47,7 @@ class Decls:
     limit: A.LimitDecl | None = None
     table: A.TableDecl | None = None
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
+    examples: list[A.ExampleDecl] = attrs.field(factory=list)
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -90,6 +91,8 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.limit = d
         elif isinstance(d, A.AutoDecl):
             out.autos[d.name] = d
+        elif isinstance(d, A.ExampleDecl):
+            out.examples.append(d)
     return out
 
 

@@ -104,7 +104,9 @@ MAX_NESTING = 100
 
 # What the scanner skips or stops at: comments, strings, a non-ASCII character outside
 # them, and any other word or symbol (counted).
-_SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
+# A card in an example (`7♣`, `10♥`) is the one place a suit symbol stands outside a string.
+_SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|(?<![A-Za-z0-9_])(?:10|[2-9AJQK])[♠♥♦♣]'
+                   r'|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
 _WORDS = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
 
 # Letters of other scripts that look like ASCII ones (the usual confusables).

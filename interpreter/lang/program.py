@@ -208,6 +208,9 @@ class Program:
     table: TableSpec = attrs.Factory(TableSpec)
     # `auto move NAME when ...`: moves a solver may play at once (see ast.AutoDecl)
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
+    # `example "NAME" { ... }`: the game's executable examples (docs/testing.md); the
+    # expressions of those that apply to this player count and these options are typed
+    examples: tuple[A.ExampleDecl, ...] = ()
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,

@@ -7,6 +7,7 @@ searching, `cardgame test` prints them, and a mutation run counts the mutants th
     [o.name for o in outcomes if not o.ok]
 """
 
+from .report import json_report, text_report
 from .runner import ExampleOutcome, run_example, run_examples
 
-__all__ = ["ExampleOutcome", "run_example", "run_examples"]
+__all__ = ["ExampleOutcome", "json_report", "run_example", "run_examples", "text_report"]

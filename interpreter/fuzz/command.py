@@ -21,6 +21,7 @@ import attrs
 
 from ..engine import Game
 from ..errors import UsageError
+from ..examples import json_report, run_examples, text_report
 from ..options import option_text, parse_settings
 from .playthrough import Counterexample, Coverage, Playthrough
 from .report import (
@@ -106,6 +107,16 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
     examples = getattr(args, "examples", None)
     seconds = getattr(args, "seconds", None)
     max_moves = getattr(args, "max_moves", 2000)
+    # the game's own examples first: a rule that contradicts one is reported as it is
+    outcomes = run_examples(args.game, args.players, settings)
+    if not all(o.ok for o in outcomes):
+        if getattr(args, "json", False):
+            print(json.dumps({"ok": False, **json_report([(args.game, outcomes)])},
+                             indent=2, ensure_ascii=False))
+        else:
+            print(text_report([(args.game, outcomes)]))
+            print("fuzz: not run, an example fails (cardgame test)")
+        return 1
     if runner is not None:
         report = fuzz_parallel(args.game, runner, players=args.players, options=settings,
                                seed=args.seed, examples=examples, seconds=seconds,

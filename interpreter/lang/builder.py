@@ -363,6 +363,7 @@ class _Builder:
     def ex_cards(self, t: lark.Tree) -> tuple[str, ...]:
         out: list[str] = []
         for tok in t.children:
+            assert isinstance(tok, lark.Token)
             out += self.unq(tok).split() if tok.type == "STRING" else [str(tok)]
         return tuple(out)
 

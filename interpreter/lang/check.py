@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
-from .check_example import check_examples
+from .check_example import check_examples, example_settings
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
@@ -40,7 +40,19 @@ _FILE_START = 1, 1, 1, 2  # where a diagnostic about the whole file points
 def check(loaded: Loaded, players: int | None = None,
           settings: dict[str, str] | None = None) -> Program:
     try:
-        return _check(loaded, players, settings)
+        program = _check(loaded, players, settings)
+        # an example that names other players or options is checked as compiled for them
+        done = {(program.players, tuple(sorted(program.options.items())))}
+        for ex in program.examples:
+            p, opts = example_settings(ex)
+            n = p if p is not None else program.players
+            values = {**program.options, **opts}
+            key = (n, tuple(sorted(values.items())))
+            if key not in done:
+                done.add(key)
+                _check(loaded, n, {k: str(v).lower() if isinstance(v, bool) else str(v)
+                                   for k, v in values.items()})
+        return program
     except Diagnostic as d:  # one error that stops the check (a constant too large...)
         if d.source is None:
             d.source = loaded.sources.get(d.span.file)

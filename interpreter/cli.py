@@ -306,7 +306,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 
     runs = []
     for g in args.games:
-        runs.append((g, run_examples(g, args.players, parse_settings(args.set))))
+        runs.append((g, run_examples(g)))
     if args.json:
         report = json_report(runs)
         print(json.dumps(report, indent=2, ensure_ascii=False))
@@ -443,11 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("test", help="run the examples of game files: each passes or says "
                         "file:line, expected against actual")
-    sp.add_argument("games", nargs="+", metavar="GAME")
-    sp.add_argument("--players", type=players_arg(), default=None, metavar="N",
-                    help="players for the examples that name none")
-    sp.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="options for the examples that name none")
+    sp.add_argument("games", nargs="+", metavar="GAME",
+                    help="each example runs with the players and options it names, else the "
+                         "game's defaults")
     sp.add_argument("--verbose", "-v", action="store_true", help="a line per example")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.set_defaults(func=cmd_test)

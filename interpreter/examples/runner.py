@@ -32,8 +32,8 @@ import attrs
 from ..cards import normalize
 from ..engine import Game, Position, Probes, State, compile_game
 from ..errors import CardgameError, Span
-from ..lang import applies, example_settings
 from ..lang import ast as A
+from ..lang import effective_settings
 from ..observe import view
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "in", "notin")
@@ -58,23 +58,22 @@ class _Stop(Exception):
     """A line that cannot set up its position or play its move: the example stops."""
 
 
-def run_examples(game: str | Path | Game, players: int | None = None,
-                 settings: dict[str, str] | None = None) -> list[ExampleOutcome]:
-    """Run every example of a game (a bundled name, a path, or a compiled `Game`, whose
-    player count and options are those of the examples that name none)."""
-    base = game if isinstance(game, Game) else compile_game(game, players, settings)
+def run_examples(game: str | Path | Game) -> list[ExampleOutcome]:
+    """Run every example of a game: a bundled name, a path, or a compiled `Game` (compiled
+    again for the examples that need other players or options). An example runs under
+    the players and options it names, else the game's defaults."""
+    base = game if isinstance(game, Game) else compile_game(game)
     return [run_example(base, ex) for ex in base.checked.examples]
 
 
 def game_for(base: Game, ex: A.ExampleDecl) -> tuple[Game, A.ExampleDecl]:
     """The game compiled with the example's players and options, and the example as that
     program checked it (its expressions typed there)."""
-    if applies(ex, base.players, base.options):
+    c = base.checked
+    pdecl = A.PlayersDecl(c.player_range[0], c.player_range[1], c.players_default)
+    players, options = effective_settings(ex, pdecl, c.option_decls)
+    if (players, options) == (base.players, base.options):
         return base, ex
-    want_players, want_options = example_settings(ex)
-    players = want_players if want_players is not None else base.players
-    options = dict(base.options)
-    options.update(want_options)
     settings = {k: _setting(v) for k, v in options.items()}
     g = compile_game(base.checked.path, players, settings)
     for e in g.checked.examples:

@@ -108,7 +108,7 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
     seconds = getattr(args, "seconds", None)
     max_moves = getattr(args, "max_moves", 2000)
     # the game's own examples first: a rule that contradicts one is reported as it is
-    outcomes = run_examples(args.game, args.players, settings)
+    outcomes = run_examples(args.game)
     if not all(o.ok for o in outcomes):
         if getattr(args, "json", False):
             print(json.dumps({"ok": False, **json_report([(args.game, outcomes)])},

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
-from .check_example import check_examples, example_settings
+from .check_example import check_examples, effective_settings
 from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
@@ -44,9 +44,8 @@ def check(loaded: Loaded, players: int | None = None,
         # an example that names other players or options is checked as compiled for them
         done = {(program.players, tuple(sorted(program.options.items())))}
         for ex in program.examples:
-            p, opts = example_settings(ex)
-            n = p if p is not None else program.players
-            values = {**program.options, **opts}
+            n, values = effective_settings(ex, collect(loaded.decls).players,
+                                           program.option_decls)
             key = (n, tuple(sorted(values.items())))
             if key not in done:
                 done.add(key)
@@ -112,7 +111,7 @@ def _check(loaded: Loaded, players: int | None,
         invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
-        autos=d.autos, examples=tuple(d.examples),
+        autos=d.autos, examples=tuple(d.examples), players_default=d.players.default,
     )
 
 

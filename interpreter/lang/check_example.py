@@ -3,8 +3,9 @@ typed by the expression checker like any rule's (docs/testing.md).
 
 An example that names a player count or option values is checked against the program
 compiled with them: under other settings its expressions are not checked (`p4` does not
-exist in a game for 3), only its settings are. `example_settings` gives each example's
-settings, so that a tool can compile the game once per distinct setting.
+exist in a game for 3), only its settings are. What an example does not name is the
+game's default. `effective_settings` gives each example's settings, so that a tool can
+compile the game once per distinct setting.
 """
 
 from __future__ import annotations
@@ -35,12 +36,20 @@ def example_settings(ex: A.ExampleDecl) -> tuple[int | None, dict[str, Any]]:
     return players, options
 
 
-def applies(ex: A.ExampleDecl, players: int, options: dict[str, Any]) -> bool:
-    """Does the example run under this player count and these option values?"""
+def effective_settings(ex: A.ExampleDecl, pdecl: A.PlayersDecl,
+                       opts: dict[str, A.OptionDecl]) -> tuple[int, dict[str, Any]]:
+    """The player count and option values an example runs under: those it names, else the
+    game's defaults."""
     want_players, want_options = example_settings(ex)
-    if want_players is not None and want_players != players:
-        return False
-    return all(options.get(k) == v for k, v in want_options.items())
+    options = {name: od.default for name, od in opts.items()}
+    options.update(want_options)
+    return (want_players if want_players is not None else pdecl.default), options
+
+
+def applies(ex: A.ExampleDecl, players: int, options: dict[str, Any],
+            pdecl: A.PlayersDecl, opts: dict[str, A.OptionDecl]) -> bool:
+    """Does the example run under this player count and these option values?"""
+    return effective_settings(ex, pdecl, opts) == (players, options)
 
 
 def check_examples(examples: list[A.ExampleDecl], pdecl: A.PlayersDecl,
@@ -61,7 +70,7 @@ def check_examples(examples: list[A.ExampleDecl], pdecl: A.PlayersDecl,
         if len(ex.steps) > MAX_EXAMPLE_STEPS:
             report.err(f"this example has {len(ex.steps)} lines; at most {MAX_EXAMPLE_STEPS}",
                        ex.steps[MAX_EXAMPLE_STEPS].span, "split it into several examples")
-        if ok and applies(ex, players, options):
+        if ok and applies(ex, players, options, pdecl, opts):
             _check_steps(ex, exprs, report)
 
 

@@ -211,6 +211,7 @@ class Program:
     # `example "NAME" { ... }`: the game's executable examples (docs/testing.md); the
     # expressions of those that apply to this player count and these options are typed
     examples: tuple[A.ExampleDecl, ...] = ()
+    players_default: int = 1  # the `players` declaration's default (what an example runs with)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,

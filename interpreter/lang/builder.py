@@ -354,7 +354,8 @@ class _Builder:
         return A.AutoDecl(str(c[0]), self.expr(c[1]), doc, span=self.span(c[0]))
 
     def d_remove_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
-        return A.RemoveDecl(str(c[0]), str(c[1]), span=self.span(t))
+        name = self.unq(c[1]) if c[1].type == "STRING" else str(c[1])  # an example's name
+        return A.RemoveDecl(str(c[0]), name, span=self.span(t))
 
     def d_example_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.ExampleDecl(self.unq(c[0]), tuple(self.ex_step(x) for x in c[1:]),
@@ -375,6 +376,8 @@ class _Builder:
             return A.ExStep(kind, value=self.num(c[0]), span=sp)
         if kind == "option":
             return A.ExStep(kind, text=str(c[0]), value=self._opt_value(c[1]), span=sp)
+        if kind == "is_empty":
+            return A.ExStep("is", target=self.expr(c[0]), span=sp)
         if kind in ("has", "is", "expect_has", "expect_has_no"):
             return A.ExStep(kind, target=self.expr(c[0]), cards=self.ex_cards(c[1]), span=sp)
         if kind == "set":

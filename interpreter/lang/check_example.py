@@ -156,7 +156,7 @@ def _check_steps(ex: A.ExampleDecl, exprs: ExprChecker, report: Reporter) -> Non
                 if not (isinstance(st.target, A.Unary) and st.target.op in ("top", "bottom")):
                     report.err("name the card's place: 'top of ZONE is CARD' or "
                                "'bottom of ZONE is CARD'", st.target.span)
-                elif len(st.cards) != 1:
+                elif len(st.cards) != 1:  # `is empty` is for a zone
                     report.err(f"one card goes there, not {len(st.cards)}", st.span)
             elif t not in ("zone", "any"):
                 report.err(f"expected a zone or 'top of ZONE', found {t}", st.target.span,

@@ -358,9 +358,11 @@ class _Run:
         for c in free:
             if where.get(c) == zone and (c not in self.pinned or self.pinned[c] == zone):
                 return c
-        for c in free:
-            if c not in self.pinned:
-                return c
+        # identical copies: the one from the fullest zone (a stock, not a row of singles)
+        others = sorted((c for c in free if c not in self.pinned),
+                        key=lambda c: -len(zones.get(where.get(c, ""), ())))
+        if others:
+            return others[0]
         placed = self.pinned.get(copies[0], "")
         raise _Stop(f"{_where(st.span)}: {text} is already placed in {placed} by an earlier line")
 

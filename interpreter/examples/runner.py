@@ -119,9 +119,20 @@ def _exprs(ex: A.ExampleDecl) -> list[A.Expr]:
             out.append(e)
             if st.kind == "set" and e is st.target and isinstance(e, A.Index):
                 out.append(e.index)
-            if st.kind == "expect" and isinstance(e, A.Binary) and e.op in _COMPARE:
-                out += [e.left, e.right]
+            if st.kind == "expect":
+                for part in _conjuncts(e):
+                    if part is not e:
+                        out.append(part)
+                    if isinstance(part, A.Binary) and part.op in _COMPARE:
+                        out += [part.left, part.right]
     return out
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    """The parts of `a and b and c` (e itself when it is not an `and`)."""
+    if isinstance(e, A.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 class _Run:
@@ -219,12 +230,23 @@ class _Run:
             return
         if ok:
             return
+        # the first part of an `and` that fails, and what each side of it was
+        part = e
+        for c in _conjuncts(e):
+            try:
+                if not self.probes.value(self.state, self.at[id(c)]):
+                    part = c
+                    break
+            except CardgameError:
+                part = c
+                break
         got = []
-        if isinstance(e, A.Binary) and e.op in _COMPARE:
-            for side in (e.left, e.right):
+        if isinstance(part, A.Binary) and part.op in _COMPARE:
+            for side in (part.left, part.right):
                 if not isinstance(side, (A.Int, A.Bool, A.NoneLit)):
                     got.append(f"{self.src(side)} is {self.text(side)}")
-        self.fail(st, f"expected {self.src(e)}, got " + (", ".join(got) if got else "false"))
+        what = ", ".join(got) if got else f"{self.src(part)} is {self.text(part)}"
+        self.fail(st, f"expected {self.src(part)}, got {what}")
 
     def s_expect_has(self, st: A.ExStep) -> None:
         zone = self.value(st.target, st)

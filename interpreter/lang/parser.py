@@ -25,6 +25,13 @@ _TERMINAL_WORDS = {
     "MULOP": "'*', '/' or '%'",
     "QUANT": "a quantifier (any, all, count, sum, min, max, first, each, random)",
     "HIGHLOW": "'highest' or 'lowest'",
+    "CARD": "a card (7♣)",
+    "EX_RESULT": "'wins', 'loses' or 'draws'",
+    **{term: f"'{word}'" for word, term in {
+        "expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS",
+        "no": "_EX_NO", "plays": "_EX_PLAYS", "can": "_EX_CAN", "cannot": "_EX_CANNOT",
+        "play": "_EX_PLAY", "see": "_EX_SEE", "because": "_EX_BECAUSE", "scores": "_EX_SCORES",
+        "over": "_EX_OVER"}.items()},
     "$END": "the end of the file",
 }
 
@@ -34,6 +41,41 @@ def grammar_text() -> str:
     return importlib.resources.files("cardgame.grammar").joinpath("cardgame.lark").read_text(
         encoding="utf-8"
     )
+
+
+# The words of an `example` block: keywords there only. Elsewhere they are names (a game
+# may have a variable `scores` or a def `wins`).
+EXAMPLE_WORDS = {"expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS", "no": "_EX_NO",
+                 "plays": "_EX_PLAYS", "can": "_EX_CAN", "cannot": "_EX_CANNOT",
+                 "play": "_EX_PLAY", "see": "_EX_SEE", "because": "_EX_BECAUSE",
+                 "wins": "EX_RESULT", "loses": "EX_RESULT", "draws": "EX_RESULT",
+                 "scores": "_EX_SCORES", "over": "_EX_OVER"}
+
+
+class ExampleWords:
+    """Lark's post-lexer: inside the braces of `example "NAME" { ... }` the example words
+    are retyped from names to their keywords."""
+
+    always_accept = ("NAME",)
+
+    def process(self, stream: Any) -> Any:
+        depth = 0  # braces open inside an example block (0: outside one)
+        opening = False  # after `example`, before its `{`
+        for tok in stream:
+            if depth == 0:
+                if tok.type == "EXAMPLE":
+                    opening = True
+                elif opening and tok.type == "LBRACE":
+                    depth, opening = 1, False
+                elif tok.type != "STRING":
+                    opening = False
+            elif tok.type == "LBRACE":
+                depth += 1
+            elif tok.type == "RBRACE":
+                depth -= 1
+            elif tok.type == "NAME" and str(tok) in EXAMPLE_WORDS:
+                tok = lark.Token.new_borrow_pos(EXAMPLE_WORDS[str(tok)], str(tok), tok)
+            yield tok
 
 
 _LARK_OPTIONS: dict[str, Any] = {
@@ -49,8 +91,10 @@ def lark_parser() -> lark.Lark:
     # Building the LALR table is most of a short command's time: the table is kept in the
     # user's cache directory, keyed by the grammar, these options and Lark's version.
     key = cache_key(grammar_text(), repr(sorted(_LARK_OPTIONS.items())), lark.__version__)
-    return cached(key, lambda: lark.Lark(grammar_text(), **_LARK_OPTIONS),
-                  lambda p, f: p.save(f), lark.Lark.load)
+    return cached(key, lambda: lark.Lark(grammar_text(), postlex=ExampleWords(),
+                                         **_LARK_OPTIONS),
+                  lambda p, f: p.save(f),
+                  lambda f: lark.Lark.__new__(lark.Lark)._load(f, postlex=ExampleWords()))
 
 
 @functools.lru_cache(maxsize=1)

@@ -94,6 +94,12 @@ def run_example(base: Game, ex: A.ExampleDecl) -> ExampleOutcome:
         out.failures.append(f"{_where(ex.span)}: the game does not compile for this "
                             f"example: {e}")
         return out
+    errors = g.checked.example_errors.get(ex.name)
+    if errors:
+        out.failures.append(f"{_where(ex.span)}: this example does not fit the game (remove "
+                            f"it in the variant: remove example \"{ex.name}\"):\n"
+                            + "\n".join(errors))
+        return out
     run = _Run(g, ex, out)
     try:
         run.all()

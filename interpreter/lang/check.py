@@ -97,7 +97,8 @@ def _check(loaded: Loaded, players: int | None,
     table = check_table(d.table, set(zones), set(syms.vars), report)
     check_move_params(d.moves, syms, len(deck.cards), report)
     check_loops(loaded.decls, syms, report)
-    check_examples(d.examples, d.players, d.options, n, options, exprs, report)
+    broken = check_examples(d.examples, d.players, d.options, n, options, exprs, report,
+                            loaded.path)
     report.fail()
     syms.types.freeze()
     syms.refs.freeze()
@@ -112,6 +113,7 @@ def _check(loaded: Loaded, players: int | None,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
         autos=d.autos, examples=tuple(d.examples), players_default=d.players.default,
+        example_errors=broken,
     )
 
 

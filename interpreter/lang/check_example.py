@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import did_you_mean
+from ..errors import Diagnostics, did_you_mean
 from . import ast as A
 from .check_expr import ExprChecker
 from .limits import MAX_EXAMPLE_CARDS, MAX_EXAMPLE_STEPS, MAX_EXAMPLE_TEXT, MAX_EXAMPLES
@@ -54,7 +54,11 @@ def applies(ex: A.ExampleDecl, players: int, options: dict[str, Any],
 
 def check_examples(examples: list[A.ExampleDecl], pdecl: A.PlayersDecl,
                    opts: dict[str, A.OptionDecl], players: int, options: dict[str, Any],
-                   exprs: ExprChecker, report: Reporter) -> None:
+                   exprs: ExprChecker, report: Reporter, own_file: str
+                   ) -> dict[str, tuple[str, ...]]:
+    """Check the examples that run under these settings; return, by name, the errors of
+    inherited examples that do not fit this game."""
+    broken: dict[str, tuple[str, ...]] = {}
     if len(examples) > MAX_EXAMPLES:
         report.err(f"this game has {len(examples)} examples; at most {MAX_EXAMPLES}",
                    examples[MAX_EXAMPLES].span, "see docs/limits.md")
@@ -71,7 +75,19 @@ def check_examples(examples: list[A.ExampleDecl], pdecl: A.PlayersDecl,
             report.err(f"this example has {len(ex.steps)} lines; at most {MAX_EXAMPLE_STEPS}",
                        ex.steps[MAX_EXAMPLE_STEPS].span, "split it into several examples")
         if ok and applies(ex, players, options, pdecl, opts):
-            _check_steps(ex, exprs, report)
+            if ex.span.file == own_file:
+                _check_steps(ex, exprs, report)
+            else:
+                # inherited from the game a variant extends: one that does not fit the
+                # variant (a pile it removed) fails in `cardgame test`, not in `check`
+                side = Reporter(report.sources)
+                try:
+                    _check_steps(ex, ExprChecker(exprs.syms, side), side)
+                except Diagnostics as many:
+                    side.errors = list(many.items)
+                if side.errors:
+                    broken[ex.name] = tuple(d.format() for d in side.errors)
+    return broken
 
 
 def _check_settings(ex: A.ExampleDecl, pdecl: A.PlayersDecl, opts: dict[str, A.OptionDecl],

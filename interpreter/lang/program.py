@@ -211,6 +211,9 @@ class Program:
     # `example "NAME" { ... }`: the game's executable examples (docs/testing.md); the
     # expressions of those that apply to this player count and these options are typed
     examples: tuple[A.ExampleDecl, ...] = ()
+    # inherited examples that do not fit this game (a variant removed what they name):
+    # their errors, by example name; `cardgame test` reports them as failures
+    example_errors: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     players_default: int = 1  # the `players` declaration's default (what an example runs with)
 
     def const_int(self, e: A.Expr) -> int | None:

@@ -307,14 +307,17 @@ class _Run:
 
     def s_can_see(self, st: A.ExStep) -> None:
         p, zone, sees = self._sees(st)
+        assert st.expr is not None
         if not sees:
-            self.fail(st, f"expected p{p} can see {zone}, got only its size")
+            self.fail(st, f"expected p{p} can see {self.src(st.expr)}, got only its size")
 
     def s_cannot_see(self, st: A.ExStep) -> None:
         p, zone, sees = self._sees(st)
+        assert st.expr is not None
         if sees:
             held = self.g.zone_cards(self.state, zone)
-            self.fail(st, f"expected p{p} cannot see {zone}, got p{p} sees {_cards(held)}")
+            self.fail(st, f"expected p{p} cannot see {self.src(st.expr)}, got p{p} sees "
+                          f"{_cards(held)}")
 
     def s_expect_to_move(self, st: A.ExStep) -> None:
         p = self.seat(st)

@@ -52,6 +52,9 @@ EXAMPLE_WORDS = {"expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS", "no
                  "scores": "_EX_SCORES", "over": "_EX_OVER"}
 
 
+_POSTLEXED = frozenset(EXAMPLE_WORDS.values())
+
+
 class ExampleWords:
     """Lark's post-lexer: inside the braces of `example "NAME" { ... }` the example words
     are retyped from names to their keywords."""
@@ -315,7 +318,13 @@ def parse(source: str, filename: str, start: str = "start",
         col = (tok.column or 1) + (col_offset if (tok.line or 1) == 1 else 0)
         width = len(str(tok)) if tok.type != "$END" else 1
         span = Span(filename, line, col, line, col + width)
-        hint = _expected_hint(set(e.expected))
+        expected = set(e.expected)
+        ip = getattr(e, "interactive_parser", None)
+        if ip is not None:  # the example words come from the post-lexer: ask the parser
+            words = {t for t in ip.choices() if t in _POSTLEXED}
+            if words:
+                expected = words | (expected - {"NAME"})
+        hint = _expected_hint(expected)
         if tok.type == "$END":
             msg = "unexpected end of file"
             span = _end_span(source, filename, line_offset)

@@ -299,6 +299,23 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return result
 
 
+def cmd_test(args: argparse.Namespace) -> int:
+    import json
+
+    from .examples import json_report, run_examples, text_report
+
+    runs = []
+    for g in args.games:
+        runs.append((g, run_examples(g)))
+    if args.json:
+        report = json_report(runs)
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print(sanitize(text_report(runs, args.verbose)))
+    bad = any(not o.ok for _, outcomes in runs for o in outcomes)
+    return 1 if bad or not any(outcomes for _, outcomes in runs) else 0
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from .solve import run
 
@@ -423,6 +440,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="independent searches, each with the whole budget and its own seed "
                          "(default: one per worker); the shortest counterexample wins")
     sp.set_defaults(func=cmd_fuzz)
+
+    sp = sub.add_parser("test", help="run the examples of game files: each passes or says "
+                        "file:line, expected against actual")
+    sp.add_argument("games", nargs="+", metavar="GAME",
+                    help="each example runs with the players and options it names, else the "
+                         "game's defaults")
+    sp.add_argument("--verbose", "-v", action="store_true", help="a line per example")
+    sp.add_argument("--json", action="store_true", help="machine-readable output")
+    sp.set_defaults(func=cmd_test)
 
     sp = sub.add_parser("solve", help="solve an open one-player game: a verdict and a "
                                       "replay, or winnability over many deals")

@@ -24,7 +24,7 @@ import pytest
 from cardgame.interpreter.engine import compile_loaded
 from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.lang.loader import bundled_dir, load
-from cardgame.interpreter.lang.parser import lark_parser
+from cardgame.interpreter.lang.parser import EXAMPLE_WORDS, lark_parser
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark.grammar import NonTerminal, Terminal
@@ -50,6 +50,10 @@ VALUES = {
     "QUANT": ("any", "count", "sum", "min", "max", "first", "each", "random"),
     "HIGHLOW": ("highest", "lowest"),
     "NAME": NAMES,
+    "CARD": ("7♣", "10♥", "Q♠"),
+    # the words of an example block, which the post-lexer makes keywords there
+    **{term: tuple(w for w, t in EXAMPLE_WORDS.items() if t == term)
+       for term in set(EXAMPLE_WORDS.values())},
 }
 
 

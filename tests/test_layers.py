@@ -2,7 +2,7 @@
 
 Layers, bottom first; a module imports its own package and the layers below it only:
 
-    errors, cards, options -> lang -> codegen -> engine -> observe
+    errors, cards, options -> lang -> codegen -> engine -> observe -> examples
         -> {bots, solve, fuzz} -> analysis -> {cli, repl}
 
 Imports inside functions count too: a lazy import is still a dependency.
@@ -18,9 +18,9 @@ PKG = "cardgame.interpreter"
 
 LAYER = {
     "errors": 0, "cards": 0, "options": 0, "intervals": 0, "terminal": 0, "__init__": 0,
-    "lang": 1, "codegen": 2, "engine": 3, "observe": 4,
-    "bots": 5, "solve": 5, "fuzz": 5,
-    "analysis": 6, "cli": 7, "repl": 7,
+    "lang": 1, "codegen": 2, "engine": 3, "observe": 4, "examples": 5,
+    "bots": 6, "solve": 6, "fuzz": 6,
+    "analysis": 7, "cli": 8, "repl": 8,
 }
 SIBLINGS = {"bots", "solve", "fuzz"}  # never import each other
 

@@ -8,7 +8,8 @@ from . import events, replay
 from .events import Event
 from .game import Branch, Game, Move, Position, State, Zone
 from .pipeline import GameSpec, compile_game, compile_loaded
+from .probe import Probes
 from .search_api import Node, SearchSpace, Slots
 
-__all__ = ["Branch", "Event", "Game", "GameSpec", "Move", "Node", "Position", "SearchSpace",
+__all__ = ["Branch", "Event", "Game", "GameSpec", "Move", "Node", "Position", "Probes", "SearchSpace",
            "Slots", "State", "Zone", "compile_game", "compile_loaded", "events", "replay"]

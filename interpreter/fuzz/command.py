@@ -21,6 +21,7 @@ import attrs
 
 from ..engine import Game
 from ..errors import UsageError
+from ..examples import json_report, run_examples, text_report
 from ..options import option_text, parse_settings
 from .playthrough import Counterexample, Coverage, Playthrough
 from .report import (
@@ -106,6 +107,13 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
     examples = getattr(args, "examples", None)
     seconds = getattr(args, "seconds", None)
     max_moves = getattr(args, "max_moves", 2000)
+    # the game's own examples first (`cardgame test`): a failing one is reported, and
+    # the search still runs; either failing exits 1
+    outcomes = run_examples(args.game)
+    examples_ok = all(o.ok for o in outcomes)
+    if not examples_ok and not getattr(args, "json", False):
+        print(text_report([(args.game, outcomes)]))
+        print()
     if runner is not None:
         report = fuzz_parallel(args.game, runner, players=args.players, options=settings,
                                seed=args.seed, examples=examples, seconds=seconds,
@@ -116,10 +124,13 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
                       examples=examples, seconds=seconds, max_moves=max_moves, out=args.out,
                       progress=stream, game_ref=args.game)
     if getattr(args, "json", False):
-        print(json.dumps(report_json(report), indent=2, ensure_ascii=False))
+        out = report_json(report)
+        if outcomes:
+            out["examples"] = json_report([(args.game, outcomes)])
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         print(format_report(report))
-    return 0 if report.ok else 1
+    return 0 if report.ok and examples_ok else 1
 
 
 # ---------------------------------------------------------------------- parallel searches

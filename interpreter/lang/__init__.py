@@ -15,12 +15,13 @@ from . import ast, types
 from .ast import walk_stmts
 from .builtins import BUILTINS, Builtin
 from .check import check
+from .check_example import effective_settings
 from .consts import const_int
 from .loader import Loaded, bundled_dir, bundled_names, load, resolve_game
 from .program import Checked, MissingEntry, NodeTable, Program, Ref, TableSpec
 from .types import elem
 
-__all__ = ["BUILTINS", "Builtin", "Checked", "Loaded", "MissingEntry", "NodeTable", "Program",
+__all__ = ["BUILTINS", "Builtin", "effective_settings", "Checked", "Loaded", "MissingEntry", "NodeTable", "Program",
            "Ref", "TableSpec", "ast", "bundled_dir", "bundled_names", "check", "const_int", "elem",
            "lark_parser", "load", "parse", "resolve_game", "types", "walk_stmts"]
 

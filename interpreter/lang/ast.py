@@ -478,6 +478,42 @@ class RemoveDecl(Decl):
 
 
 @attrs.frozen
+class ExStep:
+    """One line of an `example`: a setting, a piece of the position, a move played, or
+    an expectation (docs/testing.md). Which fields it uses depends on `kind`:
+
+    - `players` (value), `option` (text: the option, value);
+    - `has`, `is` (target: a zone, or for `is` a card's place such as `top of Z`; cards);
+    - `set` (target: a variable or an element; expr: its value);
+    - `to_move` (target: a player), `play` (target: the player; text: the move);
+    - `expect` (expr: a condition), `expect_has`, `expect_has_no` (target, cards);
+    - `can_play`, `cannot_play` (target: the player; text: the move; reason: a part of
+      the refusal's words, or "");
+    - `can_see`, `cannot_see` (target: the seat; expr: the zone);
+    - `expect_to_move` (target), `result` (target; text: wins, loses or draws),
+      `scores` (target; expr), `over` (reason: a part of the end's reason, or ""),
+      `not_over`.
+    """
+
+    kind: str = ""
+    target: Expr | None = None
+    expr: Expr | None = None
+    cards: tuple[str, ...] = ()
+    text: str = ""
+    reason: str = ""
+    value: int | str | bool | None = None
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class ExampleDecl(Decl):
+    """`example "NAME" { ... }`: an executable example of the rules (docs/testing.md)."""
+
+    name: str = ""
+    steps: tuple[ExStep, ...] = ()
+
+
+@attrs.frozen
 class Module:
     """One parsed file: its declarations in source order."""
 

@@ -371,7 +371,51 @@ class _Builder:
         return A.AutoDecl(str(c[0]), self.expr(c[1]), doc, span=self.span(c[0]))
 
     def d_remove_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
-        return A.RemoveDecl(str(c[0]), str(c[1]), span=self.span(t))
+        name = self.unq(c[1]) if c[1].type == "STRING" else str(c[1])  # an example's name
+        return A.RemoveDecl(str(c[0]), name, span=self.span(t))
+
+    def d_example_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.ExampleDecl(self.unq(c[0]), tuple(self.ex_step(x) for x in c[1:]),
+                             span=self.span(c[0]))
+
+    def ex_cards(self, t: lark.Tree) -> tuple[str, ...]:
+        out: list[str] = []
+        for tok in t.children:
+            assert isinstance(tok, lark.Token)
+            out += self.unq(tok).split() if tok.type == "STRING" else [str(tok)]
+        return tuple(out)
+
+    def ex_step(self, t: lark.Tree) -> A.ExStep:
+        kind = str(t.data)[len("ex_"):]
+        c: list[Any] = [x for x in t.children if x is not None]
+        sp = self.span(t)
+        if kind == "players":
+            return A.ExStep(kind, value=self.num(c[0]), span=sp)
+        if kind == "option":
+            return A.ExStep(kind, text=str(c[0]), value=self._opt_value(c[1]), span=sp)
+        if kind == "is_empty":
+            return A.ExStep("is", target=self.expr(c[0]), span=sp)
+        if kind in ("has", "is", "expect_has", "expect_has_no"):
+            return A.ExStep(kind, target=self.expr(c[0]), cards=self.ex_cards(c[1]), span=sp)
+        if kind == "set":
+            return A.ExStep(kind, target=self.expr(c[0]), expr=self.expr(c[1]), span=sp)
+        if kind in ("to_move", "expect_to_move"):
+            return A.ExStep(kind, target=self.expr(c[0]), span=sp)
+        if kind in ("play", "can_play", "cannot_play"):
+            reason = self.unq(c[2]) if len(c) > 2 else ""
+            return A.ExStep(kind, target=self.expr(c[0]), text=self.unq(c[1]), reason=reason,
+                            span=sp)
+        if kind == "expect":
+            return A.ExStep(kind, expr=self.expr(c[0]), span=sp)
+        if kind in ("can_see", "cannot_see"):
+            return A.ExStep(kind, target=self.expr(c[0]), expr=self.expr(c[1]), span=sp)
+        if kind == "result":
+            return A.ExStep(kind, target=self.expr(c[0]), text=str(c[1]), span=sp)
+        if kind == "scores":
+            return A.ExStep(kind, target=self.expr(c[0]), expr=self.expr(c[1]), span=sp)
+        if kind == "over":
+            return A.ExStep(kind, reason=self.unq(c[0]) if c else "", span=sp)
+        return A.ExStep(kind, span=sp)  # not_over
 
     # ------------------------------------------------------------- statements
     def block(self, t: lark.Tree) -> tuple[A.Stmt, ...]:

@@ -16,6 +16,7 @@ from ..cards import MAX_SUITS, SUITS, suit_symbols
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
 from .check_expr import KEYWORDS, ExprChecker
+from .check_example import check_examples, effective_settings
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
 from .consts import Constants, const_int
@@ -42,7 +43,18 @@ _FILE_START = 1, 1, 1, 2  # where a diagnostic about the whole file points
 def check(loaded: Loaded, players: int | None = None,
           settings: dict[str, str] | None = None) -> Program:
     try:
-        return _check(loaded, players, settings)
+        program = _check(loaded, players, settings)
+        # an example that names other players or options is checked as compiled for them
+        done = {(program.players, tuple(sorted(program.options.items())))}
+        for ex in program.examples:
+            n, values = effective_settings(ex, collect(loaded.decls).players,
+                                           program.option_decls)
+            key = (n, tuple(sorted(values.items())))
+            if key not in done:
+                done.add(key)
+                _check(loaded, n, {k: str(v).lower() if isinstance(v, bool) else str(v)
+                                   for k, v in values.items()})
+        return program
     except Diagnostic as d:  # one error that stops the check (a constant too large...)
         if d.source is None:
             d.source = loaded.sources.get(d.span.file)
@@ -94,6 +106,8 @@ def _check(loaded: Loaded, players: int | None,
     table = check_table(d.table, set(zones), set(syms.vars), report)
     check_move_params(d.moves, syms, len(deck.cards), report)
     check_loops(loaded.decls, syms, report)
+    broken = check_examples(d.examples, d.players, d.options, n, options, exprs, report,
+                            loaded.path)
     report.fail()
     syms.types.freeze()
     syms.refs.freeze()
@@ -108,6 +122,8 @@ def _check(loaded: Loaded, players: int | None,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
         autos=d.autos, suit_names=suit_names, suit_symbols=suit_symbols(suit_names),
+        examples=tuple(d.examples), players_default=d.players.default,
+        example_errors=broken,
     )
 
 

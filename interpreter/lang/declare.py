@@ -49,6 +49,7 @@ class Decls:
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
     order: A.OrderDecl | None = None
     suits: A.SuitsDecl | None = None
+    examples: list[A.ExampleDecl] = attrs.field(factory=list)
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -96,6 +97,8 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.order = d
         elif isinstance(d, A.SuitsDecl):
             out.suits = d
+        elif isinstance(d, A.ExampleDecl):
+            out.examples.append(d)
     return out
 
 

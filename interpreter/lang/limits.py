@@ -25,6 +25,10 @@ MAX_CALL_DEPTH = 50  # defs (or procs) each calling the next
 MAX_DEF_CALLS = 1_000_000  # def calls one call of a def makes, counted through every call
 MAX_MOVE_COMBINATIONS = 1_000_000  # the product of a move's parameter domains
 MAX_LOOP = 100_000  # rounds of one loop over a constant count (as at run time)
+MAX_EXAMPLES = 500  # `example` blocks in one game
+MAX_EXAMPLE_STEPS = 1_000  # lines of one example (each move it plays runs the step budget)
+MAX_EXAMPLE_CARDS = 128  # cards named on one line of an example
+MAX_EXAMPLE_TEXT = 1_000  # characters of a move text or reason in an example
 MAX_NESTED_LOOPS = 1_000_000  # = codegen STEPS (the run-time budget): rounds of nested loops over constant counts, multiplied
 
 # The game prompt's commands (repl/commands.py: COMMANDS and ALIASES; the replay's own

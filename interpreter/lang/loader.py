@@ -176,7 +176,7 @@ def _find_base(ext: A.Extends, path: Path, sources: dict[str, str]) -> Path:
 _REMOVABLE = {
     "move": "MoveDecl", "def": "DefDecl", "proc": "ProcDecl", "zone": "ZoneDecl",
     "var": "VarDecl", "option": "OptionDecl", "invariant": "InvariantDecl", "end": "EndDecl",
-    "limit": "LimitDecl", "auto": "AutoDecl",
+    "limit": "LimitDecl", "auto": "AutoDecl", "example": "ExampleDecl",
 }
 
 

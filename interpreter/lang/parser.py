@@ -25,6 +25,13 @@ _TERMINAL_WORDS = {
     "MULOP": "'*', '/' or '%'",
     "QUANT": "a quantifier (any, all, count, sum, min, max, first, each, random)",
     "HIGHLOW": "'highest' or 'lowest'",
+    "CARD": "a card (7♣)",
+    "EX_RESULT": "'wins', 'loses' or 'draws'",
+    **{term: f"'{word}'" for word, term in {
+        "expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS",
+        "no": "_EX_NO", "plays": "_EX_PLAYS", "can": "_EX_CAN", "cannot": "_EX_CANNOT",
+        "play": "_EX_PLAY", "see": "_EX_SEE", "because": "_EX_BECAUSE", "scores": "_EX_SCORES",
+        "over": "_EX_OVER"}.items()},
     "$END": "the end of the file",
 }
 
@@ -34,6 +41,44 @@ def grammar_text() -> str:
     return importlib.resources.files("cardgame.grammar").joinpath("cardgame.lark").read_text(
         encoding="utf-8"
     )
+
+
+# The words of an `example` block: keywords there only. Elsewhere they are names (a game
+# may have a variable `scores` or a def `wins`).
+EXAMPLE_WORDS = {"expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS", "no": "_EX_NO",
+                 "plays": "_EX_PLAYS", "can": "_EX_CAN", "cannot": "_EX_CANNOT",
+                 "play": "_EX_PLAY", "see": "_EX_SEE", "because": "_EX_BECAUSE",
+                 "wins": "EX_RESULT", "loses": "EX_RESULT", "draws": "EX_RESULT",
+                 "scores": "_EX_SCORES", "over": "_EX_OVER"}
+
+
+_POSTLEXED = frozenset(EXAMPLE_WORDS.values())
+
+
+class ExampleWords:
+    """Lark's post-lexer: inside the braces of `example "NAME" { ... }` the example words
+    are retyped from names to their keywords."""
+
+    always_accept = ("NAME",)
+
+    def process(self, stream: Any) -> Any:
+        depth = 0  # braces open inside an example block (0: outside one)
+        opening = False  # after `example`, before its `{`
+        for tok in stream:
+            if depth == 0:
+                if tok.type == "EXAMPLE":
+                    opening = True
+                elif opening and tok.type == "LBRACE":
+                    depth, opening = 1, False
+                elif tok.type != "STRING":
+                    opening = False
+            elif tok.type == "LBRACE":
+                depth += 1
+            elif tok.type == "RBRACE":
+                depth -= 1
+            elif tok.type == "NAME" and str(tok) in EXAMPLE_WORDS:
+                tok = lark.Token.new_borrow_pos(EXAMPLE_WORDS[str(tok)], str(tok), tok)
+            yield tok
 
 
 _LARK_OPTIONS: dict[str, Any] = {
@@ -49,8 +94,10 @@ def lark_parser() -> lark.Lark:
     # Building the LALR table is most of a short command's time: the table is kept in the
     # user's cache directory, keyed by the grammar, these options and Lark's version.
     key = cache_key(grammar_text(), repr(sorted(_LARK_OPTIONS.items())), lark.__version__)
-    return cached(key, lambda: lark.Lark(grammar_text(), **_LARK_OPTIONS),
-                  lambda p, f: p.save(f), lark.Lark.load)
+    return cached(key, lambda: lark.Lark(grammar_text(), postlex=ExampleWords(),
+                                         **_LARK_OPTIONS),
+                  lambda p, f: p.save(f),
+                  lambda f: lark.Lark.__new__(lark.Lark)._load(f, postlex=ExampleWords()))
 
 
 @functools.lru_cache(maxsize=1)
@@ -104,7 +151,9 @@ MAX_NESTING = 100
 
 # What the scanner skips or stops at: comments, strings, a non-ASCII character outside
 # them, and any other word or symbol (counted).
-_SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
+# A card in an example (`7♣`, `10♥`) is the one place a suit symbol stands outside a string.
+_SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|(?<![A-Za-z0-9_])(?:10|[2-9AJQK])[♠♥♦♣]'
+                   r'|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
 _WORDS = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
 
 # Letters of other scripts that look like ASCII ones (the usual confusables).
@@ -296,7 +345,13 @@ def parse(source: str, filename: str, start: str = "start",
         col = (tok.column or 1) + (col_offset if (tok.line or 1) == 1 else 0)
         width = len(str(tok)) if tok.type != "$END" else 1
         span = Span(filename, line, col, line, col + width)
-        hint = _expected_hint(set(e.expected))
+        expected = set(e.expected)
+        ip = getattr(e, "interactive_parser", None)
+        if ip is not None:  # the example words come from the post-lexer: ask the parser
+            words = {t for t in ip.choices() if t in _POSTLEXED}
+            if words:
+                expected = words | (expected - {"NAME"})
+        hint = _expected_hint(expected)
         if tok.type == "$END":
             msg = "unexpected end of file"
             span = _end_span(source, filename, line_offset)

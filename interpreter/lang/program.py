@@ -213,6 +213,13 @@ class Program:
     # the suits (`deck suits ...`, else the French four) and how a card writes them
     suit_names: tuple[str, ...] = SUITS
     suit_symbols: tuple[str, ...] = SUIT_SYMBOLS
+    # `example "NAME" { ... }`: the game's executable examples (docs/testing.md); the
+    # expressions of those that apply to this player count and these options are typed
+    examples: tuple[A.ExampleDecl, ...] = ()
+    # inherited examples that do not fit this game (a variant removed what they name):
+    # their errors, by example name; `cardgame test` reports them as failures
+    example_errors: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    players_default: int = 1  # the `players` declaration's default (what an example runs with)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,

@@ -95,11 +95,19 @@ def _check(loaded: Loaded, players: int | None,
         card_attrs=deck.card_attrs, has_suitless=any(c.suit == 0 for c in deck.cards),
         zones=zones, vars=syms.vars, defs=d.defs, procs=d.procs, moves=d.moves,
         setup=d.setup, flow=d.flow, ends=d.ends, score=d.score, result=d.result,
-        invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
+        invariants=d.invariants + _nevers(d.expects), limit=d.limit, blocking_procs=syms.blocking,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
-        autos=d.autos,
+        autos=d.autos, expects=[x for x in d.expects if x.kind == "sometimes"],
+        equivalents=d.equivalents,
     )
+
+
+def _nevers(expects: list[A.ExpectDecl]) -> list[A.InvariantDecl]:
+    """`expect never COND` is the invariant `not COND`, named `never_K` (K counts them)."""
+    nevers = [x for x in expects if x.kind == "never"]
+    return [A.InvariantDecl(f"never_{k}", x.title, x.cond, negated=True, span=x.span)
+            for k, x in enumerate(nevers, 1)]
 
 
 def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
@@ -150,5 +158,20 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         report.err(f"'result {d.result.kind} score' needs a 'score = ...'", d.result.span)
     for inv in d.invariants:
         exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
+    for x in d.expects:
+        exprs.want("bool", x.cond, Scope(), Ctx("pure", rule=f"expect {x.kind}"))
+    seen: dict[str, A.EquivalentDecl] = {}
+    for eq in d.equivalents:
+        if not eq.mutant.strip():
+            report.err("'equivalent' names a mutant as 'cardgame mutate' lists it", eq.span,
+                       'copy its name from the report: equivalent "move m: < 3 -> <= 3" '
+                       '"why it is the same game"')
+        elif not eq.reason.strip():
+            report.err(f"'equivalent \"{eq.mutant}\"' gives no reason", eq.span,
+                       "say why the mutant is the same game, as its second string")
+        elif eq.mutant in seen:
+            report.err(f"mutant '{eq.mutant}' is marked equivalent again (first at line "
+                       f"{seen[eq.mutant].span.line})", eq.span)
+        seen.setdefault(eq.mutant, eq)
     return flow or ()
 

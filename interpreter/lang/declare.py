@@ -47,6 +47,8 @@ class Decls:
     limit: A.LimitDecl | None = None
     table: A.TableDecl | None = None
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
+    expects: list[A.ExpectDecl] = attrs.field(factory=list)  # sometimes and never
+    equivalents: list[A.EquivalentDecl] = attrs.field(factory=list)
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -90,6 +92,10 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.limit = d
         elif isinstance(d, A.AutoDecl):
             out.autos[d.name] = d
+        elif isinstance(d, A.ExpectDecl):
+            out.expects.append(d)
+        elif isinstance(d, A.EquivalentDecl):
+            out.equivalents.append(d)
     return out
 
 

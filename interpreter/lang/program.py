@@ -208,6 +208,10 @@ class Program:
     table: TableSpec = attrs.Factory(TableSpec)
     # `auto move NAME when ...`: moves a solver may play at once (see ast.AutoDecl)
     autos: dict[str, A.AutoDecl] = attrs.field(factory=dict)
+    # `expect sometimes COND`: states some play should reach (`expect never` ones are
+    # among the invariants, negated); `equivalent` marks for `cardgame mutate`
+    expects: list[A.ExpectDecl] = attrs.field(factory=list)
+    equivalents: list[A.EquivalentDecl] = attrs.field(factory=list)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,
@@ -231,6 +235,7 @@ class Program:
         roots += [e.cond for e in self.ends] + [self.score]
         roots += [self.result.cond if self.result else None]
         roots += [i.cond for i in self.invariants]
+        roots += [x.cond for x in self.expects]
         seen: set[int] = set()
         for root in roots:
             for node in A.walk(root):

@@ -289,14 +289,35 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz import run_fuzz
 
+    extra = _reachability(args)
     if args.jobs == 1 and not args.dask and (args.searches or 1) == 1:
-        result: int = run_fuzz(args)
+        result: int = run_fuzz(args, extra=extra)
         return result
     from .analysis import make_runner
 
     with make_runner(args.jobs, args.dask) as runner:
-        result = run_fuzz(args, runner=runner)
+        result = run_fuzz(args, runner=runner, extra=extra)
     return result
+
+
+def _reachability(args: argparse.Namespace) -> Any:
+    """fuzz's second half: a witness for each `expect sometimes` (analysis.reachability),
+    written beside the counterexample (`.cardgame/`)."""
+
+    def run() -> tuple[bool, str, Any]:
+        from .analysis.reachability import check_reachability, reach_text
+        from .engine import compile_game
+
+        settings = parse_settings(args.set)
+        game = compile_game(args.game, args.players, settings)
+        if not game.expectations:
+            return True, "", []
+        found = check_reachability(game, seed=args.seed or 0, seconds=args.reach_seconds,
+                                   max_moves=args.max_moves, game_ref=args.game,
+                                   out_dir=".cardgame", settings=settings)
+        return (all(r.ok for r in found), sanitize(reach_text(found)),
+                [r.as_dict() for r in found])
+    return run
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -422,6 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--searches", type=count_arg("--searches", 1, 1024), default=None, metavar="K",
                     help="independent searches, each with the whole budget and its own seed "
                          "(default: one per worker); the shortest counterexample wins")
+    sp.add_argument("--reach-seconds", type=seconds_arg("--reach-seconds"), default=10.0,
+                    metavar="T", help="time to find a witness of the game's "
+                                      "'expect sometimes' declarations (default 10)")
     sp.set_defaults(func=cmd_fuzz)
 
     sp = sub.add_parser("solve", help="solve an open one-player game: a verdict and a "

@@ -1,4 +1,4 @@
-"""The `cardgame` command: list, check, play, simulate, compare, fuzz.
+"""The `cardgame` command: list, check, play, simulate, compare, fuzz, solve, mutate.
 
 Argparse and dispatch only: each command calls its package (lang, engine, analysis,
 fuzz, repl) and prints the report it returns. Nothing imports this module. The progress
@@ -153,8 +153,9 @@ class _Bar:
     """A progress bar on stderr at a terminal (tqdm), nothing in a pipe or with --json;
     the analysis package reports progress through this callback only."""
 
-    def __init__(self, args: argparse.Namespace, what: str) -> None:
+    def __init__(self, args: argparse.Namespace, what: str, unit: str = " games") -> None:
         self.what = what
+        self.unit = unit
         self.on = not getattr(args, "json", False) and sys.stderr.isatty()
         self.bar: Any = None
 
@@ -169,7 +170,7 @@ class _Bar:
             # a terminal that reports no size (some pseudo-terminals) gets 80 x 24, where
             # tqdm would draw nothing
             size = shutil.get_terminal_size()
-            self.bar = tqdm(total=total, desc=self.what, unit=" games", leave=False,
+            self.bar = tqdm(total=total, desc=self.what, unit=self.unit, leave=False,
                             file=sys.stderr, ncols=min(100, size.columns), nrows=size.lines)
         self.bar.update(done - self.bar.n)
 
@@ -298,6 +299,23 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     with make_runner(args.jobs, args.dask) as runner:
         result = run_fuzz(args, runner=runner, extra=extra)
     return result
+
+
+def cmd_mutate(args: argparse.Namespace) -> int:
+    from .analysis import make_runner
+    from .analysis.mutate import mutate, mutation_json, mutation_text
+
+    bar = _Bar(args, "mutate", " mutants")
+    with make_runner(args.jobs, args.dask) as runner:
+        try:
+            run = mutate(args.game, players=args.players, settings=parse_settings(args.set),
+                         seconds=args.seconds, seed=args.seed or 0, runner=runner,
+                         progress=bar, reach_seconds=args.reach_seconds)
+        finally:
+            bar.close()
+    print(json.dumps(mutation_json(run), indent=2, ensure_ascii=False) if args.json
+          else sanitize(mutation_text(run, args.verbose)))
+    return 0
 
 
 def _reachability(args: argparse.Namespace) -> Any:
@@ -447,6 +465,20 @@ def build_parser() -> argparse.ArgumentParser:
                     metavar="T", help="time to find a witness of the game's "
                                       "'expect sometimes' declarations (default 10)")
     sp.set_defaults(func=cmd_fuzz)
+
+    sp = sub.add_parser("mutate", help="a mutation score: how well the game's invariants, "
+                                       "expectations and examples pin its rules down")
+    sp.add_argument("game", metavar="GAME")
+    add_game_options(sp)
+    sp.add_argument("--seconds", type=seconds_arg("--seconds"), default=2.0, metavar="S",
+                    help="time to judge one mutant (default 2)")
+    sp.add_argument("--reach-seconds", type=seconds_arg("--reach-seconds"), default=20.0,
+                    metavar="T", help="time to find the game's own witnesses (default 20)")
+    sp.add_argument("--json", action="store_true", help="machine-readable report")
+    sp.add_argument("--verbose", action="store_true",
+                    help="list the killed and stillborn mutants too")
+    add_scale_options(sp)
+    sp.set_defaults(func=cmd_mutate)
 
     sp = sub.add_parser("solve", help="solve an open one-player game: a verdict and a "
                                       "replay, or winnability over many deals")

@@ -310,7 +310,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         try:
             run = mutate(args.game, players=args.players, settings=parse_settings(args.set),
                          seconds=args.seconds, seed=args.seed or 0, runner=runner,
-                         progress=bar, reach_seconds=args.reach_seconds)
+                         progress=bar, reach_seconds=args.reach_seconds,
+                         cache=".cardgame/witnesses")
         finally:
             bar.close()
     print(json.dumps(mutation_json(run), indent=2, ensure_ascii=False) if args.json
@@ -332,7 +333,8 @@ def _reachability(args: argparse.Namespace) -> Any:
             return True, "", []
         found = check_reachability(game, seed=args.seed or 0, seconds=args.reach_seconds,
                                    max_moves=args.max_moves, game_ref=args.game,
-                                   out_dir=".cardgame", settings=settings)
+                                   out_dir=".cardgame", settings=settings,
+                                   cache=".cardgame/witnesses")
         return (all(r.ok for r in found), sanitize(reach_text(found)),
                 [r.as_dict() for r in found])
     return run
@@ -472,8 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--seconds", type=seconds_arg("--seconds"), default=2.0, metavar="S",
                     help="time to judge one mutant (default 2)")
-    sp.add_argument("--reach-seconds", type=seconds_arg("--reach-seconds"), default=20.0,
-                    metavar="T", help="time to find the game's own witnesses (default 20)")
+    sp.add_argument("--reach-seconds", type=seconds_arg("--reach-seconds"), default=60.0,
+                    metavar="T", help="time to find the game's own witnesses (default 60)")
     sp.add_argument("--json", action="store_true", help="machine-readable report")
     sp.add_argument("--verbose", action="store_true",
                     help="list the killed and stillborn mutants too")

@@ -319,37 +319,22 @@ def fuzz_judge(seconds: float, seed: int) -> Judge:
 Witnesses = dict[int, tuple[int, tuple[Move, ...]]]  # expectation -> (deal, moves)
 
 
-def replays_to(game: Game, k: int, seed: int, moves: Sequence[Move]) -> bool:
-    """Do these moves, legal each in turn, reach a state where expectation k holds?"""
-    try:
-        st = game.new_state(seed)
-        if game.expectation_holds(st, k):
-            return True
-        for m in moves:
-            m = tuple(m)
-            if game.is_terminal(st) or m not in game.legal_moves(st):
-                return False
-            st = game.apply(st, m)
-            if game.expectation_holds(st, k):
-                return True
-    except CardgameError:
-        return False
-    return False
-
-
 def reach_judge(seconds: float, seed: int, witnesses: Witnesses) -> Judge:
-    """Killed when an `expect sometimes` of the mutant has no witness: the original
-    game's witness is replayed first, then a search for a new one."""
+    """Killed when an `expect sometimes` that the original game reaches (`witnesses`) has
+    no witness in the mutant: the original's witness is replayed first, then a search
+    for a new one."""
 
     def judge(game: Game) -> str | None:
-        from .reachability import check_reachability
+        from .reachability import check_reachability, replays_to
 
-        titles = [t for t, _ in game.expectations]
-        todo = [k for k in range(len(titles))
-                if not (k in witnesses and replays_to(game, k, *witnesses[k]))]
+        # only what the game itself was seen to reach: an expectation the original fails
+        # (or whose witness its search did not find) says nothing about a mutant
+        todo = [k for k in sorted(witnesses) if k < len(game.expectations)
+                and not replays_to(game, k, *witnesses[k])]
         if not todo:
             return None
-        found = check_reachability(game, seed=seed, seconds=seconds, max_moves=500)
+        found = check_reachability(game, seed=seed, seconds=seconds, max_moves=500,
+                                   which=todo)
         for k in todo:
             r = found[k]
             if not r.ok:
@@ -461,11 +446,13 @@ class MutationRun:
 def mutate(game: str | Path, *, players: int | None = None,
            settings: dict[str, str] | None = None, seconds: float = 2.0, seed: int = 0,
            runner: Any = None, progress: Callable[[int, int], None] | None = None,
-           reach_seconds: float = 20.0, only: Sequence[int] | None = None) -> MutationRun:
+           reach_seconds: float = 60.0, only: Sequence[int] | None = None,
+           cache: str | Path | None = None) -> MutationRun:
     """Every single-edit mutant of a game file judged (see the module's docstring).
     `seconds` per mutant (half to a short fuzz, half to the reachability search);
     `runner` (analysis.parallel) spreads the mutants over processes. `only`: the indices
-    of the mutants to judge (tests)."""
+    of the mutants to judge (tests). `cache`: where the original's witnesses are kept
+    (`cardgame fuzz` keeps them in `.cardgame/witnesses`)."""
     from ..lang import resolve_game
     from .parallel import Runner
     from .reachability import check_reachability
@@ -481,7 +468,8 @@ def mutate(game: str | Path, *, players: int | None = None,
     # the original's witnesses: a mutant that still reaches them is judged at once
     witnesses: Witnesses = {}
     if original.expectations:
-        found = check_reachability(original, seed=seed, seconds=reach_seconds)
+        found = check_reachability(original, seed=seed, seconds=reach_seconds,
+                                   cache=cache)
         for k, r in enumerate(found):
             if r.ok and r.seed is not None:
                 witnesses[k] = (r.seed, r.moves)
@@ -497,12 +485,12 @@ def mutate(game: str | Path, *, players: int | None = None,
     runner = runner or Runner()
     total = len(tasks)
 
+    finished = [0]
+
     def done(i: int, _: Any) -> None:
-        nonlocal finished
-        finished += 1
+        finished[0] += 1
         if progress is not None:
-            progress(finished, total)
-    finished = 0
+            progress(finished[0], total)
     results = iter(runner.map(judge_task, tasks, done))
     for m in ms:
         if m.name in marks:

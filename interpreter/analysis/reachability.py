@@ -24,8 +24,10 @@ This module sits above bots/, solve/ and fuzz/ (which may not import each other)
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -145,16 +147,28 @@ def playouts(game: Game, todo: set[int], seed: int, deadline: float, max_moves: 
 def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
                        max_moves: int = 2000, solver_nodes: int = 200_000,
                        game_ref: str | None = None, out_dir: str | Path | None = None,
-                       settings: dict[str, str] | None = None) -> list[Reach]:
+                       settings: dict[str, str] | None = None,
+                       which: Sequence[int] | None = None,
+                       cache: str | Path | None = None) -> list[Reach]:
     """A witness for each `expect sometimes` of the game, or why none, within about
     `seconds` in all (deterministic for a seed where the node bounds stop the searches,
-    not the clock). With `out_dir`, each witness is written there as a replay file."""
+    not the clock). With `out_dir`, each witness is written there as a replay file.
+    `which`: only these expectations are searched for (the others are reported
+    `unknown`). `cache`: a folder where witnesses are kept: one found there that still
+    replays to its condition is taken first, and each new one is kept there."""
     n = len(game.expectations)
     if not n:
         return []
     t0 = time.perf_counter()
-    todo = set(range(n))
+    todo = set(range(n)) if which is None else set(which) & set(range(n))
     found: dict[int, tuple[int, tuple[Move, ...], str]] = {}
+    ref = game_ref or game.path or game.name
+    if cache is not None:
+        for k in sorted(todo):
+            w = _cached(game, k, cache, ref)
+            if w is not None:
+                found[k] = (w[0], w[1], "the witness cache")
+                todo.discard(k)
     solver = game.players == 1
     # the playouts first (cheap, and they serve every expectation at once), then the solver
     share = 0.3 if solver else 1.0
@@ -189,8 +203,11 @@ def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
                 else:
                     undecided[k] += 1
             deal += 1
+    if cache is not None:
+        for k, (deal, moves, how) in found.items():
+            if how != "the witness cache":
+                _keep(game, k, cache, ref, deal, moves)
     out = []
-    ref = game_ref or game.path or game.name
     for k, (title, _) in enumerate(game.expectations):
         decl = game.checked.expects[k]
         if k in found:
@@ -215,6 +232,58 @@ def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
             out.append(Reach(title, decl.span, UNKNOWN, how=why, proved_deals=proved[k],
                              undecided_deals=undecided[k], playouts=played))
     return out
+
+
+def replays_to(game: Game, k: int, seed: int, moves: Sequence[Move]) -> bool:
+    """Do these moves, legal each in turn, reach a state where expectation k holds?"""
+    try:
+        st = game.new_state(seed)
+        if game.expectation_holds(st, k):
+            return True
+        for m in moves:
+            m = tuple(m)
+            if game.is_terminal(st) or m not in game.legal_moves(st):
+                return False
+            st = game.apply(st, m)
+            if game.expectation_holds(st, k):
+                return True
+    except CardgameError:
+        return False
+    return False
+
+
+def _cache_file(game: Game, k: int, cache: str | Path, ref: str) -> Path:
+    """Where the witness of expectation k is kept: by the game file's name and the
+    condition's text (not the file's hash: a witness still valid after an edit is kept)."""
+    decl = game.checked.expects[k]
+    digest = hashlib.sha256(f"{decl.kind}\0{decl.text}".encode()).hexdigest()[:16]
+    stem = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in Path(str(ref)).stem)
+    return Path(cache) / f"witness-{stem or 'game'}-{digest}.json"
+
+
+def _cached(game: Game, k: int, cache: str | Path, ref: str
+            ) -> tuple[int, tuple[Move, ...]] | None:
+    f = _cache_file(game, k, cache, ref)
+    try:
+        data = json.loads(f.read_text(encoding="utf-8"))
+        seed = int(data["seed"])
+        moves = tuple(tuple(int(x) for x in m) for m in data["moves"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # none kept, or unreadable: search again
+    if len(moves) > 100_000 or not replays_to(game, k, seed, moves):
+        return None
+    return seed, moves
+
+
+def _keep(game: Game, k: int, cache: str | Path, ref: str, seed: int,
+          moves: tuple[Move, ...]) -> None:
+    f = _cache_file(game, k, cache, ref)
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps({"seed": seed, "moves": [list(m) for m in moves]}),
+                     encoding="utf-8")
+    except OSError:
+        pass  # a cache that cannot be written only makes the next run slower
 
 
 def reach_text(results: list[Reach]) -> str:

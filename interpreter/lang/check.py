@@ -160,18 +160,13 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
     for x in d.expects:
         exprs.want("bool", x.cond, Scope(), Ctx("pure", rule=f"expect {x.kind}"))
-    seen: dict[str, A.EquivalentDecl] = {}
-    for eq in d.equivalents:
+    for eq in d.equivalents:  # (a mutant marked twice: the loader's "declared again")
         if not eq.mutant.strip():
-            report.err("'equivalent' names a mutant as 'cardgame mutate' lists it", eq.span,
-                       'copy its name from the report: equivalent "move m: < 3 -> <= 3" '
-                       '"why it is the same game"')
+            report.err("'equivalent' needs the name of a mutant, as 'cardgame mutate' lists "
+                       "it", eq.span, 'copy it from the report: equivalent "move m: n < 3 '
+                       '-> n <= 3" "why it is the same game"')
         elif not eq.reason.strip():
             report.err(f"'equivalent \"{eq.mutant}\"' gives no reason", eq.span,
                        "say why the mutant is the same game, as its second string")
-        elif eq.mutant in seen:
-            report.err(f"mutant '{eq.mutant}' is marked equivalent again (first at line "
-                       f"{seen[eq.mutant].span.line})", eq.span)
-        seen.setdefault(eq.mutant, eq)
     return flow or ()
 

@@ -464,7 +464,7 @@ def mutate(game: str | Path, *, players: int | None = None,
     text, ms = mutants(path)
     if only is not None:
         ms = [ms[i] for i in only]
-    run = MutationRun(original.name, path, [], 0.0)
+    run = MutationRun(original.name, str(game), [], 0.0)  # the game as the user named it
     # the original's witnesses: a mutant that still reaches them is judged at once
     witnesses: Witnesses = {}
     if original.expectations:

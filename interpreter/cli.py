@@ -302,8 +302,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
-    from .analysis import make_runner
-    from .analysis.mutate import mutate, mutation_json, mutation_text
+    from .analysis import make_runner, mutate, mutation_json, mutation_text
 
     bar = _Bar(args, "mutate", " mutants")
     with make_runner(args.jobs, args.dask) as runner:
@@ -324,7 +323,7 @@ def _reachability(args: argparse.Namespace) -> Any:
     written beside the counterexample (`.cardgame/`)."""
 
     def run() -> tuple[bool, str, Any]:
-        from .analysis.reachability import check_reachability, reach_text
+        from .analysis import check_reachability, reach_text
         from .engine import compile_game
 
         settings = parse_settings(args.set)

@@ -7,7 +7,7 @@ through. Two searches look for one, in turn, within one time budget:
 1. **bot playouts**: whole games from seeds `seed, seed+1, ...`, every seat played by a
    bot of the registry in rotation (random, greedy; an `mcts` now and then), COND tested
    after every step; every expectation is looked for in every playout at once;
-2. **the solver** (one-player games): a best-first search of one deal at a time with the
+2. in rounds with the playouts, about half the time, **the solver** (one-player games): a best-first search of one deal at a time with the
    expectation as its goal (`solve.solve(goal=...)`), without `auto move`s or symmetries
    (claims about winning, not about any condition). It reads every card, hidden or not:
    a witness is a sequence of legal moves, however it was found. A search that ends
@@ -111,14 +111,16 @@ def _goal(game: Game, k: int) -> Callable[[Node], bool]:
     return goal
 
 
-def playouts(game: Game, todo: set[int], seed: int, deadline: float, max_moves: int,
-             found: dict[int, tuple[int, tuple[Move, ...], str]]) -> int:
-    """Bot playouts from seeds seed, seed+1, ... until every expectation in `todo` has a
-    witness (in `found`) or the deadline; the number of playouts."""
+def playouts(game: Game, todo: set[int], seed: int, first: int, deadline: float,
+             max_moves: int, found: dict[int, tuple[int, tuple[Move, ...], str]]) -> int:
+    """Bot playouts number first, first+1, ... (the deal of playout i is seed + i) until
+    every expectation in `todo` has a witness (in `found`) or the deadline; the number
+    of playouts played (at least one, so that a short budget still plays)."""
     n = 0
-    while todo and time.perf_counter() < deadline:
-        deal = seed + n
-        name = PLAYOUT_BOTS[n % len(PLAYOUT_BOTS)]
+    while todo and (n == 0 or time.perf_counter() < deadline):
+        i = first + n
+        deal = seed + i
+        name = PLAYOUT_BOTS[i % len(PLAYOUT_BOTS)]
         bots = [make_bot(name, deal * 16 + p) for p in range(game.players)]
         n += 1
         moves: list[Move] = []
@@ -170,39 +172,45 @@ def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
                 found[k] = (w[0], w[1], "the witness cache")
                 todo.discard(k)
     solver = game.players == 1
-    # the playouts first (cheap, and they serve every expectation at once), then the solver
-    share = 0.3 if solver else 1.0
-    played = playouts(game, todo, seed, t0 + seconds * share, max_moves, found)
     proved: dict[int, int] = {k: 0 for k in range(n)}
     undecided: dict[int, int] = {k: 0 for k in range(n)}
     complete: set[int] = set()  # proved for every deal: the rules use no chance
     chance = uses_chance(game)
-    if solver and todo:
-        deadline = t0 + seconds
-        deal = seed
-        while todo and time.perf_counter() < deadline:
-            start = game.new_state(deal)
-            for k in sorted(todo):
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    break
-                per = min(DEAL_SECONDS, max(0.05, left / max(1, len(todo))))
-                bounds = Bounds(nodes=solver_nodes, seconds=per)
-                if is_win(game, k):  # the win itself: the solver's own claims hold
-                    r = solve(game, start, bounds, key_for(game, True)[0])
-                else:
-                    r = solve(game, start, bounds, None, auto=False, goal=_goal(game, k))
-                if r.verdict == SOLVED:
-                    found[k] = (deal, r.moves, "the solver")
+    deadline = t0 + seconds
+    # rounds of bot playouts (they serve every expectation at once) and, in a one-player
+    # game, of the solver on the next deal: about half the time each
+    played = 0
+    deal = seed
+    rounds = 0
+    while todo and time.perf_counter() < deadline:
+        now = time.perf_counter()
+        rounds += 1
+        slice_end = min(deadline, now + min(DEAL_SECONDS, seconds / 4)) if solver else deadline
+        played += playouts(game, todo, seed, played, slice_end, max_moves, found)
+        if not (solver and todo):
+            continue
+        start = game.new_state(deal)
+        for k in sorted(todo):
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            per = min(DEAL_SECONDS, max(0.05, left / max(1, len(todo))))
+            bounds = Bounds(nodes=solver_nodes, seconds=per)
+            if is_win(game, k):  # the win itself: the solver's own claims hold
+                r = solve(game, start, bounds, key_for(game, True)[0])
+            else:
+                r = solve(game, start, bounds, None, auto=False, goal=_goal(game, k))
+            if r.verdict == SOLVED:
+                found[k] = (deal, r.moves, "the solver")
+                todo.discard(k)
+            elif r.verdict == UNSOLVABLE:
+                proved[k] += 1
+                if not chance:
+                    complete.add(k)
                     todo.discard(k)
-                elif r.verdict == UNSOLVABLE:
-                    proved[k] += 1
-                    if not chance:
-                        complete.add(k)
-                        todo.discard(k)
-                else:
-                    undecided[k] += 1
-            deal += 1
+            else:
+                undecided[k] += 1
+        deal += 1
     if cache is not None:
         for k, (deal, moves, how) in found.items():
             if how != "the witness cache":

@@ -149,3 +149,22 @@ def test_bundled_solitaires_can_be_won(name):
     assert r.verdict == WITNESSED, r.how
     states = replay.from_game(g, name, r.seed, list(r.moves)).states(g)
     assert g.results(states[-1]) == ["win"]
+
+
+def test_every_bundled_witness_replays_to_its_condition():
+    """games/witnesses/ holds witnesses found by long runs, so that `cardgame fuzz` on a
+    bundled game need not search again: each must still reach its condition."""
+    from cardgame.interpreter.analysis.reachability import BUNDLED, _cache_file, replays_to
+
+    files = sorted(BUNDLED.glob("witness-*.json"))
+    assert files
+    import json
+
+    for f in files:
+        name = f.name[len("witness-"):].rsplit("-", 1)[0]
+        g = compile_game(name)
+        k = next(k for k in range(len(g.expectations)) if _cache_file(g, k, BUNDLED, name) == f)
+        data = json.loads(f.read_text())
+        moves = [tuple(m) for m in data["moves"]]
+        assert replays_to(g, k, data["seed"], moves), f.name
+        assert g.results(replay.from_game(g, name, data["seed"], moves).states(g)[-1]) == ["win"]

@@ -9,8 +9,9 @@ down. Each mutant is the game file's text with one edit, found from the AST's sp
 - a zone's visibility changed (face down / face up / owner only);
 - a zone named for another zone of its kind (a single zone, or an array).
 
-Nothing is edited inside invariants, expectations, `equivalent` marks, the table, the
-deck or the game's name and options: they are the checks and the frame, not the rules.
+Nothing is edited inside invariants, expectations, `equivalent` marks, `auto move`
+claims (the solver's, about winning), the table, the deck or the game's name and
+options: they are the checks and the frame, not the rules.
 
 A mutant that fails `check` is stillborn. Every other one is judged by a list of judges,
 each `(game) -> str | None`: the reason it is killed, or None. The first that kills it
@@ -51,7 +52,7 @@ VISIBILITY = {"face down": "hidden", "hidden": "hidden", "face up": "public",
 VIS_WORDS = {"hidden": "face down", "public": "face up", "owner": "owner only"}
 SKIPPED = (A.GameDecl, A.About, A.Extends, A.PlayersDecl, A.OptionDecl, A.DeckDecl,
            A.TableDecl, A.InvariantDecl, A.ExpectDecl, A.EquivalentDecl, A.LimitDecl,
-           A.RemoveDecl, A.ResultDecl)
+           A.RemoveDecl, A.ResultDecl, A.AutoDecl)
 MAX_MUTANTS = 2000  # a file gives at most this many (the first ones, in file order)
 
 
@@ -221,7 +222,7 @@ class _Gen:
             if not d.clauses:
                 self.expr(d.when)
             self.stmts(d.body)
-        elif isinstance(d, (A.EndDecl, A.AutoDecl)):
+        elif isinstance(d, A.EndDecl):
             self.expr(d.cond)
         elif isinstance(d, A.ScoreDecl):
             self.expr(d.expr)
@@ -338,8 +339,10 @@ def reach_judge(seconds: float, seed: int, witnesses: Witnesses) -> Judge:
         for k in todo:
             r = found[k]
             if not r.ok:
-                return (f"expect sometimes '{r.title}': "
-                        + ("unreachable" if r.verdict == "unreachable" else "no witness found"))
+                return (f"expect sometimes '{r.title}': " + (
+                    "unreachable (a complete search)" if r.verdict == "unreachable" else
+                    f"the game's witness no longer replays, and none was found in "
+                    f"{seconds:g} s"))
         return None
     return judge
 

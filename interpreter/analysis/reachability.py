@@ -37,6 +37,7 @@ from ..bots import make_bot
 from ..engine import Game, Move, Node, State, replay
 from ..errors import CardgameError
 from ..lang import ast as A
+from ..lang import bundled_dir
 from ..solve import SOLVED, UNSOLVABLE, Bounds, key_for, solve
 
 WITNESSED = "witnessed"
@@ -46,6 +47,9 @@ UNKNOWN = "unknown"
 #: the bots that play the playouts, in rotation (a search bot with a small budget)
 PLAYOUT_BOTS = ("random", "greedy", "random", "mcts:30")
 DEAL_SECONDS = 2.0  # the solver's budget for one deal, at most
+#: witnesses shipped with the bundled games (found by long runs; the same format as the
+#: cache): tried after the cache, each checked by replaying it
+BUNDLED = bundled_dir() / "witnesses"
 
 
 @attrs.frozen
@@ -165,11 +169,11 @@ def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
     todo = set(range(n)) if which is None else set(which) & set(range(n))
     found: dict[int, tuple[int, tuple[Move, ...], str]] = {}
     ref = game_ref or game.path or game.name
-    if cache is not None:
-        for k in sorted(todo):
-            w = _cached(game, k, cache, ref)
+    for folder, how in ((cache, "the witness cache"), (BUNDLED, "the bundled witnesses")):
+        for k in sorted(todo) if folder is not None else ():
+            w = _cached(game, k, folder, ref)
             if w is not None:
-                found[k] = (w[0], w[1], "the witness cache")
+                found[k] = (w[0], w[1], how)
                 todo.discard(k)
     solver = game.players == 1
     proved: dict[int, int] = {k: 0 for k in range(n)}
@@ -213,7 +217,7 @@ def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
         deal += 1
     if cache is not None:
         for k, (deal, moves, how) in found.items():
-            if how != "the witness cache":
+            if how not in ("the witness cache", "the bundled witnesses"):
                 _keep(game, k, cache, ref, deal, moves)
     out = []
     for k, (title, _) in enumerate(game.expectations):

@@ -129,6 +129,7 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
         doc = report_json(report)
         if extra is not None:
             doc["reachability"] = more_json
+            doc["ok"] = doc["ok"] and more_ok
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         print(format_report(report))

@@ -330,10 +330,12 @@ def _reachability(args: argparse.Namespace) -> Any:
         game = compile_game(args.game, args.players, settings)
         if not game.expectations:
             return True, "", []
+        # as fuzz's own database: nothing written here when the search runs on a cluster
+        local = None if args.dask else ".cardgame"
         found = check_reachability(game, seed=args.seed or 0, seconds=args.reach_seconds,
                                    max_moves=args.max_moves, game_ref=args.game,
-                                   out_dir=".cardgame", settings=settings,
-                                   cache=".cardgame/witnesses")
+                                   out_dir=local, settings=settings,
+                                   cache=local and f"{local}/witnesses")
         return (all(r.ok for r in found), sanitize(reach_text(found)),
                 [r.as_dict() for r in found])
     return run

@@ -169,8 +169,9 @@ def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
     todo = set(range(n)) if which is None else set(which) & set(range(n))
     found: dict[int, tuple[int, tuple[Move, ...], str]] = {}
     ref = game_ref or game.path or game.name
-    for folder, how in ((cache, "the witness cache"), (BUNDLED, "the bundled witnesses")):
-        for k in sorted(todo) if folder is not None else ():
+    folders = [(cache, "the witness cache")] if cache is not None else []
+    for folder, how in [*folders, (BUNDLED, "the bundled witnesses")]:
+        for k in sorted(todo):
             w = _cached(game, k, folder, ref)
             if w is not None:
                 found[k] = (w[0], w[1], how)
@@ -193,17 +194,21 @@ def check_reachability(game: Game, *, seed: int = 0, seconds: float = 10.0,
         played += playouts(game, todo, seed, played, slice_end, max_moves, found)
         if not (solver and todo):
             continue
-        start = game.new_state(deal)
         for k in sorted(todo):
             left = deadline - time.perf_counter()
             if left <= 0:
                 break
             per = min(DEAL_SECONDS, max(0.05, left / max(1, len(todo))))
             bounds = Bounds(nodes=solver_nodes, seconds=per)
-            if is_win(game, k):  # the win itself: the solver's own claims hold
-                r = solve(game, start, bounds, key_for(game, True)[0])
-            else:
-                r = solve(game, start, bounds, None, auto=False, goal=_goal(game, k))
+            try:
+                start = game.new_state(deal)
+                if is_win(game, k):  # the win itself: the solver's own claims hold
+                    r = solve(game, start, bounds, key_for(game, True)[0])
+                else:
+                    r = solve(game, start, bounds, None, auto=False, goal=_goal(game, k))
+            except CardgameError:  # a rule that fails is fuzz's to report: not decided
+                undecided[k] += 1
+                continue
             if r.verdict == SOLVED:
                 found[k] = (deal, r.moves, "the solver")
                 todo.discard(k)
@@ -275,7 +280,23 @@ def _cache_file(game: Game, k: int, cache: str | Path, ref: str) -> Path:
 
 def _cached(game: Game, k: int, cache: str | Path, ref: str
             ) -> tuple[int, tuple[Move, ...]] | None:
-    f = _cache_file(game, k, cache, ref)
+    """A kept witness that still replays in this game: the one kept under this game's
+    name first, then those of other games with the same condition (a variant, or a file
+    that extends the game, often keeps its witness), at most MAX_TRIED."""
+    own = _cache_file(game, k, cache, ref)
+    others = sorted(p for p in Path(cache).glob(f"witness-*-{own.name.rsplit('-', 1)[1]}")
+                    if p != own) if Path(cache).is_dir() else []
+    for f in [own, *others][:MAX_TRIED]:
+        w = _read_witness(game, k, f)
+        if w is not None:
+            return w
+    return None
+
+
+MAX_TRIED = 20  # kept witnesses replayed for one expectation, at most
+
+
+def _read_witness(game: Game, k: int, f: Path) -> tuple[int, tuple[Move, ...]] | None:
     try:
         data = json.loads(f.read_text(encoding="utf-8"))
         seed = int(data["seed"])

@@ -106,9 +106,9 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
              extra: Extra | None = None) -> int:
     """`cardgame fuzz`: prints the report; the exit code is 1 when a rule hole was found.
     With a runner (`--jobs`, `--dask`), independent searches run on its workers.
-    `extra` (the game's reachability expectations) is run after the search and its text
-    printed after the report (its value under "reachability" in JSON); it fails the run
-    when it is not ok."""
+    `extra` (the game's reachability expectations) is run after a search that found no
+    rule hole, its text printed after the report (its value under "reachability" in
+    JSON); it fails the run when it is not ok."""
     settings = parse_settings(getattr(args, "set", None))
     # a progress line only at a terminal: a log or a pipe gets the report alone
     stream = sys.stderr if sys.stderr.isatty() else None
@@ -124,7 +124,9 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
         report = fuzz(args.game, players=args.players, options=settings, seed=args.seed,
                       examples=examples, seconds=seconds, max_moves=max_moves, out=args.out,
                       progress=stream, game_ref=args.game)
-    more_ok, more_text, more_json = extra() if extra is not None else (True, "", None)
+    # a game with a rule hole is not searched for witnesses: fix the hole first
+    more_ok, more_text, more_json = (extra() if extra is not None and report.ok
+                                     else (True, "", None))
     if getattr(args, "json", False):
         doc = report_json(report)
         if extra is not None:

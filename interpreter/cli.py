@@ -1,4 +1,4 @@
-"""The `cardgame` command: list, check, play, simulate, compare, fuzz.
+"""The `cardgame` command: list, check, play, simulate, compare, fuzz, solve, mutate.
 
 Argparse and dispatch only: each command calls its package (lang, engine, analysis,
 fuzz, repl) and prints the report it returns. Nothing imports this module. The progress
@@ -153,8 +153,9 @@ class _Bar:
     """A progress bar on stderr at a terminal (tqdm), nothing in a pipe or with --json;
     the analysis package reports progress through this callback only."""
 
-    def __init__(self, args: argparse.Namespace, what: str) -> None:
+    def __init__(self, args: argparse.Namespace, what: str, unit: str = " games") -> None:
         self.what = what
+        self.unit = unit
         self.on = not getattr(args, "json", False) and sys.stderr.isatty()
         self.bar: Any = None
 
@@ -169,7 +170,7 @@ class _Bar:
             # a terminal that reports no size (some pseudo-terminals) gets 80 x 24, where
             # tqdm would draw nothing
             size = shutil.get_terminal_size()
-            self.bar = tqdm(total=total, desc=self.what, unit=" games", leave=False,
+            self.bar = tqdm(total=total, desc=self.what, unit=self.unit, leave=False,
                             file=sys.stderr, ncols=min(100, size.columns), nrows=size.lines)
         self.bar.update(done - self.bar.n)
 
@@ -289,13 +290,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from .fuzz import run_fuzz
 
+    extra = _reachability(args)
     if args.jobs == 1 and not args.dask and (args.searches or 1) == 1:
-        result: int = run_fuzz(args)
+        result: int = run_fuzz(args, extra=extra)
         return result
     from .analysis import make_runner
 
     with make_runner(args.jobs, args.dask) as runner:
-        result = run_fuzz(args, runner=runner)
+        result = run_fuzz(args, runner=runner, extra=extra)
     return result
 
 
@@ -314,6 +316,44 @@ def cmd_test(args: argparse.Namespace) -> int:
         print(sanitize(text_report(runs, args.verbose)))
     bad = any(not o.ok for _, outcomes in runs for o in outcomes)
     return 1 if bad or not any(outcomes for _, outcomes in runs) else 0
+def cmd_mutate(args: argparse.Namespace) -> int:
+    from .analysis import make_runner, mutate, mutation_json, mutation_text
+
+    bar = _Bar(args, "mutate", " mutants")
+    with make_runner(args.jobs, args.dask) as runner:
+        try:
+            run = mutate(args.game, players=args.players, settings=parse_settings(args.set),
+                         seconds=args.seconds, seed=args.seed or 0, runner=runner,
+                         progress=bar, reach_seconds=args.reach_seconds,
+                         cache=".cardgame/witnesses")
+        finally:
+            bar.close()
+    print(json.dumps(mutation_json(run), indent=2, ensure_ascii=False) if args.json
+          else sanitize(mutation_text(run, args.verbose)))
+    return 0
+
+
+def _reachability(args: argparse.Namespace) -> Any:
+    """fuzz's second half: a witness for each `expect sometimes` (analysis.reachability),
+    written beside the counterexample (`.cardgame/`)."""
+
+    def run() -> tuple[bool, str, Any]:
+        from .analysis import check_reachability, reach_text
+        from .engine import compile_game
+
+        settings = parse_settings(args.set)
+        game = compile_game(args.game, args.players, settings)
+        if not game.expectations:
+            return True, "", []
+        # as fuzz's own database: nothing written here when the search runs on a cluster
+        local = None if args.dask else ".cardgame"
+        found = check_reachability(game, seed=args.seed or 0, seconds=args.reach_seconds,
+                                   max_moves=args.max_moves, game_ref=args.game,
+                                   out_dir=local, settings=settings,
+                                   cache=local and f"{local}/witnesses")
+        return (all(r.ok for r in found), sanitize(reach_text(found)),
+                [r.as_dict() for r in found])
+    return run
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -439,6 +479,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--searches", type=count_arg("--searches", 1, 1024), default=None, metavar="K",
                     help="independent searches, each with the whole budget and its own seed "
                          "(default: one per worker); the shortest counterexample wins")
+    sp.add_argument("--reach-seconds", type=seconds_arg("--reach-seconds"), default=10.0,
+                    metavar="T", help="time to find a witness of the game's "
+                                      "'expect sometimes' declarations (default 10)")
     sp.set_defaults(func=cmd_fuzz)
 
     sp = sub.add_parser("test", help="run the examples of game files: each passes or says "
@@ -449,6 +492,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--verbose", "-v", action="store_true", help="a line per example")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.set_defaults(func=cmd_test)
+    sp = sub.add_parser("mutate", help="a mutation score: how well the game's invariants, "
+                                       "expectations and examples pin its rules down")
+    sp.add_argument("game", metavar="GAME")
+    add_game_options(sp)
+    sp.add_argument("--seconds", type=seconds_arg("--seconds"), default=2.0, metavar="S",
+                    help="time to judge one mutant (default 2)")
+    sp.add_argument("--reach-seconds", type=seconds_arg("--reach-seconds"), default=60.0,
+                    metavar="T", help="time to find the game's own witnesses (default 60)")
+    sp.add_argument("--json", action="store_true", help="machine-readable report")
+    sp.add_argument("--verbose", action="store_true",
+                    help="list the killed and stillborn mutants too")
+    add_scale_options(sp)
+    sp.set_defaults(func=cmd_mutate)
 
     sp = sub.add_parser("solve", help="solve an open one-player game: a verdict and a "
                                       "replay, or winnability over many deals")

@@ -54,6 +54,10 @@ VALUES = {
     # the words of an example block, which the post-lexer makes keywords there
     **{term: tuple(w for w, t in EXAMPLE_WORDS.items() if t == term)
        for term in set(EXAMPLE_WORDS.values())},
+    # the words of an expectation, which the post-lexer makes keywords before a condition
+    "_EXPECT_KW": ("expect",),
+    "_SOMETIMES": ("sometimes",),
+    "_NEVER": ("never",),
 }
 
 

@@ -229,10 +229,20 @@ def results(x: Exprs) -> list[str]:
     for inv in g.invariants:
         out.append(f"def inv_{inv.name}(s, _legal):")
         out.append(reset)
-        out.append(f"    return bool({x.expr(inv.cond, Frame({}, f'invariant {inv.name}'))})")
+        test = "not " if inv.negated else ""  # `expect never COND`
+        out.append(f"    return {test}bool("
+                   f"{x.expr(inv.cond, Frame({}, f'invariant {inv.name}'))})")
         out.append("")
         names.append(inv.name)
     out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in names) + ")")
+    # `expect sometimes COND`: (its title, a test of a state), for fuzz's reachability
+    for k, xp in enumerate(g.expects):
+        out.append(f"def exp_{k}(s, _legal):")
+        out.append(reset)
+        out.append(f"    return bool({x.expr(xp.cond, Frame({}, f'expect {k}'))})")
+        out.append("")
+    out.append("EXPECTS = (" + "".join(f"({xp.title!r}, exp_{k}), "
+                                       for k, xp in enumerate(g.expects)) + ")")
     return out
 
 

@@ -72,6 +72,8 @@ class Game(Machine):
         self.options = dict(checked.options)
         self.source_id = source_id
         self.invariants: list[tuple[str, Any]] = list(self.ns["INVARIANTS"])
+        # `expect sometimes COND`: (title, test), one per declaration, in file order
+        self.expectations: list[tuple[str, Any]] = list(self.ns.get("EXPECTS", ()))
         self.limit = checked.limit.count if checked.limit else 0  # declared move limit, 0: none
         # why a game ends, as end_reason() reports it: each end condition's, and the limit's
         self.limit_reason: str = self.ns["LIMIT_REASON"]
@@ -347,6 +349,17 @@ class Game(Machine):
             if not ok:
                 bad.append(name)
         return bad
+
+    def expectation_holds(self, state: State, k: int,
+                          legal: list[Move] | None = None) -> bool:
+        """Does the condition of the game's k-th `expect sometimes` hold in this state?
+        (A condition that fails to evaluate does not hold.)"""
+        fn = self.expectations[k][1]
+        try:
+            return bool(fn(list(state.slots),
+                           self.legal_moves(state) if legal is None else legal))
+        except CardgameError:
+            return False
 
     def invariant_error(self, state: State, name: str) -> CardgameError | None:
         """The rule error that evaluating a declared invariant raises, if any."""

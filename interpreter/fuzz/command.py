@@ -98,9 +98,18 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
                          write_replay, out)
 
 
-def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
+# What a layer above adds to the fuzz report (the CLI passes analysis.reachability's
+# check in): () -> (ok, text, JSON value)
+Extra = Callable[[], tuple[bool, str, Any]]
+
+
+def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
+             extra: Extra | None = None) -> int:
     """`cardgame fuzz`: prints the report; the exit code is 1 when a rule hole was found.
-    With a runner (`--jobs`, `--dask`), independent searches run on its workers."""
+    With a runner (`--jobs`, `--dask`), independent searches run on its workers.
+    `extra` (the game's reachability expectations) is run after a search that found no
+    rule hole, its text printed after the report (its value under "reachability" in
+    JSON); it fails the run when it is not ok."""
     settings = parse_settings(getattr(args, "set", None))
     # a progress line only at a terminal: a log or a pipe gets the report alone
     stream = sys.stderr if sys.stderr.isatty() else None
@@ -123,14 +132,22 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None) -> int:
         report = fuzz(args.game, players=args.players, options=settings, seed=args.seed,
                       examples=examples, seconds=seconds, max_moves=max_moves, out=args.out,
                       progress=stream, game_ref=args.game)
+    # a game with a rule hole is not searched for witnesses: fix the hole first
+    more_ok, more_text, more_json = (extra() if extra is not None and report.ok
+                                     else (True, "", None))
     if getattr(args, "json", False):
-        out = report_json(report)
+        doc = report_json(report)
         if outcomes:
-            out["examples"] = json_report([(args.game, outcomes)])
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+            doc["examples"] = json_report([(args.game, outcomes)])
+        if extra is not None:
+            doc["reachability"] = more_json
+            doc["ok"] = doc["ok"] and more_ok
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         print(format_report(report))
-    return 0 if report.ok and examples_ok else 1
+        if more_text:
+            print(more_text)
+    return 0 if report.ok and examples_ok and more_ok else 1
 
 
 # ---------------------------------------------------------------------- parallel searches

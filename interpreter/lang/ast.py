@@ -446,6 +446,7 @@ class InvariantDecl(Decl):
     name: str = ""
     doc: str = ""
     cond: Expr = attrs.field(factory=Expr)
+    negated: bool = False  # from `expect never COND`: the invariant is `not COND`
 
 
 @attrs.frozen
@@ -469,6 +470,40 @@ class AutoDecl(Decl):
     name: str = ""
     cond: Expr = attrs.field(factory=Expr)
     doc: str = ""
+
+
+@attrs.frozen
+class ExpectDecl(Decl):
+    """`expect sometimes COND "LABEL"`: some play reaches a state where COND holds
+    (`cardgame fuzz` looks for a witness); `expect never COND`: none does (an invariant,
+    `not COND`, checked after every step). `text` is COND as written."""
+
+    kind: str = "sometimes"  # sometimes, never
+    cond: Expr = attrs.field(factory=Expr)
+    label: str = ""
+    text: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"ExpectDecl@{self.span}"  # expectations accumulate, as unnamed ends do
+
+    @property
+    def title(self) -> str:
+        """How a report names it: its label, else `expect KIND COND`."""
+        return self.label or f"expect {self.kind} {self.text}"
+
+
+@attrs.frozen
+class EquivalentDecl(Decl):
+    """`equivalent "MUTANT" "REASON"`: the designer's word that a mutant of this file
+    (named as `cardgame mutate` names it) is the same game; no effect on play."""
+
+    mutant: str = ""
+    reason: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"EquivalentDecl:{self.mutant}"
 
 
 @attrs.frozen

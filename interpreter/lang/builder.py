@@ -15,7 +15,7 @@ from .parser import parse
 
 def build_module(source: str, filename: str) -> A.Module:
     tree = parse(source, filename)
-    return A.Module(filename, tuple(_Builder(filename).decls(tree)), source)
+    return A.Module(filename, tuple(_Builder(filename, source).decls(tree)), source)
 
 
 def unquote(tok: lark.Token | str, filename: str = "") -> str:
@@ -65,8 +65,9 @@ def _type_text(t: lark.Tree) -> str:
 
 
 class _Builder:
-    def __init__(self, filename: str) -> None:
+    def __init__(self, filename: str, source: str = "") -> None:
         self.file = filename
+        self.source = source  # for the text of an `expect` condition
 
     def unq(self, tok: lark.Token | str) -> str:
         return unquote(tok, self.file)
@@ -337,6 +338,28 @@ class _Builder:
     def d_invariant_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         doc = self.unq(c[1]) if len(c) == 3 else ""
         return A.InvariantDecl(str(c[0]), doc, self.expr(c[-1]), span=self.span(c[0]))
+
+    def _expect(self, kind: str, t: lark.Tree, c: list[Any]) -> A.Decl:
+        cond = self.expr(c[0])
+        label = self.unq(c[1]) if len(c) > 1 and c[1] is not None else ""
+        sp = cond.span
+        text = ""
+        if sp.line:  # the condition as written, on one line
+            lines = self.source.splitlines()[sp.line - 1:sp.end_line]
+            if lines:
+                lines[-1] = lines[-1][:sp.end_column - 1]
+                lines[0] = lines[0][sp.column - 1:]
+                text = " ".join(x.strip() for x in lines)
+        return A.ExpectDecl(kind, cond, label, text, span=self.span(t))
+
+    def d_expect_sometimes(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return self._expect("sometimes", t, c)
+
+    def d_expect_never(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return self._expect("never", t, c)
+
+    def d_equivalent_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.EquivalentDecl(self.unq(c[0]), self.unq(c[1]), span=self.span(t))
 
     def d_limit_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         unit = str(c[1])

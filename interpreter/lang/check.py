@@ -15,8 +15,8 @@ import attrs
 from ..cards import MAX_SUITS, SUITS, suit_symbols
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
-from .check_expr import KEYWORDS, ExprChecker
 from .check_example import check_examples, effective_settings
+from .check_expr import KEYWORDS, ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
 from .consts import Constants, const_int
@@ -118,13 +118,21 @@ def _check(loaded: Loaded, players: int | None,
         card_attrs=deck.card_attrs, has_suitless=any(c.suit == 0 for c in deck.cards),
         zones=zones, vars=syms.vars, defs=d.defs, procs=d.procs, moves=d.moves,
         setup=d.setup, flow=d.flow, ends=d.ends, score=d.score, result=d.result,
-        invariants=d.invariants, limit=d.limit, blocking_procs=syms.blocking,
+        invariants=d.invariants + _nevers(d.expects), limit=d.limit, blocking_procs=syms.blocking,
         constants=constants, bool_attrs=deck.bool_attrs, consts=consts,
         expr_types=syms.types, refs=syms.refs, game_flow=game_flow, table=table,
         autos=d.autos, suit_names=suit_names, suit_symbols=suit_symbols(suit_names),
         examples=tuple(d.examples), players_default=d.players.default,
-        example_errors=broken,
+        example_errors=broken, expects=[x for x in d.expects if x.kind == "sometimes"],
+        equivalents=d.equivalents,
     )
+
+
+def _nevers(expects: list[A.ExpectDecl]) -> list[A.InvariantDecl]:
+    """`expect never COND` is the invariant `not COND`, named `never_K` (K counts them)."""
+    nevers = [x for x in expects if x.kind == "never"]
+    return [A.InvariantDecl(f"never_{k}", x.title, x.cond, negated=True, span=x.span)
+            for k, x in enumerate(nevers, 1)]
 
 
 def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
@@ -175,6 +183,16 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         report.err(f"'result {d.result.kind} score' needs a 'score = ...'", d.result.span)
     for inv in d.invariants:
         exprs.want("bool", inv.cond, Scope(), Ctx("pure", rule=f"invariant {inv.name}"))
+    for x in d.expects:
+        exprs.want("bool", x.cond, Scope(), Ctx("pure", rule=f"expect {x.kind}"))
+    for eq in d.equivalents:  # (a mutant marked twice: the loader's "declared again")
+        if not eq.mutant.strip():
+            report.err("'equivalent' needs the name of a mutant, as 'cardgame mutate' lists "
+                       "it", eq.span, 'copy it from the report: equivalent "move m: n < 3 '
+                       '-> n <= 3" "why it is the same game"')
+        elif not eq.reason.strip():
+            report.err(f"'equivalent \"{eq.mutant}\"' gives no reason", eq.span,
+                       "say why the mutant is the same game, as its second string")
     return flow or ()
 
 

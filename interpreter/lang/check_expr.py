@@ -265,8 +265,9 @@ class ExprChecker:
         if b is not None and not (b.def_shadows and n in defs):
             # not kept: a variable declared later may take the name
             if b.end_only and (ctx.kind != "pure" or not (
-                    ctx.rule == "end" or ctx.rule.startswith("invariant"))):
-                self.err(f"'{n}' is known only in 'end when' and 'invariant'", e.span)
+                    ctx.rule == "end" or ctx.rule.startswith(("invariant", "expect")))):
+                self.err(f"'{n}' is known only in 'end when', 'invariant' and 'expect'",
+                         e.span)
             return Ref("builtin", n, b.type, b)
         if n in defs:
             self.err(f"'{n}' is a function: call it, {n}(...)", e.span)

@@ -50,6 +50,8 @@ class Decls:
     order: A.OrderDecl | None = None
     suits: A.SuitsDecl | None = None
     examples: list[A.ExampleDecl] = attrs.field(factory=list)
+    expects: list[A.ExpectDecl] = attrs.field(factory=list)  # sometimes and never
+    equivalents: list[A.EquivalentDecl] = attrs.field(factory=list)
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -99,6 +101,10 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.suits = d
         elif isinstance(d, A.ExampleDecl):
             out.examples.append(d)
+        elif isinstance(d, A.ExpectDecl):
+            out.expects.append(d)
+        elif isinstance(d, A.EquivalentDecl):
+            out.equivalents.append(d)
     return out
 
 

@@ -187,7 +187,7 @@ def _bodies(d: A.Decl) -> Iterator[object]:
         yield d.body
     elif isinstance(d, A.DefDecl):
         yield d.body
-    elif isinstance(d, (A.EndDecl, A.InvariantDecl)):
+    elif isinstance(d, (A.EndDecl, A.InvariantDecl, A.ExpectDecl)):
         yield d.cond
     elif isinstance(d, A.ScoreDecl):
         yield d.expr

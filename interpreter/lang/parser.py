@@ -27,6 +27,7 @@ _TERMINAL_WORDS = {
     "HIGHLOW": "'highest' or 'lowest'",
     "CARD": "a card (7♣)",
     "EX_RESULT": "'wins', 'loses' or 'draws'",
+    "_EXPECT_KW": "'expect'", "_SOMETIMES": "'sometimes'", "_NEVER": "'never'",
     **{term: f"'{word}'" for word, term in {
         "expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS",
         "no": "_EX_NO", "plays": "_EX_PLAYS", "can": "_EX_CAN", "cannot": "_EX_CANNOT",
@@ -53,6 +54,8 @@ EXAMPLE_WORDS = {"expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS", "no
 
 
 _POSTLEXED = frozenset(EXAMPLE_WORDS.values())
+_EXPECTATION = re.compile(r"[ \t\r\n]+(sometimes|never)(?![A-Za-z0-9_])")
+_SOURCE = [""]  # the text being parsed, for the post-lexer's one look ahead
 
 
 class ExampleWords:
@@ -62,6 +65,30 @@ class ExampleWords:
     always_accept = ("NAME",)
 
     def process(self, stream: Any) -> Any:
+        return self._examples(self._expectations(stream))
+
+    @staticmethod
+    def _expectations(stream: Any) -> Any:
+        """`expect sometimes` / `expect never` become the keywords of an expectation; any
+        other `expect` stays a name. The word after `expect` is read from the source text
+        (`_SOURCE`), not from the token stream: the contextual lexer lexes a token in the
+        parser's state, so a token held back to look ahead would be lexed in the wrong
+        one."""
+        after = None  # the kind of the word after a retyped `expect`
+        for tok in stream:
+            if after is not None and tok.type == "NAME" and str(tok) == after:
+                tok = lark.Token.new_borrow_pos(
+                    "_SOMETIMES" if after == "sometimes" else "_NEVER", str(tok), tok)
+            after = None
+            if tok.type == "NAME" and str(tok) == "expect" and tok.end_pos is not None:
+                m = _EXPECTATION.match(_SOURCE[0], tok.end_pos)
+                if m:
+                    after = m.group(1)
+                    tok = lark.Token.new_borrow_pos("_EXPECT_KW", str(tok), tok)
+            yield tok
+
+    @staticmethod
+    def _examples(stream: Any) -> Any:
         depth = 0  # braces open inside an example block (0: outside one)
         opening = False  # after `example`, before its `{`
         for tok in stream:
@@ -338,6 +365,7 @@ def parse(source: str, filename: str, start: str = "start",
     if start == "start":
         _scan(source, filename)
     try:
+        _SOURCE[0] = source
         tree = lark_parser().parse(source, start=start)
     except lark.exceptions.UnexpectedToken as e:
         tok = e.token
@@ -358,6 +386,19 @@ def parse(source: str, filename: str, start: str = "start",
             opened = _unclosed_brace(source, filename) if start == "start" else None
             if opened is not None:
                 hint = f"expected '}}' to close the block opened at {opened.line}:{opened.column}"
+        elif (tok.type == "NAME" and str(tok) == "expect" and "_EXPECT_KW" in expected
+              and tok.end_pos is not None):
+            # `expect` begins an expectation only before `sometimes` or `never`: point at
+            # the word that is neither
+            m = re.compile(r"[ \t\r\n]*(\S+)").match(source, tok.end_pos)
+            at = m.start(1) if m else tok.end_pos
+            word = re.match(r"[A-Za-z0-9_]+|\S", m.group(1)).group(0) if m else ""
+            wline = source.count("\n", 0, at) + 1
+            wcol = at - (source.rfind("\n", 0, at) + 1) + 1
+            span = Span(filename, wline + line_offset, wcol, wline + line_offset,
+                        wcol + max(len(word), 1))
+            raise Diagnostic(f"unexpected name '{word}'" if word else "unexpected end of file",
+                             span, "expected one of: 'never', 'sometimes'") from None
         else:
             msg = f"unexpected {_describe_token(tok)}"
             known = _known_slip(_line(source, tok.line or 1), tok)

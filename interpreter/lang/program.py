@@ -220,6 +220,10 @@ class Program:
     # their errors, by example name; `cardgame test` reports them as failures
     example_errors: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     players_default: int = 1  # the `players` declaration's default (what an example runs with)
+    # `expect sometimes COND`: states some play should reach (`expect never` ones are
+    # among the invariants, negated); `equivalent` marks for `cardgame mutate`
+    expects: list[A.ExpectDecl] = attrs.field(factory=list)
+    equivalents: list[A.EquivalentDecl] = attrs.field(factory=list)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,
@@ -243,6 +247,7 @@ class Program:
         roots += [e.cond for e in self.ends] + [self.score]
         roots += [self.result.cond if self.result else None]
         roots += [i.cond for i in self.invariants]
+        roots += [x.cond for x in self.expects]
         seen: set[int] = set()
         for root in roots:
             for node in A.walk(root):

@@ -3,6 +3,8 @@ with the bound that stopped it), `solve_seed`/`solve_deals` for deals, `run` for
 `cardgame solve` command."""
 
 from .command import run, solve_deals, solve_seed
-from .search import Bounds, Result, solve
+from .search import SOLVED, UNDECIDED, UNSOLVABLE, Bounds, GoalFn, Result, solve
+from .symmetry import key_for
 
-__all__ = ["Bounds", "Result", "run", "solve", "solve_deals", "solve_seed"]
+__all__ = ["SOLVED", "UNDECIDED", "UNSOLVABLE", "Bounds", "GoalFn", "Result", "run", "solve",
+           "solve_deals", "solve_seed", "key_for"]

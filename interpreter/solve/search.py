@@ -20,6 +20,11 @@ which is the cycle detection. A game with a move limit (`limit N moves`) ends a 
 at move N whatever the position, so the table also records how many moves were left
 when a position was entered and enters it again when it is reached with more moves left.
 
+A `goal` (a test of a node) replaces the win: the search then looks for a position where
+it holds, ended or not (the reachability of an `expect sometimes`); a position where the
+game ends without it is a dead end. Give `auto=False` and no symmetry key with a goal:
+both are claims about winning, not about any condition.
+
 Bounds: `nodes` (positions entered), `seconds`, `entries` (the table's size); the first
 one reached stops the search with the verdict `undecided` and says which.
 """
@@ -65,6 +70,7 @@ class Result:
 
 
 KeyFn = Callable[[State], Hashable]
+GoalFn = Callable[[Node], bool]  # a goal in place of the win: true at a node sought
 
 
 def space_for(game: Game, key: KeyFn | None, auto: bool = True
@@ -82,18 +88,18 @@ def space_for(game: Game, key: KeyFn | None, auto: bool = True
 
 
 def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None = None,
-          order: str = "best", auto: bool = True) -> Result:
+          order: str = "best", auto: bool = True, goal: GoalFn | None = None) -> Result:
     """Search for a sequence of moves from `start` that ends in a win for player 1:
     best first guided by score and novelty (the default, which finds the most wins within
     a budget on Besieged Castle), best first by score alone (`order="score"`), or depth
     first (`order="depth"`, which holds only the current path in memory).
     `auto=False` ignores the game's `auto move` declarations (no dominance)."""
     if order == "best":
-        return best_first(game, start, bounds, key, auto, novelty=True)
+        return best_first(game, start, bounds, key, auto, novelty=True, goal=goal)
     if order == "score":
-        return best_first(game, start, bounds, key, auto)
+        return best_first(game, start, bounds, key, auto, goal=goal)
     if order == "depth":
-        return depth_first(game, start, bounds, key, auto)
+        return depth_first(game, start, bounds, key, auto, goal=goal)
     raise ValueError(f"unknown search order {order!r}")
 
 
@@ -106,9 +112,10 @@ class Table:
     """What both search orders share: the clock, the key, the transposition table and the
     bounds. `enter` is the one place a position is admitted or a bound stops the search."""
 
-    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None, auto: bool = True
-                 ) -> None:
+    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None, auto: bool = True,
+                 goal: GoalFn | None = None) -> None:
         self.game = game
+        self.goal = goal
         self.bounds = bounds
         self.t0 = time.perf_counter()
         self.deadline = self.t0 + bounds.seconds
@@ -120,8 +127,10 @@ class Table:
     def start(self, state: State) -> Result | None:
         """The verdict when the search starts at the end of a game, else None (and the
         start position is entered)."""
+        if self.goal is not None and self.goal(self.space.node(state)):
+            return Result(SOLVED, seconds=time.perf_counter() - self.t0)
         if self.game.is_terminal(state):
-            verdict = SOLVED if won(self.game, state) else UNSOLVABLE
+            verdict = SOLVED if self.goal is None and won(self.game, state) else UNSOLVABLE
             return Result(verdict, seconds=time.perf_counter() - self.t0)
         slots = self.space.node(state)[0]
         self.seen[self.key(slots)] = self._left(slots)
@@ -154,7 +163,12 @@ class Table:
             return SEEN, None
         if node is None:
             node = self.space.settle(slots)
-        if self.space.ended(node):
+        if self.goal is not None:
+            if self.goal(node):
+                return WIN, node
+            if self.space.ended(node):
+                return OVER, node
+        elif self.space.ended(node):
             return (WIN if self.space.won(node) else OVER), node
         if was is not None and was >= rest:
             return SEEN, None
@@ -179,9 +193,10 @@ def won(game: Game, state: State) -> bool:
 
 
 def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
-                key: KeyFn | None = None, auto: bool = True) -> Result:
+                key: KeyFn | None = None, auto: bool = True,
+                goal: GoalFn | None = None) -> Result:
     """Depth first: the most promising child first, one path in memory."""
-    t = Table(game, bounds, key, auto)
+    t = Table(game, bounds, key, auto, goal)
     done = t.start(start)
     if done is not None:
         return done
@@ -209,7 +224,8 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
 
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
-               key: KeyFn | None = None, auto: bool = True, novelty: bool = False) -> Result:
+               key: KeyFn | None = None, auto: bool = True, novelty: bool = False,
+               goal: GoalFn | None = None) -> Result:
     """The same search in best-first order: the open position with the highest score,
     then (with `novelty`) a novel one, then the most legal moves, then the fewest moves
     played, is expanded next. A position is novel when one of its atoms (a card on the
@@ -217,7 +233,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     of the same score entered before: the width-based planners' novelty, which spreads
     the search over different arrangements instead of many variants of one. The same
     table and the same proof of `unsolvable` (every position entered was expanded)."""
-    t = Table(game, bounds, key, auto)
+    t = Table(game, bounds, key, auto, goal)
     done = t.start(start)
     if done is not None:
         return done
@@ -273,7 +289,8 @@ def _children(t: Table, node: Node) -> list[tuple[Move, Node]]:
         if t.peek(slots):
             continue
         child = space.settle(slots)
-        rank = (1 << 40) if space.won(child) else space.score(child)
+        hit = t.goal(child) if t.goal is not None else space.won(child)
+        rank = (1 << 40) if hit else space.score(child)
         scored.append((rank, len(child[1]), -i, m, child))
     scored.sort(key=lambda x: x[:3])
     return [(m, c) for *_, m, c in scored]

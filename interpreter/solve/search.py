@@ -6,9 +6,10 @@ legal moves of the position reached, so a transposition is looked up before it i
 settled). From a position where the game declares a legal move safe to play at once
 (`auto move NAME when ...`), that move alone is tried.
 
-Best first (the default) expands the open position with the highest score, then a novel
-one (see `best_first`), then the one with the most legal moves (mobility), then the one
-with the fewest moves played. Depth first tries the children of a position in the same
+Best first (the default) expands a novel open position first (see `best_first`), then
+the one with the highest score, then the one with the most legal moves (mobility), then
+the one with the fewest moves played: the order of best-first width search (BFWS), where
+novelty comes before the heuristic. Depth first tries the children of a position in the
 order of score and mobility (a move that wins at once first); ties keep the game's order.
 
 A transposition table remembers every position entered, under its key (the position key,
@@ -210,13 +211,16 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                key: KeyFn | None = None, auto: bool = True, novelty: bool = False) -> Result:
-    """The same search in best-first order: the open position with the highest score,
-    then (with `novelty`) a novel one, then the most legal moves, then the fewest moves
-    played, is expanded next. A position is novel when one of its atoms (a card on the
-    card or zone beneath it, a variable's value: `SearchSpace.atoms`) was in no position
-    of the same score entered before: the width-based planners' novelty, which spreads
-    the search over different arrangements instead of many variants of one. The same
-    table and the same proof of `unsolvable` (every position entered was expanded)."""
+    """The same search in best-first order. With `novelty` (the default order "best"), a
+    novel open position is expanded first, then the highest score, then the most legal
+    moves, then the fewest moves played; without it, the score comes first. A position is
+    novel when one of its atoms (a card on the card or zone beneath it, a variable's
+    value: `SearchSpace.atoms`) was in no position entered before with the same score
+    and the same number of legal moves. This is the novelty of width-based planners
+    (Lipovetzky and Geffner's best-first width search, where novelty is the first key and
+    the partition by the heuristic's value refines it): it spreads the search over
+    different arrangements of the cards instead of many variants of one. The same table
+    and the same proof of `unsolvable` (every position entered was expanded)."""
     t = Table(game, bounds, key, auto)
     done = t.start(start)
     if done is not None:
@@ -225,7 +229,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     # (priority, tie, node, the path to it as a linked list (move, rest) or None)
     heap: list[tuple[tuple[int, int, int, int], int, Node, Any]] = [
         ((0, 0, 0, 0), 0, space.node(start), None)]
-    seen_atoms: dict[int, set[Hashable]] = {}
+    seen_atoms: dict[tuple[int, int], set[Hashable]] = {}
     atoms = space.atoms
     tie = 1
     push = heapq.heappush
@@ -242,14 +246,17 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
             if entered == "":
                 assert child is not None
                 sc = score(child)
-                w = 0
+                mobility = len(child[1])
                 if novelty:
-                    known = seen_atoms.setdefault(sc, set())
+                    known = seen_atoms.get((sc, mobility))
+                    if known is None:
+                        known = seen_atoms[sc, mobility] = set()
                     new = [a for a in atoms(child[0]) if a not in known]
-                    w = 0 if new else 1
                     known.update(new)
-                push(heap, ((-sc, w, -len(child[1]), played(child[0])), tie,
-                            child, (move, trail)))
+                    pri = (0 if new else 1, -sc, -mobility, played(child[0]))
+                else:
+                    pri = (-sc, 0, -mobility, played(child[0]))
+                push(heap, (pri, tie, child, (move, trail)))
                 tie += 1
             elif entered == WIN:
                 found: list[Move] = [move]

@@ -56,6 +56,11 @@ class SearchSpace:
         self._same_zone = {z: ("array", g[0]) for g in self.groups for z in g}
         # the game's variables: every slot after the engine's own that is not a zone
         self._vars = [i for i in range(WHO + 1, game.gen.nslots) if i not in set(self._zones)]
+        # atoms: a card id fits in `shift` bits; what it lies on goes above them (a card
+        # as its id + 1, a zone as ncards + 1 + its slot: never 0, never a card's code)
+        self._atom_shift = max(1, int(game._ncards)).bit_length() + 1
+        self._atom_zones = [(z, (game._ncards + 1 + self._same_zone.get(z, ("", z))[1])
+                             << self._atom_shift) for z in self._zones]
         runs = sorted((g[0], g[-1] + 1) for g in self.groups)
         # each array's zones in consecutive slots after the move counter: sort by slices
         self._runs = runs if all(
@@ -163,16 +168,18 @@ class SearchSpace:
     def atoms(self, slots: Slots) -> list[Hashable]:
         """The facts a position is made of, for novelty-guided search: each card with the
         card it lies on (or the zone it lies at the bottom of; any zone of an
-        interchangeable array counts as the same), and the value of each variable."""
+        interchangeable array counts as the same), and the value of each variable. A card
+        on a card or a zone is one int (cheap to hash), a variable a pair."""
         out: list[Hashable] = []
-        same = self._same_zone
-        for z in self._zones:
-            under: Any = same.get(z, z)
+        append = out.append
+        shift = self._atom_shift
+        for z, bottom in self._atom_zones:
+            under = bottom
             for c in slots[z]:
-                out.append((c, under))
-                under = -1 - c
+                append(c | under)
+                under = (c + 1) << shift
         for v in self._vars:
-            out.append((v, slots[v]))
+            append((v, slots[v]))
         return out
 
     @staticmethod

@@ -33,10 +33,13 @@ class SearchSpace:
     """The positions of `game` as slot tuples. `interchangeable` names zone arrays whose
     zones the rules cannot tell apart (the solver proves that): `key` sorts their contents,
     so positions that differ only by a permutation of those zones share a key. `auto`:
-    follow the game's `auto move` declarations (`moves`), else ignore them."""
+    follow the game's `auto move` declarations (`moves`), else ignore them. `relax_limit`:
+    the move limit (`limit N moves`) ends no game (`settle` works out the position as if
+    fewer moves were played), for a search that knows the rules never read the move
+    counter otherwise; `limit_win` says whether the limit would make a position a win."""
 
     def __init__(self, game: Game, interchangeable: Sequence[str] = (),
-                 auto: bool = True) -> None:
+                 auto: bool = True, relax_limit: bool = False) -> None:
         self.game = game
         self._step = game._step
         ns = game.ns
@@ -47,6 +50,7 @@ class SearchSpace:
         self._settle = game._settle
         self._sim = game._sim
         self._score = game._score
+        self.limit = game.limit if relax_limit else 0  # the limit relaxed, 0: none
         # `auto move NAME when ...`: move index -> its condition (generated)
         self._auto: dict[int, Any] = dict(game.ns.get("AUTO", {})) if auto else {}
         self._auto_rule = {i: f"auto move {game.move_names[i]}" for i in self._auto}
@@ -56,11 +60,8 @@ class SearchSpace:
         self._same_zone = {z: ("array", g[0]) for g in self.groups for z in g}
         # the game's variables: every slot after the engine's own that is not a zone
         self._vars = [i for i in range(WHO + 1, game.gen.nslots) if i not in set(self._zones)]
-        # atoms: a card id fits in `shift` bits; what it lies on goes above them (a card
-        # as its id + 1, a zone as ncards + 1 + its slot: never 0, never a card's code)
-        self._atom_shift = max(1, int(game._ncards)).bit_length() + 1
-        self._atom_zones = [(z, (game._ncards + 1 + self._same_zone.get(z, ("", z))[1])
-                             << self._atom_shift) for z in self._zones]
+        # atoms: what a zone's bottom card lies on, a negative code (card ids are >= 0)
+        self._atom_zones = [(z, -1 - self._same_zone.get(z, ("", z))[1]) for z in self._zones]
         runs = sorted((g[0], g[-1] + 1) for g in self.groups)
         # each array's zones in consecutive slots after the move counter: sort by slices
         self._runs = runs if all(
@@ -110,11 +111,25 @@ class SearchSpace:
 
     def settle(self, slots: Slots) -> Node:
         """The node of slots from `step`: the limit and end conditions applied, and its
-        legal moves."""
+        legal moves (with `relax_limit`, the limit is not applied)."""
         s = list(slots)
+        if self.limit and s[MOVES] >= self.limit:
+            s[MOVES] = 0  # as if the limit were still far: nothing else reads the counter
+            legal = self._settle(s)
+            if s[ENDED] is None:
+                return slots, legal
+            s[MOVES] = slots[MOVES]
+            return tuple(s), legal
         legal = self._settle(s)
         # settling writes only why the game ended: keep the tuple when it goes on
         return (slots if s[ENDED] is None else tuple(s)), legal
+
+    def limit_win(self, slots: Slots) -> bool:
+        """Player 1 would win if the move limit ended the game at these (settled, going
+        on) slots: then a search that relaxes the limit misses a win."""
+        s = list(slots)
+        s[ENDED] = self.game.limit_reason
+        return self.won((tuple(s), []))
 
     @property
     def has_auto(self) -> bool:
@@ -168,18 +183,16 @@ class SearchSpace:
     def atoms(self, slots: Slots) -> list[Hashable]:
         """The facts a position is made of, for novelty-guided search: each card with the
         card it lies on (or the zone it lies at the bottom of; any zone of an
-        interchangeable array counts as the same), and the value of each variable. A card
-        on a card or a zone is one int (cheap to hash), a variable a pair."""
+        interchangeable array counts as the same), and the value of each variable: pairs
+        (card, the card beneath) or (card, -1 - the zone's code), and (slot, value)."""
         out: list[Hashable] = []
-        append = out.append
-        shift = self._atom_shift
+        extend = out.extend
         for z, bottom in self._atom_zones:
-            under = bottom
-            for c in slots[z]:
-                append(c | under)
-                under = (c + 1) << shift
+            t = slots[z]
+            if t:
+                extend(zip(t, (bottom,) + t[:-1], strict=True))  # each on the one before
         for v in self._vars:
-            append((v, slots[v]))
+            out.append((v, slots[v]))
         return out
 
     @staticmethod

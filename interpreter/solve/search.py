@@ -35,6 +35,7 @@ from typing import Any
 import attrs
 
 from ..engine import Game, Move, Node, SearchSpace, Slots, State
+from .symmetry import reads_move_count
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -68,16 +69,16 @@ class Result:
 KeyFn = Callable[[State], Hashable]
 
 
-def space_for(game: Game, key: KeyFn | None, auto: bool = True
+def space_for(game: Game, key: KeyFn | None, auto: bool = True, relax: bool = False
               ) -> tuple[SearchSpace, Callable[[Slots], Hashable]]:
     """The fast search space and the key on its slots: a symmetry's arrays (see
     `symmetry.Canonical`) are sorted by the space itself; any other key function is
     called on a `State` (slower)."""
     arrays = getattr(key, "arrays", None)
     if key is None or key == game.position_key or arrays is not None:
-        space = SearchSpace(game, arrays or (), auto)
+        space = SearchSpace(game, arrays or (), auto, relax)
         return space, space.key
-    space = SearchSpace(game, (), auto)
+    space = SearchSpace(game, (), auto, relax)
     fn = key
     return space, lambda slots: fn(State(slots))
 
@@ -89,13 +90,33 @@ def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None
     a budget on Besieged Castle), best first by score alone (`order="score"`), or depth
     first (`order="depth"`, which holds only the current path in memory).
     `auto=False` ignores the game's `auto move` declarations (no dominance)."""
-    if order == "best":
-        return best_first(game, start, bounds, key, auto, novelty=True)
-    if order == "score":
-        return best_first(game, start, bounds, key, auto)
+    if order not in ("best", "score", "depth"):
+        raise ValueError(f"unknown search order {order!r}")
+    if game.limit and not reads_move_count(game):
+        # First without the move limit: each position is entered once, whatever the moves
+        # played before (with the limit, a position reached again with more moves left is
+        # searched again: twice the positions on Besieged Castle's long proofs). Sound
+        # because no rule reads the move counter: a complete search that finds no win
+        # proves there is none with the limit either, unless the limit itself would make
+        # some position a win (then `limit_win` stops it); a win within the limit is a win.
+        r = _search(game, start, bounds, key, order, auto, relax=True)
+        if r.stopped_by != "limit" and (r.verdict != SOLVED or len(r.moves) < game.limit):
+            return r
+        # a win too long for the limit, or a position the limit would win: search again
+        # within the limit, in the time left
+        left = attrs.evolve(bounds, seconds=max(0.0, bounds.seconds - r.seconds),
+                            nodes=max(1, bounds.nodes - r.nodes))
+        again = _search(game, start, left, key, order, auto)
+        return attrs.evolve(again, nodes=again.nodes + r.nodes,
+                            seconds=again.seconds + r.seconds)
+    return _search(game, start, bounds, key, order, auto)
+
+
+def _search(game: Game, start: State, bounds: Bounds, key: KeyFn | None, order: str,
+            auto: bool, relax: bool = False) -> Result:
     if order == "depth":
-        return depth_first(game, start, bounds, key, auto)
-    raise ValueError(f"unknown search order {order!r}")
+        return depth_first(game, start, bounds, key, auto, relax)
+    return best_first(game, start, bounds, key, auto, novelty=order == "best", relax=relax)
 
 
 SEEN = "seen"  # Table.enter: the position was entered already with as many moves left
@@ -107,14 +128,15 @@ class Table:
     """What both search orders share: the clock, the key, the transposition table and the
     bounds. `enter` is the one place a position is admitted or a bound stops the search."""
 
-    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None, auto: bool = True
-                 ) -> None:
+    def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None, auto: bool = True,
+                 relax: bool = False) -> None:
         self.game = game
         self.bounds = bounds
         self.t0 = time.perf_counter()
         self.deadline = self.t0 + bounds.seconds
-        self.space, self.key = space_for(game, key, auto)
-        self.limit = game.limit or 0
+        self.space, self.key = space_for(game, key, auto, relax)
+        self.relax = relax and bool(game.limit)  # the move limit relaxed (see `solve`)
+        self.limit = 0 if relax else game.limit or 0
         self.seen: dict[Hashable, int] = {}
         self.nodes = 1
 
@@ -159,6 +181,8 @@ class Table:
             return (WIN if self.space.won(node) else OVER), node
         if was is not None and was >= rest:
             return SEEN, None
+        if self.relax and self.space.limit_win(node[0]):
+            return "limit", None  # the relaxed search would miss this win: not sound
         b = self.bounds
         if self.nodes >= b.nodes:
             return "nodes", None
@@ -180,9 +204,9 @@ def won(game: Game, state: State) -> bool:
 
 
 def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
-                key: KeyFn | None = None, auto: bool = True) -> Result:
+                key: KeyFn | None = None, auto: bool = True, relax: bool = False) -> Result:
     """Depth first: the most promising child first, one path in memory."""
-    t = Table(game, bounds, key, auto)
+    t = Table(game, bounds, key, auto, relax)
     done = t.start(start)
     if done is not None:
         return done
@@ -210,7 +234,8 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
 
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
-               key: KeyFn | None = None, auto: bool = True, novelty: bool = False) -> Result:
+               key: KeyFn | None = None, auto: bool = True, novelty: bool = False,
+               relax: bool = False) -> Result:
     """The same search in best-first order. With `novelty` (the default order "best"), a
     novel open position is expanded first, then the highest score, then the most legal
     moves, then the fewest moves played; without it, the score comes first. A position is
@@ -221,7 +246,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     the partition by the heuristic's value refines it): it spreads the search over
     different arrangements of the cards instead of many variants of one. The same table
     and the same proof of `unsolvable` (every position entered was expanded)."""
-    t = Table(game, bounds, key, auto)
+    t = Table(game, bounds, key, auto, relax)
     done = t.start(start)
     if done is not None:
         return done
@@ -251,8 +276,9 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                     known = seen_atoms.get((sc, mobility))
                     if known is None:
                         known = seen_atoms[sc, mobility] = set()
-                    new = [a for a in atoms(child[0]) if a not in known]
-                    known.update(new)
+                    new = set(atoms(child[0]))
+                    new -= known
+                    known |= new
                     pri = (0 if new else 1, -sc, -mobility, played(child[0]))
                 else:
                     pri = (-sc, 0, -mobility, played(child[0]))

@@ -51,6 +51,9 @@ class SearchSpace:
         self._sim = game._sim
         self._score = game._score
         self.limit = game.limit if relax_limit else 0  # the limit relaxed, 0: none
+        # `result won when COND`: a game the limit ends is won when COND holds
+        res = game.checked.result
+        self._won_cond = game._won if res is not None and res.kind == "won" else None
         # `auto move NAME when ...`: move index -> its condition (generated)
         self._auto: dict[int, Any] = dict(game.ns.get("AUTO", {})) if auto else {}
         self._auto_rule = {i: f"auto move {game.move_names[i]}" for i in self._auto}
@@ -129,6 +132,8 @@ class SearchSpace:
         on) slots: then a search that relaxes the limit misses a win."""
         s = list(slots)
         s[ENDED] = self.game.limit_reason
+        if self._won_cond is not None:
+            return bool(self._won_cond(s, 1))
         return self.won((tuple(s), []))
 
     @property

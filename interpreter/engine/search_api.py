@@ -33,10 +33,13 @@ class SearchSpace:
     """The positions of `game` as slot tuples. `interchangeable` names zone arrays whose
     zones the rules cannot tell apart (the solver proves that): `key` sorts their contents,
     so positions that differ only by a permutation of those zones share a key. `auto`:
-    follow the game's `auto move` declarations (`moves`), else ignore them."""
+    follow the game's `auto move` declarations (`moves`), else ignore them. `relax_limit`:
+    the move limit (`limit N moves`) ends no game (`settle` works out the position as if
+    fewer moves were played), for a search that knows the rules never read the move
+    counter otherwise; `limit_win` says whether the limit would make a position a win."""
 
     def __init__(self, game: Game, interchangeable: Sequence[str] = (),
-                 auto: bool = True) -> None:
+                 auto: bool = True, relax_limit: bool = False) -> None:
         self.game = game
         self._step = game._step
         ns = game.ns
@@ -47,6 +50,10 @@ class SearchSpace:
         self._settle = game._settle
         self._sim = game._sim
         self._score = game._score
+        self.limit = game.limit if relax_limit else 0  # the limit relaxed, 0: none
+        # `result won when COND`: a game the limit ends is won when COND holds
+        res = game.checked.result
+        self._won_cond = game._won if res is not None and res.kind == "won" else None
         # `auto move NAME when ...`: move index -> its condition (generated)
         self._auto: dict[int, Any] = dict(game.ns.get("AUTO", {})) if auto else {}
         self._auto_rule = {i: f"auto move {game.move_names[i]}" for i in self._auto}
@@ -56,6 +63,8 @@ class SearchSpace:
         self._same_zone = {z: ("array", g[0]) for g in self.groups for z in g}
         # the game's variables: every slot after the engine's own that is not a zone
         self._vars = [i for i in range(WHO + 1, game.gen.nslots) if i not in set(self._zones)]
+        # atoms: what a zone's bottom card lies on, a negative code (card ids are >= 0)
+        self._atom_zones = [(z, -1 - self._same_zone.get(z, ("", z))[1]) for z in self._zones]
         runs = sorted((g[0], g[-1] + 1) for g in self.groups)
         # each array's zones in consecutive slots after the move counter: sort by slices
         self._runs = runs if all(
@@ -105,11 +114,27 @@ class SearchSpace:
 
     def settle(self, slots: Slots) -> Node:
         """The node of slots from `step`: the limit and end conditions applied, and its
-        legal moves."""
+        legal moves (with `relax_limit`, the limit is not applied)."""
         s = list(slots)
+        if self.limit and s[MOVES] >= self.limit:
+            s[MOVES] = 0  # as if the limit were still far: nothing else reads the counter
+            legal = self._settle(s)
+            if s[ENDED] is None:
+                return slots, legal
+            s[MOVES] = slots[MOVES]
+            return tuple(s), legal
         legal = self._settle(s)
         # settling writes only why the game ended: keep the tuple when it goes on
         return (slots if s[ENDED] is None else tuple(s)), legal
+
+    def limit_win(self, slots: Slots) -> bool:
+        """Player 1 would win if the move limit ended the game at these (settled, going
+        on) slots: then a search that relaxes the limit misses a win."""
+        s = list(slots)
+        s[ENDED] = self.game.limit_reason
+        if self._won_cond is not None:
+            return bool(self._won_cond(s, 1))
+        return self.won((tuple(s), []))
 
     @property
     def has_auto(self) -> bool:
@@ -163,14 +188,14 @@ class SearchSpace:
     def atoms(self, slots: Slots) -> list[Hashable]:
         """The facts a position is made of, for novelty-guided search: each card with the
         card it lies on (or the zone it lies at the bottom of; any zone of an
-        interchangeable array counts as the same), and the value of each variable."""
+        interchangeable array counts as the same), and the value of each variable: pairs
+        (card, the card beneath) or (card, -1 - the zone's code), and (slot, value)."""
         out: list[Hashable] = []
-        same = self._same_zone
-        for z in self._zones:
-            under: Any = same.get(z, z)
-            for c in slots[z]:
-                out.append((c, under))
-                under = -1 - c
+        extend = out.extend
+        for z, bottom in self._atom_zones:
+            t = slots[z]
+            if t:
+                extend(zip(t, (bottom,) + t[:-1], strict=True))  # each on the one before
         for v in self._vars:
             out.append((v, slots[v]))
         return out

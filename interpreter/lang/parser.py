@@ -392,7 +392,8 @@ def parse(source: str, filename: str, start: str = "start",
             # the word that is neither
             m = re.compile(r"[ \t\r\n]*(\S+)").match(source, tok.end_pos)
             at = m.start(1) if m else tok.end_pos
-            word = re.match(r"[A-Za-z0-9_]+|\S", m.group(1)).group(0) if m else ""
+            w = re.match(r"[A-Za-z0-9_]+|\S", m.group(1)) if m else None
+            word = w.group(0) if w else ""
             wline = source.count("\n", 0, at) + 1
             wcol = at - (source.rfind("\n", 0, at) + 1) + 1
             span = Span(filename, wline + line_offset, wcol, wline + line_offset,

@@ -6,9 +6,10 @@ legal moves of the position reached, so a transposition is looked up before it i
 settled). From a position where the game declares a legal move safe to play at once
 (`auto move NAME when ...`), that move alone is tried.
 
-Best first (the default) expands the open position with the highest score, then a novel
-one (see `best_first`), then the one with the most legal moves (mobility), then the one
-with the fewest moves played. Depth first tries the children of a position in the same
+Best first (the default) expands a novel open position first (see `best_first`), then
+the one with the highest score, then the one with the most legal moves (mobility), then
+the one with the fewest moves played: the order of best-first width search (BFWS), where
+novelty comes before the heuristic. Depth first tries the children of a position in the
 order of score and mobility (a move that wins at once first); ties keep the game's order.
 
 A transposition table remembers every position entered, under its key (the position key,
@@ -39,6 +40,7 @@ from typing import Any
 import attrs
 
 from ..engine import Game, Move, Node, SearchSpace, Slots, State
+from .symmetry import reads_move_count
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -73,16 +75,16 @@ KeyFn = Callable[[State], Hashable]
 GoalFn = Callable[[Node], bool]  # a goal in place of the win: true at a node sought
 
 
-def space_for(game: Game, key: KeyFn | None, auto: bool = True
+def space_for(game: Game, key: KeyFn | None, auto: bool = True, relax: bool = False
               ) -> tuple[SearchSpace, Callable[[Slots], Hashable]]:
     """The fast search space and the key on its slots: a symmetry's arrays (see
     `symmetry.Canonical`) are sorted by the space itself; any other key function is
     called on a `State` (slower)."""
     arrays = getattr(key, "arrays", None)
     if key is None or key == game.position_key or arrays is not None:
-        space = SearchSpace(game, arrays or (), auto)
+        space = SearchSpace(game, arrays or (), auto, relax)
         return space, space.key
-    space = SearchSpace(game, (), auto)
+    space = SearchSpace(game, (), auto, relax)
     fn = key
     return space, lambda slots: fn(State(slots))
 
@@ -94,13 +96,34 @@ def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None
     a budget on Besieged Castle), best first by score alone (`order="score"`), or depth
     first (`order="depth"`, which holds only the current path in memory).
     `auto=False` ignores the game's `auto move` declarations (no dominance)."""
-    if order == "best":
-        return best_first(game, start, bounds, key, auto, novelty=True, goal=goal)
-    if order == "score":
-        return best_first(game, start, bounds, key, auto, goal=goal)
+    if order not in ("best", "score", "depth"):
+        raise ValueError(f"unknown search order {order!r}")
+    if goal is None and game.limit and not reads_move_count(game):
+        # First without the move limit: each position is entered once, whatever the moves
+        # played before (with the limit, a position reached again with more moves left is
+        # searched again: twice the positions on Besieged Castle's long proofs). Sound
+        # because no rule reads the move counter: a complete search that finds no win
+        # proves there is none with the limit either, unless the limit itself would make
+        # some position a win (then `limit_win` stops it); a win within the limit is a win.
+        r = _search(game, start, bounds, key, order, auto, relax=True)
+        if r.stopped_by != "limit" and (r.verdict != SOLVED or len(r.moves) < game.limit):
+            return r
+        # a win too long for the limit, or a position the limit would win: search again
+        # within the limit, in the time left
+        left = attrs.evolve(bounds, seconds=max(0.0, bounds.seconds - r.seconds),
+                            nodes=max(1, bounds.nodes - r.nodes))
+        again = _search(game, start, left, key, order, auto)
+        return attrs.evolve(again, nodes=again.nodes + r.nodes,
+                            seconds=again.seconds + r.seconds)
+    return _search(game, start, bounds, key, order, auto, goal=goal)
+
+
+def _search(game: Game, start: State, bounds: Bounds, key: KeyFn | None, order: str,
+            auto: bool, relax: bool = False, goal: GoalFn | None = None) -> Result:
     if order == "depth":
-        return depth_first(game, start, bounds, key, auto, goal=goal)
-    raise ValueError(f"unknown search order {order!r}")
+        return depth_first(game, start, bounds, key, auto, relax, goal=goal)
+    return best_first(game, start, bounds, key, auto, novelty=order == "best", relax=relax,
+                      goal=goal)
 
 
 SEEN = "seen"  # Table.enter: the position was entered already with as many moves left
@@ -113,14 +136,15 @@ class Table:
     bounds. `enter` is the one place a position is admitted or a bound stops the search."""
 
     def __init__(self, game: Game, bounds: Bounds, key: KeyFn | None, auto: bool = True,
-                 goal: GoalFn | None = None) -> None:
+                 relax: bool = False, goal: GoalFn | None = None) -> None:
         self.game = game
         self.goal = goal
         self.bounds = bounds
         self.t0 = time.perf_counter()
         self.deadline = self.t0 + bounds.seconds
-        self.space, self.key = space_for(game, key, auto)
-        self.limit = game.limit or 0
+        self.space, self.key = space_for(game, key, auto, relax)
+        self.relax = relax and bool(game.limit)  # the move limit relaxed (see `solve`)
+        self.limit = 0 if relax else game.limit or 0
         self.seen: dict[Hashable, int] = {}
         self.nodes = 1
 
@@ -172,6 +196,8 @@ class Table:
             return (WIN if self.space.won(node) else OVER), node
         if was is not None and was >= rest:
             return SEEN, None
+        if self.relax and self.space.limit_win(node[0]):
+            return "limit", None  # the relaxed search would miss this win: not sound
         b = self.bounds
         if self.nodes >= b.nodes:
             return "nodes", None
@@ -193,10 +219,10 @@ def won(game: Game, state: State) -> bool:
 
 
 def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
-                key: KeyFn | None = None, auto: bool = True,
+                key: KeyFn | None = None, auto: bool = True, relax: bool = False,
                 goal: GoalFn | None = None) -> Result:
     """Depth first: the most promising child first, one path in memory."""
-    t = Table(game, bounds, key, auto, goal)
+    t = Table(game, bounds, key, auto, relax, goal)
     done = t.start(start)
     if done is not None:
         return done
@@ -225,15 +251,18 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                key: KeyFn | None = None, auto: bool = True, novelty: bool = False,
-               goal: GoalFn | None = None) -> Result:
-    """The same search in best-first order: the open position with the highest score,
-    then (with `novelty`) a novel one, then the most legal moves, then the fewest moves
-    played, is expanded next. A position is novel when one of its atoms (a card on the
-    card or zone beneath it, a variable's value: `SearchSpace.atoms`) was in no position
-    of the same score entered before: the width-based planners' novelty, which spreads
-    the search over different arrangements instead of many variants of one. The same
-    table and the same proof of `unsolvable` (every position entered was expanded)."""
-    t = Table(game, bounds, key, auto, goal)
+               relax: bool = False, goal: GoalFn | None = None) -> Result:
+    """The same search in best-first order. With `novelty` (the default order "best"), a
+    novel open position is expanded first, then the highest score, then the most legal
+    moves, then the fewest moves played; without it, the score comes first. A position is
+    novel when one of its atoms (a card on the card or zone beneath it, a variable's
+    value: `SearchSpace.atoms`) was in no position entered before with the same score
+    and the same number of legal moves. This is the novelty of width-based planners
+    (Lipovetzky and Geffner's best-first width search, where novelty is the first key and
+    the partition by the heuristic's value refines it): it spreads the search over
+    different arrangements of the cards instead of many variants of one. The same table
+    and the same proof of `unsolvable` (every position entered was expanded)."""
+    t = Table(game, bounds, key, auto, relax, goal)
     done = t.start(start)
     if done is not None:
         return done
@@ -241,7 +270,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     # (priority, tie, node, the path to it as a linked list (move, rest) or None)
     heap: list[tuple[tuple[int, int, int, int], int, Node, Any]] = [
         ((0, 0, 0, 0), 0, space.node(start), None)]
-    seen_atoms: dict[int, set[Hashable]] = {}
+    seen_atoms: dict[tuple[int, int], set[Hashable]] = {}
     atoms = space.atoms
     tie = 1
     push = heapq.heappush
@@ -258,14 +287,18 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
             if entered == "":
                 assert child is not None
                 sc = score(child)
-                w = 0
+                mobility = len(child[1])
                 if novelty:
-                    known = seen_atoms.setdefault(sc, set())
-                    new = [a for a in atoms(child[0]) if a not in known]
-                    w = 0 if new else 1
-                    known.update(new)
-                push(heap, ((-sc, w, -len(child[1]), played(child[0])), tie,
-                            child, (move, trail)))
+                    known = seen_atoms.get((sc, mobility))
+                    if known is None:
+                        known = seen_atoms[sc, mobility] = set()
+                    new = set(atoms(child[0]))
+                    new -= known
+                    known |= new
+                    pri = (0 if new else 1, -sc, -mobility, played(child[0]))
+                else:
+                    pri = (-sc, 0, -mobility, played(child[0]))
+                push(heap, (pri, tie, child, (move, trail)))
                 tie += 1
             elif entered == WIN:
                 found: list[Move] = [move]

@@ -41,24 +41,12 @@ def interchangeable(game: Game) -> list[str]:
     bad: set[str] = set()
     allowed: set[int] = set()  # ids of the Name nodes in an allowed place
 
-    roots: list[Any] = []
     for mv in program.moves.values():
         for p in mv.params:
             if isinstance(p.source, A.Name):
                 allowed.add(id(p.source))
-            roots.append(p.source)
-        roots += [mv.when, mv.body]
         _index_params(program, mv, arrays, allowed, bad)
-    roots += [d.body for d in program.defs.values()]
-    roots += [p.body for p in program.procs.values()]
-    roots += [program.game_flow, program.flow]
-    roots += [e.cond for e in program.ends]
-    roots += [i.cond for i in program.invariants]
-    roots.append(program.score)
-    roots += [a.cond for a in getattr(program, "autos", {}).values()]
-    if program.result is not None:
-        roots.append(program.result.cond)
-    for root in roots:
+    for root in _roots(program):
         if root is None:
             continue
         for node in A.walk(root):
@@ -70,6 +58,34 @@ def interchangeable(game: Game) -> list[str]:
                 if ref is None or ref.kind != "zone_array" or id(node) not in allowed:
                     bad.add(node.name)
     return sorted(arrays - bad)
+
+
+def _roots(program: Any) -> list[Any]:
+    """The expressions and statements of every rule but `setup` (see the module doc)."""
+    roots: list[Any] = []
+    for mv in program.moves.values():
+        roots += [p.source for p in mv.params]
+        roots += [mv.when, mv.body]
+    roots += [d.body for d in program.defs.values()]
+    roots += [p.body for p in program.procs.values()]
+    roots += [program.game_flow, program.flow]
+    roots += [e.cond for e in program.ends]
+    roots += [i.cond for i in program.invariants]
+    roots.append(program.score)
+    roots += [a.cond for a in getattr(program, "autos", {}).values()]
+    if program.result is not None:
+        roots.append(program.result.cond)
+    return roots
+
+
+def reads_move_count(game: Game) -> bool:
+    """Some rule reads the number of moves played (`moves_played`). If none does, the
+    counter matters only to the move limit (`limit N moves`), and a search may relax the
+    limit (see `search.solve`). Setup counts too (it is cheap to be safe)."""
+    program = game.checked
+    roots = _roots(program) + [getattr(program, "setup", None)]
+    return any(isinstance(node, A.Name) and node.name == "moves_played"
+               for root in roots if root is not None for node in A.walk(root))
 
 
 def _index_params(program: Any, mv: A.MoveDecl, arrays: set[str], allowed: set[int],

@@ -370,15 +370,19 @@ class Exprs:
             x = self.expr(e.operand, fr)
             return f"{cx.helper('_cat')}(s, {x})" if ot == "list:zone" else f"s[{x}]"
         p = self.expr(e.operand, fr)
+        checked = False
         if isinstance(e.operand, A.Name):
             if cx.ref(e.operand).kind == "var":
                 # a player variable may be none: say where, not a Python TypeError
                 p = f"{cx.helper('_player')}({p}, {self.sid(e.operand.span, fr)})"
+                checked = cx.optimize  # (checked once is enough)
         if op == "left":
             return f"({p} % {cx.n} + 1)"
         if op == "right":
             return f"(({p} - 2) % {cx.n} + 1)"
         if op == "players_from":
+            if checked:
+                return f"ORDER[{p}]"
             sid = self.sid(e.operand.span, fr)
             return f"ORDER[{cx.helper('_player')}({p}, {sid})]"
         raise Diagnostic(f"internal: unknown operator {op}", e.span)  # pragma: no cover
@@ -483,6 +487,8 @@ class Exprs:
         if isinstance(e.source, A.Binary) and e.source.op == "..":
             if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
                 lo, hi = e.source.left.value, e.source.right.value
+        else:
+            lo, hi = cx.value_range(e.source)
         inner.env[e.var] = Local(var, origin, lo, hi)
         code = self._quant(e, var, src, inner, fr)
         if pending is not None:

@@ -46,7 +46,7 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
-            lo, hi = cx.const_range(p.source)
+            lo, hi = cx.value_range(p.source)
             if assigns(cx, md.body, p):
                 lo = hi = None  # the body changes it: its range no longer holds
             fr.env[p.name] = Local(var, origin, lo, hi)
@@ -78,7 +78,7 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
-            lo, hi = cx.const_range(p.source)
+            lo, hi = cx.value_range(p.source)
             fr.env[p.name] = Local(var, origin, lo, hi)
             lines.append(f"    {var} = m[{i + 2}]")
         lines.append(f"    return bool({x.expr(ad.cond, fr)})")
@@ -182,7 +182,8 @@ class _Generator:
                     origin = src
                     src = f"s[{src}]"
                 loop = fr.scope()
-                loop.env[p.name] = Local(f"u_{p.name}", origin, lo, hi, level=lvl + 1,
+                vlo, vhi = cx.value_range(p.source)
+                loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1,
                                          param=rng)
                 inner.line(f"for u_{p.name} in {src}:")
                 with inner.indented():

@@ -78,6 +78,7 @@ class Machine:
         self._won = ns["won"]
         self._setup = ns["setup"]
         self._step_settle = ns["step_settle"]
+        self._steps: dict[int, Callable[..., list[Move]]] | None = ns.get("STEP")
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
         self._budget: list[int] = ns["_B"]
@@ -194,10 +195,24 @@ class Machine:
         def failed() -> str:
             return f"move {names[m[1]]} or the flow after it" if m else "setup"
 
+        # randrange(k) is _randbelow(k) for k >= 1: the same draws, one call less
+        below = (rng._randbelow if type(rng).randrange is random.Random.randrange
+                 else randrange)
+        steps = self._steps
         with _Translate(failed):
+            if steps is not None:  # optimised code: each decision has its own step
+                while legal and n < max_moves:
+                    m = legal[below(len(legal))]
+                    pc = s[PC]
+                    if pc in sim:
+                        step(s, m)
+                        legal = settle(s)
+                    else:
+                        legal = steps[pc](s, m)
+                    n += 1
             if not sim:
                 while legal and n < max_moves:
-                    m = legal[randrange(len(legal))]
+                    m = legal[below(len(legal))]
                     legal = fast(s, m)
                     n += 1
             while legal and n < max_moves:

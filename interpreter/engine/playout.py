@@ -196,8 +196,9 @@ class Machine:
             return f"move {names[m[1]]} or the flow after it" if m else "setup"
 
         # randrange(k) is _randbelow(k) for k >= 1: the same draws, one call less
-        below = (rng._randbelow if type(rng).randrange is random.Random.randrange
-                 else randrange)
+        below: Callable[[int], int] = randrange
+        if type(rng).randrange is random.Random.randrange:
+            below = rng._randbelow  # type: ignore[attr-defined]
         steps = self._steps
         with _Translate(failed):
             if steps is not None:  # optimised code: each decision has its own step

@@ -436,14 +436,21 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     fast, plain = _both(path, 0, {})
     legal = fast.gen.source[fast.gen.source.index("def legal_"):]
     loops = legal.split("for u_c in")
-    assert len(loops) == 5  # one loop per move
+    assert len(loops) == 6  # one loop per move, two for `play` (unswitched)
+    # `play`: `trick is empty` is tested once, before the loops (unswitching); in the arm
+    # where it is not, neither `led` nor the quantifier can fail: both are computed once
+    # before the loop, and the quantifier reads `led`'s variable
+    assert re.search(r"if \(not s\[\d+\]\):\s*$", loops[0])
+    led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
+    assert led and re.search(rf"_h\d+ = any\(.*== {led.group(1)}\)", loops[1])
+    assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
     # `many`: the sum reads no card parameter and cannot fail: computed before the loop
-    assert re.search(r"(_h\d+) = sum\(RANK", loops[3])
-    # `play` and `dump`: they may fail (`led`, `top of pile`): once, where first reached
-    assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[0])
-    assert " is not ... else (_h" in loops[1] and " is not ... else (_h" in loops[2]
+    assert re.search(r"(_h\d+) = sum\(RANK", loops[4])
+    # `dump`: it may fail (`top of pile`): once, where first reached
+    assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[2])
+    assert " is not ... else (_h" in loops[3]
     # `pair`: the inner count reads the outer quantifier's variable, which reads c
-    assert "_h" not in loops[3].split("out.append")[0].split("\n", 1)[1]
+    assert "_h" not in loops[4].split("out.append")[0].split("\n", 1)[1]
     assert not re.search(r"\b_h\d", plain.gen.source)  # plain code hoists nothing
     # the quantifier that fails, fails with the same message on the same seeds
     failed = 0

@@ -24,6 +24,7 @@ moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -73,21 +74,27 @@ class Optimizing(Exprs):
         h = fr.hoist
         if not isinstance(h, _Hoist) or h.cur == 0 or e.kind == "random":
             return super().quant(e, fr)
+        try:  # equal quantifiers at one level share one variable
+            key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
+        except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
+            key = ("quant", self.cx.names.tmp("k"))
+        return self.hoisted(h, fr, key, lambda: super(Optimizing, self).quant(e, fr))
+
+    def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str]) -> str:
+        """The code of `lower()` (a quantifier, a def without parameters), computed once
+        at the outermost loop level whose values it reads when that is outside the loop
+        being compiled, and in place when it reads this loop's values or changes the state."""
         names = self.cx.names
         att = _Attempt({loc.code for loc in fr.env.values() if loc.level is None})
         unsafe, impure, walrus = names.unsafe, names.impure, names.walrus
         h.attempts.append(att)
         try:
-            code = super().quant(e, fr)
+            code = lower()
         finally:
             h.attempts.pop()
         level = max(att.level, 0)
         if att.blocked or level >= h.cur or names.impure != impure:
             return code  # it reads this loop's parameter, or changes the state: in place
-        try:  # equal quantifiers at one level share one variable
-            key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
-        except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
-            key = ("quant", names.tmp("k"))
         if names.unsafe == unsafe:
             names.walrus = walrus  # its code is no longer in place
             return h.hoist(level, key, code, names)
@@ -98,6 +105,16 @@ class Optimizing(Exprs):
 
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
+        h = fr.hoist
+        if not arg_exprs and isinstance(h, _Hoist) and h.cur > 0:
+            # a def without parameters (Arsène's `led`) is a value of the state: like a
+            # quantifier, computed once at the level whose values it reads
+            return self.hoisted(h, fr, ("def", d.name),
+                                lambda: self.lower_call(d, arg_exprs, fr, call))
+        return self.lower_call(d, arg_exprs, fr, call)
+
+    def lower_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
+                   call: A.Call | None = None) -> str:
         if call is not None:
             table = self.table_call(call, fr)
             if table is not None:

@@ -320,6 +320,55 @@ score = size(hand[me])
 result lowest score
 """,
     # a runaway flow is stopped at the same node with and without jump threading
+    "unswitch": """\
+game "Unswitch"
+players 3
+deck standard
+zone hand[player]: owner
+zone trick: face up
+zone pile: face up
+var turns = 0
+var tally[player] = 0
+def led = (bottom of trick).suit
+proc count_up() {
+  turns += 1
+  for p in players { tally[p] += size(hand[p]) }
+  let group = each p in players where tally[p] > 20
+  for q in group { tally[q] -= 1 }
+  if turns == 7 and tally[1] % 2 == 0 { move all of pile to deck }
+  if turns > 14 { end "long enough" }
+}
+setup {
+  shuffle deck
+  deal 5 from deck to hand
+  move top of deck to pile
+}
+move follow(c in hand[me]) "follow {c}"
+  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)
+{
+  move c to trick
+}
+move risky(c in hand[me]) "risky {c}"
+  when (top of pile).rank > 7 or c.rank > 9
+{
+  move c to pile
+}
+move own(c in hand[me]) "own {c}"
+  when c.rank > 10 or turns > 3
+{
+  move c to pile
+}
+flow {
+  while true {
+    for p in players {
+      if hand[p] is empty and size(deck) >= 2 { move top 2 of deck to hand[p] }
+      p chooses follow | risky | own
+    }
+    if size(trick) >= 3 { move all of trick to pile }
+    count_up()
+  }
+}
+""",
     "runaway": """\
 game "Runaway 2"
 players 1
@@ -465,3 +514,84 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
             assert "nothing there" in str(e) and ":21:76:" in str(e)
     assert 0 < failed < 8
     play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_legal_move_tests_unswitched_on_an_invariant_first_disjunct(tmp_path: Path) -> None:
+    """`trick is empty or c.suit == led or ...` is tested once before the card loop; in
+    the other arm the trick is known not to be empty, so `led` and the quantifier are
+    computed once, before the loop. A first disjunct that may fail (`top of pile`) or
+    reads the parameter (`c.rank > 10`) stays in the loop."""
+    path = tmp_path / "unswitch.cardgame"
+    path.write_text(OPTIMISER_GAMES["unswitch"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    loops = legal.split("for u_c in")
+    assert len(loops) == 5  # follow twice (unswitched), risky, own
+    assert re.search(r"if \(not s\[\d+\]\):\s*$", loops[0])
+    assert re.search(r"else:\s+(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
+    assert "if ((RANK[(s[" in loops[3] and "_E(" in loops[3]  # risky: in the loop
+    assert "if ((RANK[u_c] > 10) or" in loops[4]  # own: in the loop
+    assert legal.count("if (not s[") == 1
+    plain_legal = plain.gen.source[plain.gen.source.index("def legal_"):]
+    assert plain_legal.count("for u_c in") == 3  # plain code does not unswitch
+    play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
+    """Optimised code steps from each decision that is not simultaneous by its own
+    function, with the flow to the next decision copied in (no node dispatch until the
+    flow loops back to a node it copied); the loop over the players needs no index
+    check, the loop over a computed list of players does."""
+    path = tmp_path / "unswitch.cardgame"
+    path.write_text(OPTIMISER_GAMES["unswitch"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    assert re.search(r"^STEP = \{\d+: step_\d+\}$", src, re.M)
+    step = src[src.index("def step_"):src.index("STEP =")]
+    assert "NODES[" not in step and "raise _GameOver" in src
+    assert re.search(r"run\(s, \d+, \d+\)", step)  # the while loop goes back: run takes over
+    assert "legal_" in step  # the decision reached is settled by its own generator
+    assert "STEP" not in plain.gen.source
+    counted = compile_game(path, coverage=True)  # coverage: one store per arm, no copies
+    assert "STEP" not in counted.gen.source
+    proc = src[src.index("def p_count_up"):src.index("def eff_")]
+    first, second = proc.split("for _f5 in")
+    assert "_ix(" not in first and "_ix(_f5" in second
+    plain_proc = plain.gen.source[plain.gen.source.index("def p_count_up"):]
+    assert "_ix(_f1, 3" in plain_proc and "_ix(_q4, 3" in plain_proc  # plain code checks
+    play_both(fast, plain, seeds=tuple(range(8)))
+    # the simultaneous decision of Interaction keeps the general step
+    inter = compile_game("interaction", 3)
+    assert re.search(r"^STEP = \{\d+: step_\d+\}$", inter.gen.source, re.M)
+    assert len(inter.gen.decisions) == 2
+
+
+def test_deal_in_one_pass_deals_as_card_by_card() -> None:
+    """`_deal` deals a round of cards to distinct zones by slicing: the same cards in the
+    same places as one card at a time from the top (zones named twice: card by card)."""
+    g = compile_game("calculation")
+    deal = g.ns["_deal"]
+    rng = random.Random(3)
+    for _ in range(200):
+        k = rng.randrange(1, 5)
+        dests = tuple(rng.choice(range(2, 8)) for _ in range(k))
+        cards = tuple(rng.sample(range(52), rng.randrange(0, 30)))
+        n = rng.choice([None, rng.randrange(0, 8)])
+        if n is not None and n * k > len(cards):
+            continue
+        s: list[Any] = [()] * 9
+        s[1] = cards
+        for d in set(dests):
+            s[d] = tuple(rng.sample(range(60, 70), 2))
+        want = list(s)
+        rounds = 0
+        while (rounds < n) if n is not None else bool(want[1]):
+            for d in dests:
+                if n is None and not want[1]:
+                    break
+                want[d] = want[d] + (want[1][-1],)
+                want[1] = want[1][:-1]
+            rounds += 1
+        deal(s, 1, dests, n, 0)
+        assert s == want, (dests, n)

@@ -147,11 +147,13 @@ class Machine:
     def _advance(self, s: list[Any], m: Move, before: tuple[Any, ...]) -> list[Move]:
         """`_step` then `_settle` on `s`, a copy of the slots `before`, through the
         generated fast step where it applies."""
-        if s[PC] in self._sim:
+        pc = s[PC]
+        if pc in self._sim:
             self._step(s, m)
             return self._settle(s)
         try:
-            return self._step_settle(s, m)
+            steps = self._steps  # optimised code: the decision's own step
+            return steps[pc](s, m) if steps is not None else self._step_settle(s, m)
         except CardgameError:
             raise
         except Exception:

@@ -427,7 +427,9 @@ def test_a_quantifier_variable_named_like_a_parameter_is_not_the_parameter(
     legal = plain[plain.index("def legal_"):]
     assert legal.index("if any(") < legal.index("for u_k in")
     fast = compile_game(path)
-    assert fast.gen.source.count("if any(") == 1  # not once per unrolled value
+    src = fast.gen.source
+    # not once per unrolled value (the step of the decision holds a copy of the generator)
+    assert src[src.index("def legal_"):src.index("LEGAL =")].count("if any(") == 1
     play_both(fast, compile_game(path, optimize=False), seeds=(1,))
 
 
@@ -483,7 +485,8 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     path = tmp_path / "hoist.cardgame"
     path.write_text(OPTIMISER_GAMES["hoist"], encoding="utf-8")
     fast, plain = _both(path, 0, {})
-    legal = fast.gen.source[fast.gen.source.index("def legal_"):]
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
     assert len(loops) == 6  # one loop per move, two for `play` (unswitched)
     # `play`: `trick is empty` is tested once, before the loops (unswitching); in the arm
@@ -551,7 +554,10 @@ def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
     step = src[src.index("def step_"):src.index("STEP =")]
     assert "NODES[" not in step and "raise _GameOver" in src
     assert re.search(r"run\(s, \d+, \d+\)", step)  # the while loop goes back: run takes over
-    assert "legal_" in step  # the decision reached is settled by its own generator
+    # the decision reached is settled by its generator, copied in; so is the effect of a
+    # decision's only move (here each decision offers three: called through EFF)
+    assert "out.append((me, 0, u_c))" in step and "legal_" not in step
+    assert "EFF[m[1]](s, m)" in step
     assert "STEP" not in plain.gen.source
     counted = compile_game(path, coverage=True)  # coverage: one store per arm, no copies
     assert "STEP" not in counted.gen.source
@@ -561,6 +567,12 @@ def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
     plain_proc = plain.gen.source[plain.gen.source.index("def p_count_up"):]
     assert "_ix(_f1, 3" in plain_proc and "_ix(_q4, 3" in plain_proc  # plain code checks
     play_both(fast, plain, seeds=tuple(range(8)))
+    # Arsène's `p chooses play` offers one move: its effect is copied into the step
+    arsene = compile_game("arsene", 4).gen.source
+    steps = arsene[arsene.index("STEP[s[0]]"):].split("def step_")[1:]
+    inlined = [st for st in steps if "EFF[m[1]]" not in st]
+    assert inlined and all("    try:\n        me = m[0]\n" in st for st in inlined)
+    assert len(inlined) < len(steps)  # `keep | push`: two moves, called through EFF
     # the simultaneous decision of Interaction keeps the general step
     inter = compile_game("interaction", 3)
     assert re.search(r"^STEP = \{\d+: step_\d+\}$", inter.gen.source, re.M)

@@ -11,7 +11,8 @@ from .stmts import LOOP_LIMIT
 from .writer import Frame
 
 
-def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
+def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None = None,
+              legal: dict[int, list[str]] | None = None) -> list[str]:
     """Simultaneous choices (rare) go through the engine's general path."""
     cx = x.cx
     g = cx.g
@@ -78,7 +79,7 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
         # every decision that is not simultaneous has its own step (specialised_steps;
         # not in coverage mode, where each arm of an `if` has one store that records it)
         lines += ["def step_settle(s, m):", "    return STEP[s[0]](s, m)", ""]
-        lines += specialised_steps(x, graph)
+        lines += specialised_steps(x, graph, effects or {}, legal or {})
         return lines
     lines += [
         "def step_settle(s, m):",
@@ -109,7 +110,8 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
 INLINE_NODES = 24
 
 
-def specialised_steps(x: Exprs, graph: FlowGraph) -> list[str]:
+def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
+                      legal: dict[int, list[str]]) -> list[str]:
     """`STEP[d](s, m)`: `step_settle` specialised for the decision node d. The flow from
     d's successor to the next decision is copied in as straight-line code (a jump becomes
     the code of its target, a branch an `if` holding the code of its target), and the
@@ -118,7 +120,11 @@ def specialised_steps(x: Exprs, graph: FlowGraph) -> list[str]:
     on the path (a loop), a node it cannot copy or the size bound; there it hands on to
     the general `run`, with the number of nodes run so far, so that a runaway flow stops
     at the same node as it does in `run`. A node that may `end` the game first records
-    itself as the current node, which is what `run` records when `end` stops it."""
+    itself as the current node, which is what `run` records when `end` stops it.
+
+    The legal-move generator of the decision reached is copied in too, and so is the
+    effect of the one move a decision offers (not optional: every legal move there is
+    that move): one Python call per step, the step's own."""
     cx = x.cx
     g = cx.g
     decisions = graph.decisions
@@ -133,7 +139,11 @@ def specialised_steps(x: Exprs, graph: FlowGraph) -> list[str]:
         if g.limit:
             out += [f"{ind}if s[2] >= LIMIT:", f"{ind}    s[4] = LIMIT_REASON",
                     f"{ind}    return []"]
-        out.append(f"{ind}_legal = legal_{k}(s)")
+        body = legal.get(k)
+        if body is not None and body[-1] == "return out":
+            out += [ind + ln for ln in body[:-1]] + [f"{ind}_legal = out"]
+        else:
+            out.append(f"{ind}_legal = legal_{k}(s)")
         for i, cond in enumerate(ends):
             out += [f"{ind}if {cond}:", f"{ind}    s[4] = END_REASONS[{i}]",
                     f"{ind}    return []"]
@@ -181,11 +191,14 @@ def specialised_steps(x: Exprs, graph: FlowGraph) -> list[str]:
             continue
         budget[0] = 0
         body = flow(d.succ, 0, frozenset(), "        ")
+        if len(d.alts) == 1 and not d.optional and d.alts[0] in effects:
+            effect = ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]
+        else:
+            effect = ["        EFF[m[1]](s, m)"]
         lines += [f"def step_{d.node}(s, m):",
                   "    s[2] += 1",
                   f"    _B[0] = {STEPS}  # the move's effect: one budget",
-                  "    try:",
-                  "        EFF[m[1]](s, m)",
+                  "    try:"] + (effect or ["        pass"]) + [
                   "    except _GameOver:",
                   "        return []",
                   f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",

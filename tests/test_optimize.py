@@ -607,3 +607,18 @@ def test_deal_in_one_pass_deals_as_card_by_card() -> None:
             rounds += 1
         deal(s, 1, dests, n, 0)
         assert s == want, (dests, n)
+
+
+def test_distance_on_a_constant_cycle_is_inline(tmp_path: Path) -> None:
+    """`distance(a, b, 13)` cannot fail: optimised code computes it in place; with a cycle
+    length that is not a constant (it might be 0) it calls the checked helper."""
+    fast, plain = _both(ROOT / "games" / "interaction.cardgame", 3, {})
+    assert "_dist(" not in fast.gen.source and "_dist(" in plain.gen.source
+    path = tmp_path / "d.cardgame"
+    path.write_text('game "D"\nplayers 1\ndeck standard\nzone pile\nvar n = 0\n'
+                    "setup { move all of deck to pile }\n"
+                    "move m when distance((top of pile).rank, 3, n) >= 0 {\n"
+                    "  move top of pile to deck\n  n += 1\n}\n", encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    assert "_dist(" in fast.gen.source
+    play_both(fast, plain, seeds=(1, 2))

@@ -331,6 +331,11 @@ class Exprs:
             return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
                     "sorted": f"tuple(sorted({src}))"}[f]
         if f == "distance":
+            n = cx.const_int(e.args[2]) if cx.optimize else None
+            if n is not None and n > 0 and all(_cheap(a) for a in e.args[:2]):
+                # a positive constant cycle: no error possible, so no call
+                gap = f"abs({args[0]} - {args[1]}) % {n}"
+                return f"min({gap}, {n} - {gap})"
             return f"{cx.helper('_dist')}({args[0]}, {args[1]}, {args[2]})"
         raise Diagnostic(f"internal: unknown function {f}", e.span)  # pragma: no cover
 
@@ -526,3 +531,9 @@ class Exprs:
             return f"{self.cx.helper('_pick')}(s, tuple([{var} for {var} in {src}{cond}]), {sid})"
         raise Diagnostic(f"internal: unknown quantifier {k}", e.span)  # pragma: no cover
 
+
+def _cheap(e: A.Expr) -> bool:
+    """A number, a name or a card's attribute of a name: cheap to evaluate twice."""
+    if isinstance(e, A.Attr):
+        e = e.obj
+    return isinstance(e, (A.Int, A.Name, A.Me))

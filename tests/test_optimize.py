@@ -622,3 +622,54 @@ def test_distance_on_a_constant_cycle_is_inline(tmp_path: Path) -> None:
     fast, plain = _both(path, 0, {})
     assert "_dist(" in fast.gen.source
     play_both(fast, plain, seeds=(1, 2))
+
+
+FACTS = """\
+game "Facts"
+players 1
+deck standard
+zone pile[3]: face up
+def below(r: int) = r - 1
+def twice(r: int) = r + r
+setup {
+  shuffle deck
+  for k in 1..3 { move top of deck to pile[k] }
+}
+move shift(a in pile, b in pile) "shift {a} {b}"
+  when a != b and a is not empty
+  when b is empty or (top of a).rank == below((top of b).rank)
+{
+  move top of a to b
+}
+move odd(a in pile) "odd {a}"
+  when (if a is empty then 0 else (top of a).rank) > 11 or (a is empty and (top of a).rank > 2)
+{
+  move top of deck to a
+}
+move two(a in pile) "two {a}"
+  when twice((top of a).rank) > 30
+{
+  move top of deck to a
+}
+"""
+
+
+def test_facts_of_and_or_and_if_leave_out_empty_checks(tmp_path: Path) -> None:
+    """After `Z is empty or`, `Z is not empty and` and in the matching arm of `if Z is
+    empty then ... else ...`, `top of Z` needs no empty check; after `Z is empty and` it
+    does. `below(r) = r - 1` takes its argument in place of a variable; a def that uses its
+    parameter twice (or does more) binds it."""
+    path = tmp_path / "facts.cardgame"
+    path.write_text(FACTS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    shift, odd, two = legal.split("for u_a in")[1:4]
+    assert "(not s[u_b]) or" in shift and "_E(" not in shift.split("(not s[u_b]) or")[1]
+    assert re.search(r"== \(\(RANK\[s\[u_b\]\[-1\]\]\) - 1\)", shift)  # below, in place
+    then, else_ = odd.split(" else ", 1)
+    assert "_E(" not in else_.split("> 11")[0]  # the else arm: a is not empty
+    assert "_E(" in odd.split("> 11")[1]  # after `a is empty and`: checked
+    assert ":=" in two  # twice uses its parameter twice: it binds its argument
+    assert "_E(" in plain.gen.source[plain.gen.source.index("def legal_"):].split("for u_a in")[1]
+    play_both(fast, plain, seeds=tuple(range(6)))

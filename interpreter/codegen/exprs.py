@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import Diagnostic
 from ..lang import ast as A
@@ -275,8 +276,14 @@ class Exprs:
 
     def if_expr(self, e: A.IfExpr, fr: Frame) -> str:
         c = self.expr(e.cond, fr)
+        saved = self.chain_start(fr)
+        self.chain_fact(e.cond, "and", fr)  # the then arm runs when the condition holds
         a = self.as_tuple(e.then, fr)
+        self.chain_end(fr, saved)
+        saved = self.chain_start(fr)
+        self.chain_fact(e.cond, "or", fr)  # the else arm when it does not
         b = self.as_tuple(e.else_, fr)
+        self.chain_end(fr, saved)
         return f"({a} if {c} else {b})"
 
     def let(self, e: A.Let, fr: Frame) -> str:
@@ -447,9 +454,13 @@ class Exprs:
             rights.append((node.op, node.right))
             node = node.left
         parts = [self.expr(node, fr)]
+        saved = self.chain_start(fr)
         for op, right in reversed(rights):
+            self.chain_fact(node, op, fr)  # what the operands after `node` may rely on
             parts.append(op)
             parts.append(self.expr(right, fr))
+            node = right
+        self.chain_end(fr, saved)
         code = "(" + " ".join(parts) + ")"
         if e.op == "*" and not self.fits(e, fr):
             # a product may square its operands' size: a chain of defs that multiply would
@@ -457,6 +468,17 @@ class Exprs:
             # it is kept (stmts.py) or leaves a rule (a score).
             code = f"{cx.helper('_big')}({code}, {self.sid(e.span, fr)})"
         return code
+
+    # Hooks for the optimiser (optimize.py): facts an operand of `and`/`or` establishes
+    # for the operands after it. Plain code relies on none.
+    def chain_start(self, fr: Frame) -> Any:
+        return None
+
+    def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
+        return None
+
+    def chain_end(self, fr: Frame, saved: Any) -> None:
+        return None
 
     def fits(self, e: A.Expr, fr: Frame) -> bool:
         """Is this number proven to stay within 64 bits? (Plain code proves nothing.)"""

@@ -166,6 +166,9 @@ class Optimizing(Exprs):
                 inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                       hoisted=loc.hoisted if loc else False,
                                       param=loc.param if loc else None)
+            elif len(d.params) == 1 and _arithmetic_of_once(d.body, p.name):
+                # used once, first: the argument's code in place of a bound variable
+                inner[p.name] = Local(f"({a})", origin, lo, hi)
             else:
                 var = names.tmp("a")
                 binds.append((var, a))
@@ -258,6 +261,24 @@ class Optimizing(Exprs):
                            self.cx.names)
         return super().card_attr(e, table, obj, fr)
 
+    def chain_start(self, fr: Frame) -> Any:
+        return dict(fr.hoist.guards) if fr.hoist is not None else None
+
+    def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
+        """`Z is empty or ...`, `Z is not empty and ...`: after it, Z is not empty. A fact
+        inside one evaluation of an expression: what relies on it never moves out (INNER)."""
+        h = fr.hoist
+        if (h is not None and isinstance(e, A.IsEmpty) and e.negated == (op == "and")
+                and self.cx.type_of(e.operand) == "zone"):
+            try:
+                h.guards[value_key(self.cx, e.operand, fr.env)] = INNER
+            except KeyError:  # a name bound inside the expression: no fact
+                pass
+
+    def chain_end(self, fr: Frame, saved: Any) -> None:
+        if fr.hoist is not None and saved is not None:
+            fr.hoist.guards = saved
+
     def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
         h = fr.hoist
         if h is not None and self.cx.type_of(e.operand) == "zone":
@@ -266,6 +287,30 @@ class Optimizing(Exprs):
                 h.read(level)
                 return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
+
+
+_ARITH = ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")
+
+
+def _arithmetic_of_once(body: A.Expr, param: str) -> bool:
+    """Is the body arithmetic and comparisons of literals and one use of `param`
+    (`below(r) = r - 1`)? Then the argument may stand in its place: it is evaluated once,
+    before anything that could fail, as when it is bound first."""
+    uses = 0
+    for n in A.walk(body):
+        if isinstance(n, A.Name):
+            if n.name != param:
+                return False
+            uses += 1
+        elif isinstance(n, A.Binary):
+            if n.op not in _ARITH:
+                return False
+        elif isinstance(n, A.Unary):
+            if n.op not in ("-", "not"):
+                return False
+        elif not isinstance(n, (A.Int, A.Bool)):
+            return False
+    return uses == 1
 
 
 def value_key(cx: Ctx, e: Any, env: dict[str, Local]) -> Any:

@@ -107,7 +107,8 @@ def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None =
 
 # How many node bodies one specialised step may copy in (a branch copies what follows it
 # into each arm, so the count bounds the code a step function can grow to).
-INLINE_NODES = 24
+INLINE_NODES = 32
+INLINE_REPEATS = 2  # times a node may be copied on one path (a loop: once round it again)
 
 
 def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
@@ -117,7 +118,7 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
     the code of its target, a branch an `if` holding the code of its target), and the
     decision reached is settled by calling its own legal-move generator: no node dispatch,
     no `try` per node. The copy follows the graph until it meets a node it already copied
-    on the path (a loop), a node it cannot copy or the size bound; there it hands on to
+    twice on the path (a loop), a node it cannot copy or the size bound; there it hands on to
     the general `run`, with the number of nodes run so far, so that a runaway flow stops
     at the same node as it does in `run`. A node that may `end` the game first records
     itself as the current node, which is what `run` records when `end` stops it.
@@ -157,9 +158,9 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
 
     budget = [0]
 
-    def flow(k: int, count: int, path: frozenset[int], ind: str) -> list[str]:
+    def flow(k: int, count: int, path: tuple[int, ...], ind: str) -> list[str]:
         """Code that runs node k (reached after `count` jumps) and on to a decision."""
-        if k in path or budget[0] >= INLINE_NODES or not copyable(k):
+        if path.count(k) >= INLINE_REPEATS or budget[0] >= INLINE_NODES or not copyable(k):
             return [f"{ind}run(s, {k}, {count})", f"{ind}return settle(s)"]
         budget[0] += 1
         n = graph.nodes[k]
@@ -171,10 +172,10 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
                 out.append(ind + b)
             else:
                 out.append(f"{ind}if {b.cond}:")
-                out += flow(b.target, count + 1, path | {k}, ind + "    ")
+                out += flow(b.target, count + 1, path + (k,), ind + "    ")
         exit_ = n.exit
         if isinstance(exit_, Goto):
-            out += flow(exit_.target, count + 1, path | {k}, ind)
+            out += flow(exit_.target, count + 1, path + (k,), ind)
         elif isinstance(exit_, Finish):
             out += [f"{ind}s[4] = {exit_.reason}", f"{ind}s[0] = {k}", f"{ind}return []"]
         else:  # Stop: a decision (or a node never closed, which stops as run does)
@@ -190,7 +191,7 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         if d.simultaneous:
             continue
         budget[0] = 0
-        body = flow(d.succ, 0, frozenset(), "        ")
+        body = flow(d.succ, 0, (), "        ")
         if len(d.alts) == 1 and not d.optional and d.alts[0] in effects:
             effect = ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]
         else:

@@ -320,6 +320,55 @@ score = size(hand[me])
 result lowest score
 """,
     # a runaway flow is stopped at the same node with and without jump threading
+    "unswitch": """\
+game "Unswitch"
+players 3
+deck standard
+zone hand[player]: owner
+zone trick: face up
+zone pile: face up
+var turns = 0
+var tally[player] = 0
+def led = (bottom of trick).suit
+proc count_up() {
+  turns += 1
+  for p in players { tally[p] += size(hand[p]) }
+  let group = each p in players where tally[p] > 20
+  for q in group { tally[q] -= 1 }
+  if turns == 7 and tally[1] % 2 == 0 { move all of pile to deck }
+  if turns > 14 { end "long enough" }
+}
+setup {
+  shuffle deck
+  deal 5 from deck to hand
+  move top of deck to pile
+}
+move follow(c in hand[me]) "follow {c}"
+  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)
+{
+  move c to trick
+}
+move risky(c in hand[me]) "risky {c}"
+  when (top of pile).rank > 7 or c.rank > 9
+{
+  move c to pile
+}
+move own(c in hand[me]) "own {c}"
+  when c.rank > 10 or turns > 3
+{
+  move c to pile
+}
+flow {
+  while true {
+    for p in players {
+      if hand[p] is empty and size(deck) >= 2 { move top 2 of deck to hand[p] }
+      p chooses follow | risky | own
+    }
+    if size(trick) >= 3 { move all of trick to pile }
+    count_up()
+  }
+}
+""",
     "runaway": """\
 game "Runaway 2"
 players 1
@@ -378,7 +427,9 @@ def test_a_quantifier_variable_named_like_a_parameter_is_not_the_parameter(
     legal = plain[plain.index("def legal_"):]
     assert legal.index("if any(") < legal.index("for u_k in")
     fast = compile_game(path)
-    assert fast.gen.source.count("if any(") == 1  # not once per unrolled value
+    src = fast.gen.source
+    # not once per unrolled value (the step of the decision holds a copy of the generator)
+    assert src[src.index("def legal_"):src.index("LEGAL =")].count("if any(") == 1
     play_both(fast, compile_game(path, optimize=False), seeds=(1,))
 
 
@@ -434,16 +485,25 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     path = tmp_path / "hoist.cardgame"
     path.write_text(OPTIMISER_GAMES["hoist"], encoding="utf-8")
     fast, plain = _both(path, 0, {})
-    legal = fast.gen.source[fast.gen.source.index("def legal_"):]
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
-    assert len(loops) == 5  # one loop per move
+    assert len(loops) == 6  # one loop per move, two for `play` (unswitched)
+    # `play`: `trick is empty` is tested once, before the loops (unswitching); in the arm
+    # where it is not, neither `led` nor the quantifier can fail: both are computed once
+    # before the loop, and the quantifier reads `led`'s variable
+    # (each generator's code starts with a `# move NAME` line, which locates its errors)
+    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
+    led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
+    assert led and re.search(rf"_h\d+ = any\(.*== {led.group(1)}\)", loops[1])
+    assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
     # `many`: the sum reads no card parameter and cannot fail: computed before the loop
-    assert re.search(r"(_h\d+) = sum\(RANK", loops[3])
-    # `play` and `dump`: they may fail (`led`, `top of pile`): once, where first reached
-    assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[0])
-    assert " is not ... else (_h" in loops[1] and " is not ... else (_h" in loops[2]
+    assert re.search(r"(_h\d+) = sum\(RANK", loops[4])
+    # `dump`: it may fail (`top of pile`): once, where first reached
+    assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[2])
+    assert " is not ... else (_h" in loops[3]
     # `pair`: the inner count reads the outer quantifier's variable, which reads c
-    assert "_h" not in loops[3].split("out.append")[0].split("\n", 1)[1]
+    assert "_h" not in loops[4].split("out.append")[0].split("\n", 1)[1]
     assert not re.search(r"\b_h\d", plain.gen.source)  # plain code hoists nothing
     # the quantifier that fails, fails with the same message on the same seeds
     failed = 0
@@ -458,3 +518,160 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
             assert "nothing there" in str(e) and ":21:76:" in str(e)
     assert 0 < failed < 8
     play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_legal_move_tests_unswitched_on_an_invariant_first_disjunct(tmp_path: Path) -> None:
+    """`trick is empty or c.suit == led or ...` is tested once before the card loop; in
+    the other arm the trick is known not to be empty, so `led` and the quantifier are
+    computed once, before the loop. A first disjunct that may fail (`top of pile`) or
+    reads the parameter (`c.rank > 10`) stays in the loop."""
+    path = tmp_path / "unswitch.cardgame"
+    path.write_text(OPTIMISER_GAMES["unswitch"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    loops = legal.split("for u_c in")
+    assert len(loops) == 5  # follow twice (unswitched), risky, own
+    # (each generator's code starts with a `# move NAME` line, which locates its errors)
+    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
+    assert re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
+    assert "if ((RANK[(s[" in loops[3] and "_E(" in loops[3]  # risky: in the loop
+    assert "if ((RANK[u_c] > 10) or" in loops[4]  # own: in the loop
+    assert legal.count("if (not s[") == 1
+    plain_legal = plain.gen.source[plain.gen.source.index("def legal_"):]
+    assert plain_legal.count("for u_c in") == 3  # plain code does not unswitch
+    play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
+    """Optimised code steps from each decision that is not simultaneous by its own
+    function, with the flow to the next decision copied in (no node dispatch until the
+    flow loops back to a node it copied); the loop over the players needs no index
+    check, the loop over a computed list of players does."""
+    path = tmp_path / "unswitch.cardgame"
+    path.write_text(OPTIMISER_GAMES["unswitch"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    assert re.search(r"^STEP = \{\d+: step_\d+\}$", src, re.M)
+    step = src[src.index("def step_"):src.index("STEP =")]
+    assert "NODES[" not in step and "raise _GameOver" in src
+    assert re.search(r"run\(s, \d+, \d+\)", step)  # the while loop goes back: run takes over
+    # the decision reached is settled by its generator, copied in; so is the effect of a
+    # decision's only move (here each decision offers three: called through EFF)
+    assert "out.append((me, 0, u_c))" in step and "legal_" not in step
+    assert "EFF[m[1]](s, m)" in step
+    assert "STEP" not in plain.gen.source
+    counted = compile_game(path, coverage=True)  # coverage: one store per arm, no copies
+    assert "STEP" not in counted.gen.source
+    proc = src[src.index("def p_count_up"):src.index("def eff_")]
+    first, second = proc.split("for _f5 in")
+    assert "_ix(" not in first and "_ix(_f5" in second
+    plain_proc = plain.gen.source[plain.gen.source.index("def p_count_up"):]
+    assert "_ix(_f1, 3" in plain_proc and "_ix(_q4, 3" in plain_proc  # plain code checks
+    play_both(fast, plain, seeds=tuple(range(8)))
+    # Arsène's `p chooses play` offers one move: its effect is copied into the step
+    arsene = compile_game("arsene", 4).gen.source
+    steps = arsene[arsene.index("STEP[s[0]]"):].split("def step_")[1:]
+    inlined = [st for st in steps if "EFF[m[1]]" not in st]
+    assert inlined and all("    try:\n        me = m[0]\n" in st for st in inlined)
+    assert len(inlined) < len(steps)  # `keep | push`: two moves, called through EFF
+    # the simultaneous decision of Interaction keeps the general step
+    inter = compile_game("interaction", 3)
+    assert re.search(r"^STEP = \{\d+: step_\d+\}$", inter.gen.source, re.M)
+    assert len(inter.gen.decisions) == 2
+
+
+def test_deal_in_one_pass_deals_as_card_by_card() -> None:
+    """`_deal` deals a round of cards to distinct zones by slicing: the same cards in the
+    same places as one card at a time from the top (zones named twice: card by card)."""
+    g = compile_game("calculation")
+    deal = g.ns["_deal"]
+    rng = random.Random(3)
+    for _ in range(200):
+        k = rng.randrange(1, 5)
+        dests = tuple(rng.choice(range(2, 8)) for _ in range(k))
+        cards = tuple(rng.sample(range(52), rng.randrange(0, 30)))
+        n = rng.choice([None, rng.randrange(0, 8)])
+        if n is not None and n * k > len(cards):
+            continue
+        s: list[Any] = [()] * 9
+        s[1] = cards
+        for d in set(dests):
+            s[d] = tuple(rng.sample(range(60, 70), 2))
+        want = list(s)
+        rounds = 0
+        while (rounds < n) if n is not None else bool(want[1]):
+            for d in dests:
+                if n is None and not want[1]:
+                    break
+                want[d] = want[d] + (want[1][-1],)
+                want[1] = want[1][:-1]
+            rounds += 1
+        deal(s, 1, dests, n, 0)
+        assert s == want, (dests, n)
+
+
+def test_distance_on_a_constant_cycle_is_inline(tmp_path: Path) -> None:
+    """`distance(a, b, 13)` cannot fail: optimised code computes it in place; with a cycle
+    length that is not a constant (it might be 0) it calls the checked helper."""
+    fast, plain = _both(ROOT / "games" / "interaction.cardgame", 3, {})
+    assert "_dist(" not in fast.gen.source and "_dist(" in plain.gen.source
+    path = tmp_path / "d.cardgame"
+    path.write_text('game "D"\nplayers 1\ndeck standard\nzone pile\nvar n = 0\n'
+                    "setup { move all of deck to pile }\n"
+                    "move m when distance((top of pile).rank, 3, n) >= 0 {\n"
+                    "  move top of pile to deck\n  n += 1\n}\n", encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    assert "_dist(" in fast.gen.source
+    play_both(fast, plain, seeds=(1, 2))
+
+
+FACTS = """\
+game "Facts"
+players 1
+deck standard
+zone pile[3]: face up
+def below(r: int) = r - 1
+def twice(r: int) = r + r
+setup {
+  shuffle deck
+  for k in 1..3 { move top of deck to pile[k] }
+}
+move shift(a in pile, b in pile) "shift {a} {b}"
+  when a != b and a is not empty
+  when b is empty or (top of a).rank == below((top of b).rank)
+{
+  move top of a to b
+}
+move odd(a in pile) "odd {a}"
+  when (if a is empty then 0 else (top of a).rank) > 11 or (a is empty and (top of a).rank > 2)
+{
+  move top of deck to a
+}
+move two(a in pile) "two {a}"
+  when twice((top of a).rank) > 30
+{
+  move top of deck to a
+}
+"""
+
+
+def test_facts_of_and_or_and_if_leave_out_empty_checks(tmp_path: Path) -> None:
+    """After `Z is empty or`, `Z is not empty and` and in the matching arm of `if Z is
+    empty then ... else ...`, `top of Z` needs no empty check; after `Z is empty and` it
+    does. `below(r) = r - 1` takes its argument in place of a variable; a def that uses its
+    parameter twice (or does more) binds it."""
+    path = tmp_path / "facts.cardgame"
+    path.write_text(FACTS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    shift, odd, two = legal.split("for u_a in")[1:4]
+    assert "(not s[u_b]) or" in shift and "_E(" not in shift.split("(not s[u_b]) or")[1]
+    assert re.search(r"== \(\(RANK\[s\[u_b\]\[-1\]\]\) - 1\)", shift)  # below, in place
+    then, else_ = odd.split(" else ", 1)
+    assert "_E(" not in else_.split("> 11")[0]  # the else arm: a is not empty
+    assert "_E(" in odd.split("> 11")[1]  # after `a is empty and`: checked
+    assert ":=" in two  # twice uses its parameter twice: it binds its argument
+    assert "_E(" in plain.gen.source[plain.gen.source.index("def legal_"):].split("for u_a in")[1]
+    play_both(fast, plain, seeds=tuple(range(6)))

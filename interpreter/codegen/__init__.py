@@ -4,8 +4,8 @@ Only codegen and engine know slot indices and generated names. Other layers impo
 `cardgame.interpreter.codegen`, not from its modules.
 """
 
-from .dot import flow_dot
-from .explain import Explainer, explainer
+from typing import Any
+
 from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
 from .module import Generated, generate
 from .probe import Probe, prober
@@ -15,3 +15,17 @@ from .writer import Arm
 __all__ = ["Arm", "ENDED", "MAX_LIST", "MAX_VALUES", "MOVES", "PC", "PENDING", "RNG", "STEPS",
            "WHO", "Explainer", "GameOver", "Generated", "Probe", "explainer", "flow_dot", "generate",
            "namespace", "prober"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported when first used: the DOT picture (`check --graph`) and the explainer of
+    # refused moves are not needed to compile and run a game.
+    if name == "flow_dot":
+        from .dot import flow_dot
+
+        return flow_dot
+    if name in ("Explainer", "explainer"):
+        from . import explain
+
+        return getattr(explain, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

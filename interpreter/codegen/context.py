@@ -94,6 +94,15 @@ class Ctx:
             return self.const_int(e.left), self.const_int(e.right)
         return None, None
 
+    def value_range(self, e: A.Expr) -> tuple[int | None, int | None]:
+        """The range of the values of a loop over e (for skipping index checks, not the
+        order of the loop): a constant range, or 1..n for `players` and `players from p`
+        (optimised code only: the plain code checks every index)."""
+        if self.optimize and (isinstance(e, A.Players) or (
+                isinstance(e, A.Unary) and e.op == "players_from")):
+            return 1, self.n
+        return self.const_range(e)
+
     def helper(self, name: str) -> str:
         """A runtime helper's name for a call in the code being emitted, noting whether the
         call may raise or change the state (then the optimiser must not move that code)."""

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import Diagnostic
 from ..lang import ast as A
@@ -290,8 +291,14 @@ class Exprs:
 
     def if_expr(self, e: A.IfExpr, fr: Frame) -> str:
         c = self.expr(e.cond, fr)
+        saved = self.chain_start(fr)
+        self.chain_fact(e.cond, "and", fr)  # the then arm runs when the condition holds
         a = self.as_tuple(e.then, fr)
+        self.chain_end(fr, saved)
+        saved = self.chain_start(fr)
+        self.chain_fact(e.cond, "or", fr)  # the else arm when it does not
         b = self.as_tuple(e.else_, fr)
+        self.chain_end(fr, saved)
         return f"({a} if {c} else {b})"
 
     def let(self, e: A.Let, fr: Frame) -> str:
@@ -354,6 +361,11 @@ class Exprs:
             return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
                     "sorted": f"tuple(sorted({src}))"}[f]
         if f == "distance":
+            n = cx.const_int(e.args[2]) if cx.optimize else None
+            if n is not None and n > 0 and all(_cheap(a) for a in e.args[:2]):
+                # a positive constant cycle: no error possible, so no call
+                gap = f"abs({args[0]} - {args[1]}) % {n}"
+                return f"min({gap}, {n} - {gap})"
             return f"{cx.helper('_dist')}({args[0]}, {args[1]}, {args[2]})"
         raise Diagnostic(f"internal: unknown function {f}", e.span)  # pragma: no cover
 
@@ -393,15 +405,19 @@ class Exprs:
             x = self.expr(e.operand, fr)
             return f"{cx.helper('_cat')}(s, {x})" if ot == "list:zone" else f"s[{x}]"
         p = self.expr(e.operand, fr)
+        checked = False
         if isinstance(e.operand, A.Name):
             if cx.ref(e.operand).kind == "var":
                 # a player variable may be none: say where, not a Python TypeError
                 p = f"{cx.helper('_player')}({p}, {self.sid(e.operand.span, fr)})"
+                checked = cx.optimize  # (checked once is enough)
         if op == "left":
             return f"({p} % {cx.n} + 1)"
         if op == "right":
             return f"(({p} - 2) % {cx.n} + 1)"
         if op == "players_from":
+            if checked:
+                return f"ORDER[{p}]"
             sid = self.sid(e.operand.span, fr)
             return f"ORDER[{cx.helper('_player')}({p}, {sid})]"
         raise Diagnostic(f"internal: unknown operator {op}", e.span)  # pragma: no cover
@@ -471,9 +487,13 @@ class Exprs:
             rights.append((node.op, node.right))
             node = node.left
         parts = [self.expr(node, fr)]
+        saved = self.chain_start(fr)
         for op, right in reversed(rights):
+            self.chain_fact(node, op, fr)  # what the operands after `node` may rely on
             parts.append(op)
             parts.append(self.expr(right, fr))
+            node = right
+        self.chain_end(fr, saved)
         code = "(" + " ".join(parts) + ")"
         if e.op == "*" and not self.fits(e, fr):
             # a product may square its operands' size: a chain of defs that multiply would
@@ -481,6 +501,17 @@ class Exprs:
             # it is kept (stmts.py) or leaves a rule (a score).
             code = f"{cx.helper('_big')}({code}, {self.sid(e.span, fr)})"
         return code
+
+    # Hooks for the optimiser (optimize.py): facts an operand of `and`/`or` establishes
+    # for the operands after it. Plain code relies on none.
+    def chain_start(self, fr: Frame) -> Any:
+        return None
+
+    def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
+        return None
+
+    def chain_end(self, fr: Frame, saved: Any) -> None:
+        return None
 
     def fits(self, e: A.Expr, fr: Frame) -> bool:
         """Is this number proven to stay within 64 bits? (Plain code proves nothing.)"""
@@ -516,6 +547,8 @@ class Exprs:
         if isinstance(e.source, A.Binary) and e.source.op == "..":
             if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
                 lo, hi = e.source.left.value, e.source.right.value
+        else:
+            lo, hi = cx.value_range(e.source)
         inner.env[e.var] = Local(var, origin, lo, hi)
         code = self._quant(e, var, src, inner, fr)
         if pending is not None:
@@ -553,3 +586,9 @@ class Exprs:
             return f"{self.cx.helper('_pick')}(s, tuple([{var} for {var} in {src}{cond}]), {sid})"
         raise Diagnostic(f"internal: unknown quantifier {k}", e.span)  # pragma: no cover
 
+
+def _cheap(e: A.Expr) -> bool:
+    """A number, a name or a card's attribute of a name: cheap to evaluate twice."""
+    if isinstance(e, A.Attr):
+        e = e.obj
+    return isinstance(e, (A.Int, A.Name, A.Me))

@@ -322,6 +322,8 @@ class FlowLowering:
             if const is not None and 1 <= const <= cx.n:
                 dn.body.append(f"s[5] = {const}")
                 who_const = const
+            elif self.is_player(st.who, fr):
+                dn.body.append(f"s[5] = {who}")  # a loop over the players: no check
             else:
                 sid = cx.names.span_id(st.who.span, fr.rule)
                 dn.body.append(f"s[5] = {cx.helper('_player')}({who}, {sid})")
@@ -333,6 +335,13 @@ class FlowLowering:
         self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span,
                                      who_const)
         return cont
+
+    def is_player(self, e: A.Expr, fr: Frame) -> bool:
+        """Is e a local known to hold a player (a loop over the players that does not
+        assign its variable)?"""
+        loc = self.cx.local(e, fr.env)
+        return (self.cx.optimize and loc is not None and loc.lo is not None
+                and loc.hi is not None and 1 <= loc.lo and loc.hi <= self.cx.n)
 
     def loop(self, st: A.While | A.Repeat | A.For, node: int, fr: Frame) -> int:
         cx = self.cx
@@ -361,7 +370,7 @@ class FlowLowering:
             self.close(node, head)
             self.nodes[head].body += [Branch(f"s[{pos}] >= len(s[{lst}])", exit_),
                                       f"s[{var}] = s[{lst}][s[{pos}]]", f"s[{pos}] += 1"]
-            lo, hi = cx.const_range(st.source)
+            lo, hi = cx.value_range(st.source)
             if assigns(cx, st.body, st):
                 lo = hi = None  # the body changes it: its range no longer holds
             inner.env[st.var] = Local(f"s[{var}]", None, lo, hi)

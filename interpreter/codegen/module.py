@@ -82,9 +82,11 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
     moves = Moves(stmts)
     generators: dict[int, list[str]] = {}
     param_types = []
+    effects: dict[int, list[str]] = {}
     for name, md in g.moves.items():
         code = moves.lower(name, md)
         out += code.effect
+        effects[cx.layout.move_ids[name]] = code.effect[1:]  # the body, indented once
         generators[cx.layout.move_ids[name]] = code.generator
         param_types.append(code.param_types)
     for name, ad in g.autos.items():
@@ -99,7 +101,8 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
     out += graph.functions()
     out += legal_functions(cx, graph, generators)
     out += results(x)
-    out += step_code(x, graph)
+    out += step_code(x, graph, effects,
+                     {d.node: legal_body(cx, d, generators) for d in graph.decisions.values()})
     out += def_functions(x)
     if coverage:
         out.append(f"_COV = [0] * {len(cx.names.arms)}")
@@ -179,20 +182,7 @@ def legal_functions(cx: Ctx, graph: FlowGraph, generators: dict[int, list[str]])
     decisions = graph.decisions
     for d in decisions.values():
         out.append(f"def legal_{d.node}(s):")
-        out.append("    out = []")
-        if d.simultaneous:
-            out.append("    done = {m[0] for m in s[3]}")
-            out.append("    for me in s[5]:")
-            out.append("        if me in done: continue")
-            ind = "        "
-        else:
-            out.append("    me = s[5]")
-            ind = "    "
-        for alt in d.alts:
-            out.extend(ind + ln for ln in generators[alt])
-        if d.optional:
-            out.append(f"{ind}out.append((me, {cx.layout.pass_id}))")
-        out.append("    return out")
+        out += ["    " + ln for ln in legal_body(cx, d, generators)]
         out.append("")
     out.append("LEGAL = {" + ", ".join(f"{d}: legal_{d}" for d in decisions) + "}")
     out.append("SUCC = {" + ", ".join(f"{d.node}: {d.succ}" for d in decisions.values()) + "}")
@@ -200,6 +190,25 @@ def legal_functions(cx: Ctx, graph: FlowGraph, generators: dict[int, list[str]])
                + "".join(f"{d.node}, " for d in decisions.values() if d.simultaneous) + "))")
     out.append("EFF = (" + "".join(f"eff_{i}, " for i in range(len(cx.g.moves)))
                + "_pass_effect, )")
+    return out
+
+
+def legal_body(cx: Ctx, d: Decision, generators: dict[int, list[str]]) -> list[str]:
+    """The body of `legal_<d>(s)` (indented from 0), ending with `return out`."""
+    out = ["out = []"]
+    if d.simultaneous:
+        out.append("done = {m[0] for m in s[3]}")
+        out.append("for me in s[5]:")
+        out.append("    if me in done: continue")
+        ind = "    "
+    else:
+        out.append("me = s[5]")
+        ind = ""
+    for alt in d.alts:
+        out.extend(ind + ln for ln in generators[alt])
+    if d.optional:
+        out.append(f"{ind}out.append((me, {cx.layout.pass_id}))")
+    out.append("return out")
     return out
 
 

@@ -46,7 +46,7 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
-            lo, hi = cx.const_range(p.source)
+            lo, hi = cx.value_range(p.source)
             if assigns(cx, md.body, p):
                 lo = hi = None  # the body changes it: its range no longer holds
             fr.env[p.name] = Local(var, origin, lo, hi)
@@ -78,7 +78,7 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
-            lo, hi = cx.const_range(p.source)
+            lo, hi = cx.value_range(p.source)
             fr.env[p.name] = Local(var, origin, lo, hi)
             lines.append(f"    {var} = m[{i + 2}]")
         lines.append(f"    return bool({x.expr(ad.cond, fr)})")
@@ -88,23 +88,54 @@ class Moves:
     def generator(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
         """The legal-move generator of one move, as a block of lines (indented from 0)
         that appends `(me, mid, args...)` to `out` for every legal combination."""
+        conj: list[A.Expr | _AnyOf] = list(conjuncts(md.when)) if md.when is not None else []
+        return self.unswitched(md, mid, rule, conj, ())
+
+    def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[A.Expr | _AnyOf],
+                   guards: tuple[A.Expr, ...], depth: int = 0) -> list[str]:
+        """Loop unswitching: a conjunct `a or b` whose first disjunct reads no parameter,
+        cannot fail and changes nothing (`trick is empty or c.suit == led ...`) is tested
+        once, before the loops: when it holds the conjunct is dropped, else it becomes
+        `b` (and when `a` is `Z is empty`, b knows that Z is not). Evaluating `a` earlier
+        than it stood cannot change a result, an error or the state."""
         cx = self.cx
-        conj = conjuncts(md.when) if md.when is not None else []
+        for i, c in enumerate(conj if cx.optimize and depth < UNSWITCH_DEPTH else ()):
+            ds = disjuncts(c) if isinstance(c, A.Expr) else list(c.items)
+            first = ds[0]
+            if len(ds) < 2 or params_in(cx, first) or self.may_raise(first):
+                continue
+            names = cx.names
+            unsafe, impure = names.unsafe, names.impure
+            test = self.x.expr(first, Frame({"me": Local("me")}, rule))
+            if names.unsafe != unsafe or names.impure != impure:
+                continue
+            rest = ds[1:]
+            known = guards
+            if (isinstance(first, A.IsEmpty) and not first.negated
+                    and cx.type_of(first.operand) == "zone"):
+                known = guards + (first.operand,)
+            yes = self.unswitched(md, mid, rule, conj[:i] + conj[i + 1:], guards, depth + 1)
+            no = self.unswitched(md, mid, rule, conj[:i] + [
+                rest[0] if len(rest) == 1 else _AnyOf(tuple(rest))] + conj[i + 1:], known,
+                depth + 1)
+            return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
+                    + [INDENT + ln for ln in no])
         pnames = [p.name for p in md.params]
         # each conjunct is tested at the first loop level where all its parameters are bound
-        levels: list[list[A.Expr]] = [[] for _ in range(len(pnames) + 1)]
         floor = 0  # `and` evaluates left to right: what may fail stays behind its guards
+        levels: list[list[A.Expr | _AnyOf]] = [[] for _ in range(len(pnames) + 1)]
         for c in conj:
-            used = params_in(cx, c)
+            parts = list(c.items) if isinstance(c, _AnyOf) else [c]
+            used = set().union(*(params_in(cx, d) for d in parts))
             lvl = max((pnames.index(n) + 1 for n in used), default=0)
-            if self.may_raise(c):
+            if any(self.may_raise(d) for d in parts):
                 lvl = max(lvl, floor)
             floor = max(floor, lvl)
             levels[lvl].append(c)
         # tables for defs of a constant-range parameter, filled before the loops
         fr = Frame({"me": Local("me", level=0)}, rule, hoist=new_hoist(cx),
                    tables={} if cx.optimize else None)
-        gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md))
+        gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md), guards)
         w = CodeWriter()
         w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
         gen.level(0, fr, w)
@@ -137,8 +168,10 @@ class _Generator:
     """One move's legal-move generator, written level by level: level 0 before the loops,
     level i inside the loop over the i-th parameter (or, unrolled, once per value)."""
 
-    def __init__(self, moves: Moves, md: A.MoveDecl, mid: int, conds: list[list[A.Expr]],
-                 unroll: set[int]) -> None:
+    def __init__(self, moves: Moves, md: A.MoveDecl, mid: int,
+                 conds: list[list[A.Expr | _AnyOf]], unroll: set[int],
+                 guards: tuple[A.Expr, ...] = ()) -> None:
+        self.guards = guards  # zones known not to be empty (an unswitched test said so)
         self.x = moves.x
         self.cx = moves.cx
         self.md = md
@@ -155,8 +188,14 @@ class _Generator:
         if h is not None:
             h.enter(lvl)
             h.cur = lvl
+            if lvl == 0:
+                for z in self.guards:
+                    h.guards[value_key(cx, z, fr.env)] = 0
         conds = []
         for c in self.conds[lvl]:
+            if isinstance(c, _AnyOf):
+                conds.append("(" + " or ".join(x.expr(d, fr) for d in c.items) + ")")
+                continue
             conds.append(x.expr(c, fr))
             if (h is not None and isinstance(c, A.IsEmpty) and c.negated
                     and cx.type_of(c.operand) == "zone"):
@@ -183,7 +222,8 @@ class _Generator:
                     origin = src
                     src = f"s[{src}]"
                 loop = fr.scope()
-                loop.env[p.name] = Local(f"u_{p.name}", origin, lo, hi, level=lvl + 1,
+                vlo, vhi = cx.value_range(p.source)
+                loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1,
                                          param=rng)
                 inner.line(f"for u_{p.name} in {src}:")
                 with inner.indented():
@@ -195,6 +235,22 @@ class _Generator:
         w.lines += [inner.ind + t for t in tables]
         w.lines += [f"{inner.ind}{v} = {c}" for v, c in hoisted]
         w.lines += inner.lines
+
+
+UNSWITCH_DEPTH = 2  # tests unswitched per generator, nested (each doubles its code)
+
+
+@attrs.frozen
+class _AnyOf:
+    """What remains of an `or` once its first disjunct was unswitched: the others, in order."""
+
+    items: tuple[A.Expr, ...]
+
+
+def disjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == "or":
+        return disjuncts(e.left) + disjuncts(e.right)
+    return [e]
 
 
 def conjuncts(e: A.Expr) -> list[A.Expr]:

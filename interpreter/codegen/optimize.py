@@ -24,6 +24,7 @@ moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -73,21 +74,27 @@ class Optimizing(Exprs):
         h = fr.hoist
         if not isinstance(h, _Hoist) or h.cur == 0 or e.kind == "random":
             return super().quant(e, fr)
+        try:  # equal quantifiers at one level share one variable
+            key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
+        except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
+            key = ("quant", self.cx.names.tmp("k"))
+        return self.hoisted(h, fr, key, lambda: super(Optimizing, self).quant(e, fr))
+
+    def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str]) -> str:
+        """The code of `lower()` (a quantifier, a def without parameters), computed once
+        at the outermost loop level whose values it reads when that is outside the loop
+        being compiled, and in place when it reads this loop's values or changes the state."""
         names = self.cx.names
         att = _Attempt({loc.code for loc in fr.env.values() if loc.level is None})
         unsafe, impure, walrus = names.unsafe, names.impure, names.walrus
         h.attempts.append(att)
         try:
-            code = super().quant(e, fr)
+            code = lower()
         finally:
             h.attempts.pop()
         level = max(att.level, 0)
         if att.blocked or level >= h.cur or names.impure != impure:
             return code  # it reads this loop's parameter, or changes the state: in place
-        try:  # equal quantifiers at one level share one variable
-            key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
-        except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
-            key = ("quant", names.tmp("k"))
         if names.unsafe == unsafe:
             names.walrus = walrus  # its code is no longer in place
             return h.hoist(level, key, code, names)
@@ -98,6 +105,16 @@ class Optimizing(Exprs):
 
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
+        h = fr.hoist
+        if not arg_exprs and isinstance(h, _Hoist) and h.cur > 0:
+            # a def without parameters (Arsène's `led`) is a value of the state: like a
+            # quantifier, computed once at the level whose values it reads
+            return self.hoisted(h, fr, ("def", d.name),
+                                lambda: self.lower_call(d, arg_exprs, fr, call))
+        return self.lower_call(d, arg_exprs, fr, call)
+
+    def lower_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
+                   call: A.Call | None = None) -> str:
         if call is not None:
             table = self.table_call(call, fr)
             if table is not None:
@@ -149,6 +166,9 @@ class Optimizing(Exprs):
                 inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                       hoisted=loc.hoisted if loc else False,
                                       param=loc.param if loc else None)
+            elif len(d.params) == 1 and _arithmetic_of_once(d.body, p.name):
+                # used once, first: the argument's code in place of a bound variable
+                inner[p.name] = Local(f"({a})", origin, lo, hi)
             else:
                 var = names.tmp("a")
                 binds.append((var, a))
@@ -241,6 +261,24 @@ class Optimizing(Exprs):
                            self.cx.names)
         return super().card_attr(e, table, obj, fr)
 
+    def chain_start(self, fr: Frame) -> Any:
+        return dict(fr.hoist.guards) if fr.hoist is not None else None
+
+    def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
+        """`Z is empty or ...`, `Z is not empty and ...`: after it, Z is not empty. A fact
+        inside one evaluation of an expression: what relies on it never moves out (INNER)."""
+        h = fr.hoist
+        if (h is not None and isinstance(e, A.IsEmpty) and e.negated == (op == "and")
+                and self.cx.type_of(e.operand) == "zone"):
+            try:
+                h.guards[value_key(self.cx, e.operand, fr.env)] = INNER
+            except KeyError:  # a name bound inside the expression: no fact
+                pass
+
+    def chain_end(self, fr: Frame, saved: Any) -> None:
+        if fr.hoist is not None and saved is not None:
+            fr.hoist.guards = saved
+
     def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
         h = fr.hoist
         if h is not None and self.cx.type_of(e.operand) == "zone":
@@ -249,6 +287,30 @@ class Optimizing(Exprs):
                 h.read(level)
                 return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
+
+
+_ARITH = ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")
+
+
+def _arithmetic_of_once(body: A.Expr, param: str) -> bool:
+    """Is the body arithmetic and comparisons of literals and one use of `param`
+    (`below(r) = r - 1`)? Then the argument may stand in its place: it is evaluated once,
+    before anything that could fail, as when it is bound first."""
+    uses = 0
+    for n in A.walk(body):
+        if isinstance(n, A.Name):
+            if n.name != param:
+                return False
+            uses += 1
+        elif isinstance(n, A.Binary):
+            if n.op not in _ARITH:
+                return False
+        elif isinstance(n, A.Unary):
+            if n.op not in ("-", "not"):
+                return False
+        elif not isinstance(n, (A.Int, A.Bool)):
+            return False
+    return uses == 1
 
 
 def value_key(cx: Ctx, e: Any, env: dict[str, Local]) -> Any:

@@ -211,6 +211,17 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if n * len(dests) > len(s[src]):
             err(sid, f"cannot deal {_cards(n)} to {len(dests)} zone{'s' if len(dests) != 1 else ''}"
                      f" from {_cards(len(s[src]))}")
+        k = len(dests)
+        if len(set(dests)) == k:
+            # one card at a time from the top, round the zones: zone j gets the cards at
+            # j, j + k, ... counted from the top
+            t = s[src]
+            cut = len(t) - n * k
+            dealt = t[cut:][::-1]
+            s[src] = t[:cut]
+            for j, d in enumerate(dests):
+                s[d] = s[d] + dealt[j::k]
+            return
         for _ in range(n):
             for d in dests:
                 s[d] = s[d] + (s[src][-1],)

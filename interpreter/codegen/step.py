@@ -5,13 +5,14 @@ from a node to the next decision) and `step_settle` (apply a move, run, settle).
 from __future__ import annotations
 
 from .exprs import Exprs
-from .flow import FlowGraph
+from .flow import Finish, FlowGraph, Goto
 from .runtime import STEPS
 from .stmts import LOOP_LIMIT
 from .writer import Frame
 
 
-def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
+def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None = None,
+              legal: dict[int, list[str]] | None = None) -> list[str]:
     """Simultaneous choices (rare) go through the engine's general path."""
     cx = x.cx
     g = cx.g
@@ -47,9 +48,8 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
     lines.append("    return _legal")
     lines.append("")
     lines += [
-        "def run(s, pc):",
+        "def run(s, pc, n=0):",
         f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
-        "    n = 0",
         "    while True:",
         "        try:",
         "            nxt = NODES[pc](s)",
@@ -74,7 +74,14 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
     lines += [
         "            s[0] = pc",
         "            _flow_loop(pc)",
-        "",
+        ""]
+    if cx.optimize and not cx.coverage:
+        # every decision that is not simultaneous has its own step (specialised_steps;
+        # not in coverage mode, where each arm of an `if` has one store that records it)
+        lines += ["def step_settle(s, m):", "    return STEP[s[0]](s, m)", ""]
+        lines += specialised_steps(x, graph, effects or {}, legal or {})
+        return lines
+    lines += [
         "def step_settle(s, m):",
         "    pc = s[0]",
         "    s[2] += 1",
@@ -95,4 +102,113 @@ def step_code(x: Exprs, graph: FlowGraph) -> list[str]:
     else:
         lines.append("    run(s, pc)")
     lines += ["    return settle(s)", ""]
+    return lines
+
+
+# How many node bodies one specialised step may copy in (a branch copies what follows it
+# into each arm, so the count bounds the code a step function can grow to).
+INLINE_NODES = 32
+INLINE_REPEATS = 2  # times a node may be copied on one path (a loop: once round it again)
+
+
+def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
+                      legal: dict[int, list[str]]) -> list[str]:
+    """`STEP[d](s, m)`: `step_settle` specialised for the decision node d. The flow from
+    d's successor to the next decision is copied in as straight-line code (a jump becomes
+    the code of its target, a branch an `if` holding the code of its target), and the
+    decision reached is settled by calling its own legal-move generator: no node dispatch,
+    no `try` per node. The copy follows the graph until it meets a node it already copied
+    twice on the path (a loop), a node it cannot copy or the size bound; there it hands on to
+    the general `run`, with the number of nodes run so far, so that a runaway flow stops
+    at the same node as it does in `run`. A node that may `end` the game first records
+    itself as the current node, which is what `run` records when `end` stops it.
+
+    The legal-move generator of the decision reached is copied in too, and so is the
+    effect of the one move a decision offers (not optional: every legal move there is
+    that move): one Python call per step, the step's own."""
+    cx = x.cx
+    g = cx.g
+    decisions = graph.decisions
+    ends = [x.expr(e.cond, Frame({}, "end")) for e in g.ends]
+
+    def settle_at(k: int, ind: str) -> list[str]:
+        d = decisions[k]
+        out = [f"{ind}s[0] = {k}"]
+        if d.simultaneous:
+            return out + [f"{ind}return settle(s)"]
+        out += [f"{ind}if s[4] is not None: return []", f"{ind}_B[0] = {STEPS}"]
+        if g.limit:
+            out += [f"{ind}if s[2] >= LIMIT:", f"{ind}    s[4] = LIMIT_REASON",
+                    f"{ind}    return []"]
+        body = legal.get(k)
+        if body is not None and body[-1] == "return out":
+            out += [ind + ln for ln in body[:-1]] + [f"{ind}_legal = out"]
+        else:
+            out.append(f"{ind}_legal = legal_{k}(s)")
+        for i, cond in enumerate(ends):
+            out += [f"{ind}if {cond}:", f"{ind}    s[4] = END_REASONS[{i}]",
+                    f"{ind}    return []"]
+        out.append(f"{ind}return _legal")
+        return out
+
+    def copyable(k: int) -> bool:
+        n = graph.nodes[k]
+        return all(not isinstance(b, str) or not b.lstrip().startswith(("return", "yield"))
+                   for b in n.body)
+
+    budget = [0]
+
+    def flow(k: int, count: int, path: tuple[int, ...], ind: str) -> list[str]:
+        """Code that runs node k (reached after `count` jumps) and on to a decision."""
+        if path.count(k) >= INLINE_REPEATS or budget[0] >= INLINE_NODES or not copyable(k):
+            return [f"{ind}run(s, {k}, {count})", f"{ind}return settle(s)"]
+        budget[0] += 1
+        n = graph.nodes[k]
+        out = []
+        if n.ends:
+            out.append(f"{ind}s[0] = {k}")
+        for b in n.body:
+            if isinstance(b, str):
+                out.append(ind + b)
+            else:
+                out.append(f"{ind}if {b.cond}:")
+                out += flow(b.target, count + 1, path + (k,), ind + "    ")
+        exit_ = n.exit
+        if isinstance(exit_, Goto):
+            out += flow(exit_.target, count + 1, path + (k,), ind)
+        elif isinstance(exit_, Finish):
+            out += [f"{ind}s[4] = {exit_.reason}", f"{ind}s[0] = {k}", f"{ind}return []"]
+        else:  # Stop: a decision (or a node never closed, which stops as run does)
+            if k in decisions:
+                out += settle_at(k, ind)
+            else:
+                out += [f"{ind}s[0] = {k}", f"{ind}return settle(s)"]
+        return out
+
+    lines: list[str] = []
+    table = []
+    for d in decisions.values():
+        if d.simultaneous:
+            continue
+        budget[0] = 0
+        body = flow(d.succ, 0, (), "        ")
+        if len(d.alts) == 1 and not d.optional and d.alts[0] in effects:
+            effect = ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]
+        else:
+            effect = ["        EFF[m[1]](s, m)"]
+        lines += [f"def step_{d.node}(s, m):",
+                  "    s[2] += 1",
+                  f"    _B[0] = {STEPS}  # the move's effect: one budget",
+                  "    try:"] + (effect or ["        pass"]) + [
+                  "    except _GameOver:",
+                  "        return []",
+                  f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
+                  "    try:"]
+        lines += body
+        lines += ["    except _GameOver:  # `end` in a procedure the flow called",
+                  "        return settle(s)",
+                  ""]
+        table.append(f"{d.node}: step_{d.node}")
+    lines.append("STEP = {" + ", ".join(table) + "}")
+    lines.append("")
     return lines

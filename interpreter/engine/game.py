@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated, flow_dot
+from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated
 from ..errors import CardgameError, IllegalMove, Span
 from ..lang import Checked
 from . import positions, texts
@@ -29,10 +29,10 @@ from . import state as state_mod
 from .events import CHOICE, LOG, PUBLIC, REVEAL, Event, Recorder
 from .playout import Machine
 from .positions import Position
-from .refusal import Refusals
-from .refusal import conditions as refusal_conditions
-from .refusal import source_text as refusal_source_text
 from .state import Move, State
+
+if TYPE_CHECKING:  # imported when a refusal is first explained (never on the hot path)
+    from .refusal import Refusals
 
 __all__ = ["CONCEDED", "Branch", "Event", "Game", "Move", "Position", "State", "Zone"]
 
@@ -301,6 +301,8 @@ class Game(Machine):
 
     def flow_dot(self) -> str:
         """The compiled flow as a Graphviz digraph (`cardgame check --graph`)."""
+        from ..codegen import flow_dot
+
         return flow_dot(self.name, self.gen)
 
     def moves_played(self, state: State) -> int:
@@ -385,16 +387,22 @@ class Game(Machine):
         if move[0] not in self.to_move(state):
             return f"{text}: it is not p{move[0]}'s decision"
         if self._refusals is None:
+            from .refusal import Refusals
+
             self._refusals = Refusals(self)
         return self._refusals.why(state, move, text)
 
     def move_conditions(self, name: str) -> list[tuple[str, str, str]]:
         """A move's `when` clauses as written: (condition, reason or '', `file:line`)."""
-        return refusal_conditions(self, name)
+        from .refusal import conditions
+
+        return conditions(self, name)
 
     def source_text(self, span: Span) -> str:
         """The game file's text at a span, on one line ('' if unknown)."""
-        return refusal_source_text(self, span)
+        from .refusal import source_text
+
+        return source_text(self, span)
 
     # ------------------------------------------------------------------ texts
     def arg_text(self, value: Any, typ: str) -> str:

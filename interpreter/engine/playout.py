@@ -120,6 +120,7 @@ class Machine:
         self._won = ns["won"]
         self._setup = ns["setup"]
         self._step_settle = ns["step_settle"]
+        self._steps: dict[int, Callable[..., list[Move]]] | None = ns.get("STEP")
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
         self._budget: list[int] = ns["_B"]
@@ -188,11 +189,13 @@ class Machine:
     def _advance(self, s: list[Any], m: Move, before: tuple[Any, ...]) -> list[Move]:
         """`_step` then `_settle` on `s`, a copy of the slots `before`, through the
         generated fast step where it applies."""
-        if s[PC] in self._sim:
+        pc = s[PC]
+        if pc in self._sim:
             self._step(s, m)
             return self._settle(s)
         try:
-            return self._step_settle(s, m)
+            steps = self._steps  # optimised code: the decision's own step
+            return steps[pc](s, m) if steps is not None else self._step_settle(s, m)
         except CardgameError:
             raise
         except Exception:
@@ -236,10 +239,25 @@ class Machine:
         def failed() -> str:
             return f"move {names[m[1]]} or the flow after it" if m else "setup"
 
+        # randrange(k) is _randbelow(k) for k >= 1: the same draws, one call less
+        below: Callable[[int], int] = randrange
+        if type(rng).randrange is random.Random.randrange:
+            below = rng._randbelow  # type: ignore[attr-defined]
+        steps = self._steps
         with _Translate(failed):
+            if steps is not None:  # optimised code: each decision has its own step
+                while legal and n < max_moves:
+                    m = legal[below(len(legal))]
+                    pc = s[PC]
+                    if pc in sim:
+                        step(s, m)
+                        legal = settle(s)
+                    else:
+                        legal = steps[pc](s, m)
+                    n += 1
             if not sim:
                 while legal and n < max_moves:
-                    m = legal[randrange(len(legal))]
+                    m = legal[below(len(legal))]
                     legal = fast(s, m)
                     n += 1
             while legal and n < max_moves:

@@ -146,7 +146,7 @@ def main() -> int:
 
 
 HEADER = (f"{'mutant':<28} {'property':<20} {'found':>6} {'fuzz':>6} {'stop':<8} "
-          f"{'random':>7} {'games':>7} {'ratio':>6}")
+          f"{'random':>7} {'games':>7} {'ratio':>6} {'fuzz s':>6}")
 
 
 def _line(r: dict[str, Any]) -> str:
@@ -155,7 +155,7 @@ def _line(r: dict[str, Any]) -> str:
 
     ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}"
     line = (f"{r['mutant']:<28} {r['property']:<20} {n(r['found']):>6} {n(r['fuzz']):>6} "
-            f"{n(r['stop']):<8} {n(r['random']):>7} {r['random_games']:>7} {ratio:>6}")
+            f"{n(r['stop']):<8} {n(r['random']):>7} {r['random_games']:>7} {ratio:>6} {r['fuzz_seconds']:>6}")
     if r["fuzz_property"] not in (None, r["property"]):
         line += f"  (fuzz found {r['fuzz_property']})"
     return line

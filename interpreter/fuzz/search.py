@@ -162,7 +162,9 @@ class Search:
             self.found = cx
             self.found_at = time.monotonic()
             self.play.cov.found_after = self.play.cov.games
-            self.shrink_deadline = time.monotonic() + self.shrink_seconds
+            # Hypothesis shrinks for half the time left to shrink; the story search on
+            # other deals has the rest (see story_deadline)
+            self.shrink_deadline = self.found_at + (self.story_end() - self.found_at) / 2
             self.progress.stage = "shrinking"
         if self.best is None or key(cx) < key(self.best):
             self.best = cx
@@ -234,14 +236,19 @@ class Search:
             cx = self.shorten(cx)
         return cx
 
-    def story_deadline(self) -> float:
-        """The budget left, up to `shrink_seconds` after the first failure, and never less
-        than MIN_SECONDS (or `shrink_seconds`, if shorter) from now."""
-        now = time.monotonic()
+    def story_end(self) -> float:
+        """When shrinking ends: the budget left, up to `shrink_seconds` after the first
+        failure, and never less than MIN_SECONDS (or `shrink_seconds`, if shorter)."""
         end = self.found_at + self.shrink_seconds
         if self.budget.seconds is not None:
             end = min(end, self.budget.t0 + self.budget.seconds)
-        return max(end, now + min(MIN_SECONDS, self.shrink_seconds))
+        return max(end, self.found_at + min(MIN_SECONDS, self.shrink_seconds))
+
+    def story_deadline(self) -> float:
+        """The story search's end: story_end, and never less than MIN_SECONDS (or
+        `shrink_seconds`) from now."""
+        now = time.monotonic()
+        return max(self.story_end(), now + min(MIN_SECONDS, self.shrink_seconds) / 2)
 
     def shorten(self, cx: Counterexample) -> Counterexample:
         found = self.found or cx

@@ -96,7 +96,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     if not args.json:
         print(HEADER, flush=True)
     for name, path, prop in mutants():
@@ -120,7 +120,7 @@ def main() -> int:
             ratio = 1.0 if flen == 0 else float("inf")
         else:
             ratio = flen / best
-        row = {"mutant": name, "property": prop, "fuzz_property": got,
+        row: dict[str, Any] = {"mutant": name, "property": prop, "fuzz_property": got,
                "found": st.found_moves if st else (flen if flen is not None else None),
                "fuzz": flen, "fuzz_seed": cx.seed if cx is not None else None,
                "stop": st.stop if st else None, "fuzz_seconds": round(fz_s, 1),

@@ -106,6 +106,36 @@ def choices_of(play: Playthrough, seed: int, moves: list[Any]) -> list[int] | No
     return out
 
 
+def choices_for(play: Playthrough, seed: int, moves: list[Any]) -> list[int] | None:
+    """Like `choices_of`, but a move that is not legal where it comes is left out (the
+    moves of a story with some deleted); None if the deal or a move fails."""
+    g = play.g
+    out: list[int] = []
+    try:
+        st = g.new_state(seed)
+        for m in moves:
+            if g.is_terminal(st):
+                break
+            legal = g.legal_moves(st)
+            if m not in legal:
+                continue
+            movers = g.to_move(st)
+            options = legal
+            if len(movers) > 1:
+                out.append(list(movers).index(m[0]))
+                options = [x for x in legal if x[0] == m[0]]
+            if play.dup_texts:
+                options = play.first_by_text(options)
+                if m not in options:
+                    return None
+            if len(options) > 1:
+                out.append(options.index(m))
+            st = g.apply(st, m)
+    except Exception:
+        return None
+    return out
+
+
 class Script:
     """A chooser: the given choices (a choice too large for the options is wrapped), then
     random choices from `rng` (or the first option, without one). It records what it chose."""
@@ -241,8 +271,19 @@ class StorySearch:
 
     # ------------------------------------------------------------------ candidates
     def passes(self) -> Iterator[tuple[int, list[int]]]:
-        """Hypothesis-style edits of the best story's choices (restarted when it changes)."""
+        """Edits of the best story (restarted when it changes): moves deleted (the moves
+        left that are still legal are played), then Hypothesis-style edits of its
+        choices."""
         seed = self.best.seed
+        moves = list(self.best.moves)
+        nm = len(moves)
+        for k in (1, 2, 3, 4, 6, 8, 12, 16):  # delete k moves, from the end backwards
+            if k >= nm:
+                break
+            for i in range(nm - k, -1, -1):
+                ch = choices_for(self.play, seed, moves[:i] + moves[i + k:])
+                if ch is not None:
+                    yield seed, ch
         base = self.best_choices
         if base is None:
             return

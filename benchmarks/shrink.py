@@ -11,8 +11,8 @@ property that must catch it (`Expected: PROPERTY`), two searches, one after the 
   `Playthrough` (so "the same property" means the same thing), each one cut off at the
   length of its best failure so far. Its shortest failure of the expected property.
 
-`ratio` is fuzz / random (1.0 when both are 0 moves long); the target is ratio <= 1.5 for
-every mutant. `found` is the length of the fuzzer's first failing playthrough, `stop` the
+`ratio` is fuzz / random (1.0 when both are 0 moves long; `(none)` when only the fuzzer
+found a failure); the target is ratio <= 1.5 for every mutant. `found` is the length of the fuzzer's first failing playthrough, `stop` the
 bound that ended its story search. A search that finds nothing shows `-`.
 
     python benchmarks/shrink.py [--seconds 60] [--fuzz-seconds 20] [--seed 0]
@@ -115,7 +115,7 @@ def main() -> int:
         if flen is None:
             ratio = None
         elif best is None:
-            ratio = 0.0  # the random search found none: the fuzzer's is the shortest known
+            ratio = None  # the random search found none: the fuzzer's is the shortest known
         elif best == 0:
             ratio = 1.0 if flen == 0 else float("inf")
         else:
@@ -129,7 +129,8 @@ def main() -> int:
         rows.append(row)
         if not args.json:
             print(_line(row), flush=True)
-    ok = [r for r in rows if r["ratio"] is not None and r["ratio"] <= 1.5]
+    ok = [r for r in rows if r["fuzz"] is not None
+          and (r["random"] is None or r["ratio"] <= 1.5)]
     worst = max((r["ratio"] for r in rows if r["ratio"] is not None), default=None)
     missed = [r["mutant"] for r in rows if r["fuzz"] is None]
     if args.json:
@@ -154,6 +155,8 @@ def _line(r: dict[str, Any]) -> str:
         return "-" if x is None else str(x)
 
     ratio = "-" if r["ratio"] is None else f"{r['ratio']:.2f}"
+    if r["fuzz"] is not None and r["random"] is None:
+        ratio = "(none)"  # only the fuzzer found one
     line = (f"{r['mutant']:<28} {r['property']:<20} {n(r['found']):>6} {n(r['fuzz']):>6} "
             f"{n(r['stop']):<8} {n(r['random']):>7} {r['random_games']:>7} {ratio:>6} {r['fuzz_seconds']:>6}")
     if r["fuzz_property"] not in (None, r["property"]):

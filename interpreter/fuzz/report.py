@@ -14,7 +14,6 @@ from ..errors import CardgameError
 from ..observe import history
 from ..options import option_text
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
-from .search import SHRINK_LIMIT
 from .story import STOPS, Story
 
 LIST_MOVES = 60  # a text report lists at most this many moves (the first and last half)
@@ -182,8 +181,7 @@ def format_report(r: FuzzReport) -> str:
         n = len(r.move_texts)
         extra = 1 if r.failing_move_text else 0
         what = ("shortest playthrough found" if r.shrunk else
-                "playthrough (not shrunk: Hypothesis shrinks up to "
-                f"{SHRINK_LIMIT} choices; no time was left for more)")
+                "playthrough (not shrunk: no time was given to shrinking)")
         lines.append(f"  {what}: {n + extra} move{'s' if n + extra != 1 else ''}")
         for i, t in enumerate(r.move_texts, 1):
             if n > LIST_MOVES and LIST_MOVES // 2 < i <= n - LIST_MOVES // 2:

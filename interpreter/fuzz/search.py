@@ -29,6 +29,9 @@ USE_DEFAULT_DB: Any = object()
 # 4000); a longer game goes on with random choices from one drawn seed
 DRAW_CAP = 2000
 SHRINK_LIMIT = 500
+# the share of the shrinking time that Hypothesis's shrinker has (the story search on
+# other deals has the rest)
+HYPOTHESIS_SHARE = 0.5
 # the story search plays at least this many games after a budget of games is spent
 MIN_GAMES = 100
 
@@ -162,9 +165,10 @@ class Search:
             self.found = cx
             self.found_at = time.monotonic()
             self.play.cov.found_after = self.play.cov.games
-            # Hypothesis shrinks for half the time left to shrink; the story search on
-            # other deals has the rest (see story_deadline)
-            self.shrink_deadline = self.found_at + (self.story_end() - self.found_at) / 2
+            # Hypothesis shrinks for a share of the time left to shrink; the story search
+            # on other deals has the rest (see story_deadline)
+            self.shrink_deadline = (self.found_at + (self.story_end() - self.found_at)
+                                    * HYPOTHESIS_SHARE)
             self.progress.stage = "shrinking"
         if self.best is None or key(cx) < key(self.best):
             self.best = cx

@@ -180,6 +180,11 @@ class StorySearch:
     """Looks for a shorter failure of `cx.property` than `cx`, until `deadline` (a
     time.monotonic() value), `max_games` playthroughs, or `memory_mb` more memory."""
 
+    # the share of the candidates that are edits of the best story, and walks from its
+    # start (the rest are walks from fresh deals)
+    EDITS = 0.3
+    PREFIXES = 0.25
+
     def __init__(self, play: Playthrough, cx: Counterexample, *, deadline: float,
                  rng: random.Random, max_games: int | None = None,
                  memory_mb: float = MEMORY_MB,
@@ -315,14 +320,14 @@ class StorySearch:
                 gen = self.passes()
                 seen_version = version
             r = rng.random()
-            if r < 0.3:  # a Hypothesis-style edit of the best story
+            if r < self.EDITS:  # an edit of the best story
                 cand = next(gen, None)
                 if cand is not None:
                     seed, choices = cand
                     if self.remember(seed, choices) and self.attempt(seed, choices, None):
                         version += 1
                     continue
-            if r < 0.55 and self.best_choices:  # the best story's start, then at random
+            if r < self.EDITS + self.PREFIXES and self.best_choices:  # the best story's start, then at random
                 cut = rng.randrange(len(self.best_choices) + 1)
                 if self.attempt(self.best.seed, self.best_choices[:cut],
                                 random.Random(rng.getrandbits(64))):

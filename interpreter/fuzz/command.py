@@ -63,14 +63,16 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
          examples: int | None = None, seconds: float | None = None, max_moves: int = 2000,
          database: Any = USE_DEFAULT_DB, shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
          out: str | Path | None = None, write_replay: bool = True,
-         progress: TextIO | None = None, game_ref: str | None = None) -> FuzzReport:
+         progress: TextIO | None = None, game_ref: str | None = None,
+         shrink_games: int | None = None) -> FuzzReport:
     """Fuzz one game; the report says what failed (if anything) and how to replay it.
 
     `game` is a bundled name, a .cardgame path or a compiled Game. Give `examples` (the
     number of playthroughs) or `seconds` (default 20 s). `database` is a directory, a
     Hypothesis database, or None for none (default: `.cardgame/fuzz-db` here). With
     `write_replay`, a counterexample is saved to `out` (default
-    `.cardgame/counterexample-<game>.json`)."""
+    `.cardgame/counterexample-<game>.json`). `shrink_games` bounds the games of the search
+    for a shorter failure (see `search.Search`), for a run that does not depend on time."""
     from ..engine import compile_game
 
     check_budget(examples, seconds, max_moves)
@@ -89,13 +91,13 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     prog = Progress(progress, budget, cov)
     play = Playthrough(g, max_moves, cov)
     search = Search(play, budget, seed, database, shrink_seconds, digest(g, ref, max_moves),
-                    prog)
+                    prog, shrink_games=shrink_games)
     try:
         cx = search.run()
     finally:
         prog.done()
     return finish_report(g, ref, seed, max_moves, budget.elapsed(), cov, cx, search.shrunk,
-                         write_replay, out)
+                         write_replay, out, story=search.story)
 
 
 # What a layer above adds to the fuzz report (the CLI passes analysis.reachability's
@@ -275,12 +277,13 @@ def fuzz_parallel(game: str | Path, runner: Runner, *, players: int | None = Non
     cov.found_after = best.coverage.found_after if best is not None else 0
     cx = best.failure if best is not None else None
     return finish_report(g, ref, seed, max_moves, time.monotonic() - t0, cov, cx,
-                         best.shrunk if best is not None else False, write_replay, out)
+                         best.shrunk if best is not None else False, write_replay, out,
+                         story=best.story if best is not None else None)
 
 
 def finish_report(g: Game, ref: str, seed: int | None, max_moves: int, seconds: float,
                   cov: Coverage, cx: Any, shrunk: bool, write_replay: bool,
-                  out: str | Path | None) -> FuzzReport:
+                  out: str | Path | None, story: Any = None) -> FuzzReport:
     """The report of one search or of the best of several; the counterexample, if any,
     described and written as a replay file."""
     report = FuzzReport(
@@ -288,6 +291,7 @@ def finish_report(g: Game, ref: str, seed: int | None, max_moves: int, seconds: 
         options={k: option_text(v) for k, v in g.options.items()}, seed=seed,
         max_moves=max_moves, seconds=seconds, coverage=cov, failure=cx)
     report.shrunk = shrunk
+    report.story = story
     report.warnings = coverage_warnings(g, cov, complete=cx is None)
     if cx is not None:
         describe(g, report, cx)

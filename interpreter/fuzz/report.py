@@ -14,7 +14,7 @@ from ..errors import CardgameError
 from ..observe import history
 from ..options import option_text
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
-from .search import SHRINK_LIMIT
+from .story import STOPS, Story
 
 LIST_MOVES = 60  # a text report lists at most this many moves (the first and last half)
 
@@ -33,6 +33,7 @@ class FuzzReport:
     replay_path: str | None = None
     replay_ok: bool | None = None  # did the written replay reproduce the failing state?
     shrunk: bool = False  # was the counterexample shrunk (not when its playthrough is long)
+    story: Story | None = None  # how long it was when found, and what stopped the shrinking
     warnings: list[str] = attrs.field(factory=list)
     move_texts: list[str] = attrs.field(factory=list)  # of failure.moves: "p1 draw"
     failing_move_text: str | None = None  # "p1 discard 4"
@@ -161,17 +162,26 @@ def format_report(r: FuzzReport) -> str:
         lines.append("")
         lines.append(f"FAILED: {cx.property}: {PROPERTIES.get(cx.property, '')}")
         lines.append(f"  {cx.message}")
+        st = r.story
         if c.found_after:
-            lines.append(f"  found in game {c.found_after:,}"
+            found = (f" ({st.found_moves} move{'s' if st.found_moves != 1 else ''}, deal seed "
+                     f"{st.found_seed})" if st is not None else "")
+            lines.append(f"  found in game {c.found_after:,}{found}"
                          + (f", then shrunk over {c.games - c.found_after:,} more games"
                             if r.shrunk else ""))
+        if st is not None:
+            why = STOPS.get(st.stop, st.stop)
+            if st.stop == "minimal" and st.property == "no-termination":
+                why += " (a game that does not end is --max-moves moves long)"
+            lines.append(f"  shrunk from {st.found_moves} to {st.shrunk_moves} moves (Hypothesis: "
+                         f"{st.hypothesis_moves}; then {st.games:,} games on other deals in "
+                         f"{st.seconds:.1f} s); stopped by {why}")
         lines.append(f"  game {r.game_ref}, {r.players} player{'s' if r.players != 1 else ''}"
                      + (f", options {opts}" if opts else "") + f", deal seed {cx.seed}")
         n = len(r.move_texts)
         extra = 1 if r.failing_move_text else 0
         what = ("shortest playthrough found" if r.shrunk else
-                "playthrough (not shrunk: Hypothesis shrinks up to "
-                f"{SHRINK_LIMIT} choices)")
+                "playthrough (not shrunk: no time was given to shrinking)")
         lines.append(f"  {what}: {n + extra} move{'s' if n + extra != 1 else ''}")
         for i, t in enumerate(r.move_texts, 1):
             if n > LIST_MOVES and LIST_MOVES // 2 < i <= n - LIST_MOVES // 2:
@@ -219,6 +229,7 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
         "seconds": round(r.seconds, 3), "moves_per_second": round(r.moves_per_second, 1),
         "longest_game": c.longest, "endings": c.endings, "warnings": r.warnings,
         "found_in_game": c.found_after or None, "shrunk": r.shrunk,
+        "story": None if r.story is None else r.story.to_data(),
         "failure": None,
     }
     cx = r.failure

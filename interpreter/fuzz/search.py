@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from ..engine import Game
 from .playthrough import Counterexample, Coverage, Playthrough, PropertyFailure
+from .story import MEMORY_MB, MIN_SECONDS, Story, StorySearch, length
 
 DB_DIR = Path(".cardgame") / "fuzz-db"
 DEFAULT_SECONDS = 20.0
@@ -28,6 +29,11 @@ USE_DEFAULT_DB: Any = object()
 # 4000); a longer game goes on with random choices from one drawn seed
 DRAW_CAP = 2000
 SHRINK_LIMIT = 500
+# the share of the shrinking time that Hypothesis's shrinker has (the story search on
+# other deals has the rest)
+HYPOTHESIS_SHARE = 0.5
+# the story search plays at least this many games after a budget of games is spent
+MIN_GAMES = 100
 
 
 class _Stop(KeyboardInterrupt):
@@ -110,13 +116,26 @@ def _final_replay() -> bool:
 class Search:
     """One Hypothesis run: find a failing playthrough (within the time or example budget),
     then shrink it (within its own time budget, from the first failure on). A failing
-    playthrough of more than SHRINK_LIMIT choices is not shrunk: Hypothesis's shrinker
-    slows down sharply on very long choice sequences (it is reported as found). The run
-    is cut short from inside a playthrough (see `_Stop`)."""
+    playthrough of more than SHRINK_LIMIT choices is not shrunk by Hypothesis: its
+    shrinker slows down sharply on very long choice sequences. The run is cut short from
+    inside a playthrough (see `_Stop`).
+
+    Then the story search (`story.StorySearch`) looks for a shorter failure of the same
+    property on any deal, with the time the budget has left (at least MIN_SECONDS), up to
+    `shrink_seconds` from the first failure, and at most `shrink_memory_mb` more memory.
+    A budget of games (`examples`) bounds it by the games left (at least MIN_GAMES);
+    `shrink_games` sets that bound (a run that does not depend on time)."""
 
     def __init__(self, play: Playthrough, budget: Budget, seed: int | None, database: Any,
-                 shrink_seconds: float, digest: bytes, progress: Progress) -> None:
+                 shrink_seconds: float, digest: bytes, progress: Progress,
+                 shrink_games: int | None = None,
+                 shrink_memory_mb: float = MEMORY_MB) -> None:
         self.play = play
+        self.shrink_games = shrink_games
+        self.shrink_memory_mb = shrink_memory_mb
+        self.found: Counterexample | None = None  # the first failure met
+        self.found_at = 0.0
+        self.story: Story | None = None
         self.budget = budget
         self.seed = seed
         self.database = database
@@ -143,8 +162,13 @@ class Search:
             return (len(c.moves) + (c.failing_move is not None), c.draws, c.seed)
 
         if self.best is None:
+            self.found = cx
+            self.found_at = time.monotonic()
             self.play.cov.found_after = self.play.cov.games
-            self.shrink_deadline = time.monotonic() + self.shrink_seconds
+            # Hypothesis shrinks for a share of the time left to shrink; the story search
+            # on other deals has the rest (see story_deadline)
+            self.shrink_deadline = (self.found_at + (self.story_end() - self.found_at)
+                                    * HYPOTHESIS_SHARE)
             self.progress.stage = "shrinking"
         if self.best is None or key(cx) < key(self.best):
             self.best = cx
@@ -211,6 +235,58 @@ class Search:
         return test
 
     def run(self) -> Counterexample | None:
+        cx = self.hypothesis()
+        if cx is not None and self.shrink_seconds > 0:
+            cx = self.shorten(cx)
+        return cx
+
+    def story_end(self) -> float:
+        """When shrinking ends: the budget left, up to `shrink_seconds` after the first
+        failure, and never less than MIN_SECONDS (or `shrink_seconds`, if shorter)."""
+        end = self.found_at + self.shrink_seconds
+        if self.budget.seconds is not None:
+            end = min(end, self.budget.t0 + self.budget.seconds)
+        return max(end, self.found_at + min(MIN_SECONDS, self.shrink_seconds))
+
+    def story_deadline(self) -> float:
+        """The story search's end: story_end, and never less than MIN_SECONDS (or
+        `shrink_seconds`) from now."""
+        now = time.monotonic()
+        return max(self.story_end(), now + min(MIN_SECONDS, self.shrink_seconds) / 2)
+
+    def shorten(self, cx: Counterexample) -> Counterexample:
+        found = self.found or cx
+        t0 = time.monotonic()
+        play = self.play
+        saved_tick = play.tick
+        play.tick = self.progress
+        self.progress.stage = "shortest story"
+        self.progress.best = length(cx)
+
+        def better(c: Counterexample) -> None:
+            self.progress.best = length(c)
+            self.progress(force=True)
+
+        rng = random.Random(f"cardgame-story/{self.seed}/{cx.seed}/{length(cx)}")
+        games = self.shrink_games
+        if games is None and self.budget.examples is not None and self.budget.seconds is None:
+            # a budget of games: the games it has left, and never fewer than MIN_GAMES
+            games = max(self.budget.examples - play.cov.games, MIN_GAMES)
+        search = StorySearch(play, cx, deadline=self.story_deadline(), rng=rng,
+                             max_games=games,
+                             memory_mb=self.shrink_memory_mb, on_better=better)
+        try:
+            best = search.run()
+        finally:
+            play.tick = saved_tick
+        self.story = Story(property=cx.property, found_moves=length(found),
+                           found_seed=found.seed, hypothesis_moves=length(cx),
+                           shrunk_moves=length(best), stop=search.stop, games=search.games,
+                           seconds=time.monotonic() - t0, improvements=search.improvements)
+        self.shrunk = True
+        return best
+
+    def hypothesis(self) -> Counterexample | None:
         from hypothesis.errors import FlakyFailure
 
         try:

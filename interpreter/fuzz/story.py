@@ -1,0 +1,338 @@
+"""The shortest story: after the search has found a failure (and Hypothesis has shrunk it as
+far as it could), look on for a shorter failure of the SAME property, on any deal.
+
+Hypothesis shrinks a playthrough toward deal seed 0 and the first listed move at every
+choice, which is also where its search starts: a failure met in that very first
+playthrough is already "minimal" to it, however long it is, and a playthrough of more
+than `search.SHRINK_LIMIT` choices is not shrunk at all. This module tries other deals:
+
+- random walks from fresh deal seeds, cut off at the length of the best story so far (a
+  walk that gets as long as the best one stops: it cannot beat it);
+- random walks that replay a prefix of the best story, then choose at random;
+- Hypothesis-style passes over the best story's list of choices (deleting blocks of
+  choices, lowering a choice, the same choices on another deal).
+
+Every candidate is played by the same `Playthrough`, so every property is still checked on
+every step; only a failure of the property first found, shorter (or as short, with fewer
+choices), replaces the best story. The search stops at the first bound it meets: time, the
+memory that it may add to the process, a number of games (for deterministic tests), or a
+story that cannot be shorter.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from .playthrough import Counterexample, Playthrough, PropertyFailure
+
+# never fewer seconds than this for a failure found at the end of the budget (bounded by
+# the shrink time the caller gives)
+MIN_SECONDS = 2.0
+# the memory (peak resident size of the process) the story search may add, in MiB
+MEMORY_MB = 512.0
+# the stories tried by the deterministic passes are remembered (not tried twice): at most
+# this many choices in all
+REMEMBER_CHOICES = 4_000_000
+
+STOPS = {
+    "time": "the time bound",
+    "memory": "the memory bound",
+    "games": "the game bound",
+    "minimal": "nothing shorter can exist",
+}
+
+
+class _Cut(Exception):
+    """A bound was reached inside a playthrough."""
+
+
+@attrs.define
+class Story:
+    """How the reported counterexample was found and shrunk."""
+
+    property: str
+    found_moves: int  # the length of the failing playthrough first met
+    found_seed: int
+    hypothesis_moves: int  # after Hypothesis's shrinking
+    shrunk_moves: int  # reported
+    stop: str  # what stopped the story search: a key of STOPS
+    games: int = 0  # playthroughs the story search played
+    seconds: float = 0.0
+    improvements: int = 0  # how often the story search found a shorter one
+
+    def to_data(self) -> dict[str, Any]:
+        return {"property": self.property, "found_moves": self.found_moves,
+                "found_seed": self.found_seed, "hypothesis_moves": self.hypothesis_moves,
+                "shrunk_moves": self.shrunk_moves, "stopped_by": self.stop,
+                "games": self.games, "seconds": round(self.seconds, 3),
+                "improvements": self.improvements}
+
+
+def length(cx: Counterexample) -> int:
+    return len(cx.moves) + (cx.failing_move is not None)
+
+
+def key(cx: Counterexample) -> tuple[int, int, int]:
+    """Shorter first, then fewer choices drawn, then the smaller deal seed."""
+    return (length(cx), cx.draws, cx.seed)
+
+
+def choices_of(play: Playthrough, seed: int, moves: list[Any]) -> list[int] | None:
+    """The choices (as `Playthrough.run` asks its chooser) that play `moves` from the deal
+    of `seed`; None if they cannot be recovered."""
+    g = play.g
+    out: list[int] = []
+    try:
+        st = g.new_state(seed)
+        for m in moves:
+            legal = g.legal_moves(st)
+            movers = g.to_move(st)
+            options = legal
+            if len(movers) > 1:
+                out.append(list(movers).index(m[0]))
+                options = [x for x in legal if x[0] == m[0]]
+            if play.dup_texts:
+                options = play.first_by_text(options)
+            if len(options) > 1:
+                out.append(options.index(m))
+            st = g.apply(st, m)
+    except Exception:
+        return None
+    return out
+
+
+def choices_for(play: Playthrough, seed: int, moves: list[Any]) -> list[int] | None:
+    """Like `choices_of`, but a move that is not legal where it comes is left out (the
+    moves of a story with some deleted); None if the deal or a move fails."""
+    g = play.g
+    out: list[int] = []
+    try:
+        st = g.new_state(seed)
+        for m in moves:
+            if g.is_terminal(st):
+                break
+            legal = g.legal_moves(st)
+            if m not in legal:
+                continue
+            movers = g.to_move(st)
+            options = legal
+            if len(movers) > 1:
+                out.append(list(movers).index(m[0]))
+                options = [x for x in legal if x[0] == m[0]]
+            if play.dup_texts:
+                options = play.first_by_text(options)
+                if m not in options:
+                    return None
+            if len(options) > 1:
+                out.append(options.index(m))
+            st = g.apply(st, m)
+    except Exception:
+        return None
+    return out
+
+
+class Script:
+    """A chooser: the given choices (a choice too large for the options is wrapped), then
+    random choices from `rng` (or the first option, without one). It records what it chose."""
+
+    __slots__ = ("choices", "rng", "taken", "check")
+
+    def __init__(self, choices: list[int], rng: random.Random | None,
+                 check: Callable[[], None]) -> None:
+        self.choices = choices
+        self.rng = rng
+        self.taken: list[int] = []
+        self.check = check
+
+    def __call__(self, n: int) -> int:
+        i = len(self.taken)
+        if i < len(self.choices):
+            c = self.choices[i]
+            if c >= n:
+                c %= n
+        elif self.rng is not None:
+            c = self.rng.randrange(n)
+        else:
+            c = 0
+        self.taken.append(c)
+        if not i & 63:
+            self.check()
+        return c
+
+
+def _peak_mb() -> float | None:
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on this platform
+        return None
+    import sys
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (2**20 if sys.platform == "darwin" else 2**10)
+
+
+class StorySearch:
+    """Looks for a shorter failure of `cx.property` than `cx`, until `deadline` (a
+    time.monotonic() value), `max_games` playthroughs, or `memory_mb` more memory."""
+
+    # the share of the candidates that are edits of the best story, and walks from its
+    # start (the rest are walks from fresh deals)
+    EDITS = 0.3
+    PREFIXES = 0.25
+
+    def __init__(self, play: Playthrough, cx: Counterexample, *, deadline: float,
+                 rng: random.Random, max_games: int | None = None,
+                 memory_mb: float = MEMORY_MB,
+                 on_better: Callable[[Counterexample], None] | None = None) -> None:
+        self.play = play
+        self.best = cx
+        self.target = cx.property
+        self.deadline = deadline
+        self.rng = rng
+        self.max_games = max_games
+        self.memory_mb = memory_mb
+        self.on_better = on_better or (lambda c: None)
+        self.games = 0
+        self.improvements = 0
+        self.stop = ""
+        self.tried: set[tuple[int, tuple[int, ...]]] = set()
+        self.remembered = 0
+        self.best_choices = choices_of(play, cx.seed, cx.moves)
+        self.mem0 = _peak_mb()
+
+    # ------------------------------------------------------------------ bounds
+    def bound(self) -> str:
+        if self.lower_bound() >= length(self.best):
+            return "minimal"
+        if time.monotonic() >= self.deadline:
+            return "time"
+        if self.max_games is not None and self.games >= self.max_games:
+            return "games"
+        if self.mem0 is not None and not self.games & 31:
+            now = _peak_mb()
+            if now is not None and now - self.mem0 > self.memory_mb:
+                return "memory"
+        if self.remembered > REMEMBER_CHOICES:
+            return "memory"
+        return ""
+
+    def lower_bound(self) -> int:
+        """No story of this property can be shorter."""
+        if self.target == "no-termination":
+            return length(self.best)  # always --max-moves moves long
+        if self.target in ("legal-move-fails", "illegal-move-accepted"):
+            return 1
+        return 0
+
+    def _check(self) -> None:
+        if time.monotonic() >= self.deadline:
+            raise _Cut
+
+    # ------------------------------------------------------------------ one candidate
+    def attempt(self, seed: int, choices: list[int], rng: random.Random | None) -> bool:
+        """Play one candidate, cut at the best length; True if it is the new best."""
+        play = self.play
+        best_len = length(self.best)
+        if best_len <= 0:
+            return False
+        self.games += 1
+        script = Script(choices, rng, self._check)
+        saved = play.max_moves
+        # a failure on the state after best_len - 1 moves can still be shorter or as short
+        play.max_moves = min(saved, best_len - 1)
+        try:
+            play.run(seed, script)
+        except PropertyFailure as e:
+            cx = e.cx
+            if cx.property != self.target:
+                return False
+            cx.draws = len(script.taken)
+            if key(cx) < key(self.best):
+                self.best = cx
+                self.best_choices = script.taken
+                self.improvements += 1
+                self.on_better(cx)
+                return True
+            return False
+        except _Cut:
+            return False
+        finally:
+            play.max_moves = saved
+        return False
+
+    def remember(self, seed: int, choices: list[int]) -> bool:
+        """False if this exact candidate was already tried."""
+        k = (seed, tuple(choices))
+        if k in self.tried:
+            return False
+        self.tried.add(k)
+        self.remembered += len(choices) + 8
+        return True
+
+    # ------------------------------------------------------------------ candidates
+    def passes(self) -> Iterator[tuple[int, list[int]]]:
+        """Edits of the best story (restarted when it changes): moves deleted (the moves
+        left that are still legal are played), then Hypothesis-style edits of its
+        choices."""
+        seed = self.best.seed
+        moves = list(self.best.moves)
+        nm = len(moves)
+        for k in (1, 2, 3, 4, 6, 8, 12, 16):  # delete k moves, from the end backwards
+            if k >= nm:
+                break
+            for i in range(nm - k, -1, -1):
+                ch = choices_for(self.play, seed, moves[:i] + moves[i + k:])
+                if ch is not None:
+                    yield seed, ch
+        base = self.best_choices
+        if base is None:
+            return
+        n = len(base)
+        k = max(1, n // 2)
+        while k >= 1:  # delete blocks of k choices, from the end backwards
+            for i in range(n - k, -1, -max(1, k // 2)):
+                yield seed, base[:i] + base[i + k:]
+            k //= 2
+        for i in range(n - 1, -1, -1):  # lower one choice
+            if base[i] > 0:
+                yield seed, base[:i] + [0] + base[i + 1:]
+                if base[i] > 1:
+                    yield seed, base[:i] + [base[i] - 1] + base[i + 1:]
+        for s in range(8):  # the same choices on the first deals
+            if s != seed:
+                yield s, base
+
+    def run(self) -> Counterexample:
+        rng = self.rng
+        gen = self.passes()
+        version = 0
+        seen_version = 0
+        while True:
+            self.stop = self.bound()
+            if self.stop:
+                return self.best
+            if seen_version != version:
+                gen = self.passes()
+                seen_version = version
+            r = rng.random()
+            if r < self.EDITS:  # an edit of the best story
+                cand = next(gen, None)
+                if cand is not None:
+                    seed, choices = cand
+                    if self.remember(seed, choices) and self.attempt(seed, choices, None):
+                        version += 1
+                    continue
+            if r < self.EDITS + self.PREFIXES and self.best_choices:  # the best story's start, then at random
+                cut = rng.randrange(len(self.best_choices) + 1)
+                if self.attempt(self.best.seed, self.best_choices[:cut],
+                                random.Random(rng.getrandbits(64))):
+                    version += 1
+                continue
+            # a random walk on a fresh deal
+            if self.attempt(rng.getrandbits(32), [], random.Random(rng.getrandbits(64))):
+                version += 1

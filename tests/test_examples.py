@@ -128,6 +128,15 @@ def test_every_bundled_game_has_examples_and_they_pass(game: str) -> None:
     assert failures == []
 
 
+@pytest.mark.parametrize("path", sorted((ROOT.parent / "docs" / "examples").glob("*.cardgame")),
+                         ids=lambda p: p.name)
+def test_the_docs_example_games_pass_their_examples(path: Path) -> None:
+    # the tutorial's variant inherits Besieged Castle's examples and removes the two that
+    # describe the base game only
+    outcomes = run_examples(path)
+    assert [f for o in outcomes for f in o.failures] == []
+
+
 def test_cardgame_test_on_every_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
     games = bundled_names()
     assert main(["test", *games]) == 0

@@ -45,6 +45,7 @@ KILLED = "killed"
 SURVIVED = "survived"
 STILLBORN = "stillborn"
 EQUIVALENT = "equivalent"
+WEAK = "none was found in"  # a kill by the clock, not by a proof
 
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 VISIBILITY = {"face down": "hidden", "hidden": "hidden", "face up": "public",
@@ -341,8 +342,7 @@ def reach_judge(seconds: float, seed: int, witnesses: Witnesses) -> Judge:
             if not r.ok:
                 return (f"expect sometimes '{r.title}': " + (
                     "unreachable (a complete search)" if r.verdict == "unreachable" else
-                    f"the game's witness no longer replays, and none was found in "
-                    f"{seconds:g} s"))
+                    f"the game's witness no longer replays, and {WEAK} {seconds:g} s"))
         return None
     return judge
 
@@ -441,6 +441,11 @@ class MutationRun:
         return sum(v.status == status for v in self.verdicts)
 
     @property
+    def weak_kills(self) -> int:
+        """Killed only because no witness was found within the budget (not a proof)."""
+        return sum(v.status == KILLED and WEAK in v.reason for v in self.verdicts)
+
+    @property
     def score(self) -> float | None:
         judged = self.count(KILLED) + self.count(SURVIVED)
         return self.count(KILLED) / judged if judged else None
@@ -532,6 +537,11 @@ def mutation_text(run: MutationRun, verbose: bool = False) -> str:
     k, s, sb, e = (run.count(KILLED), run.count(SURVIVED), run.count(STILLBORN),
                    run.count(EQUIVALENT))
     score = run.score
+    weak = run.weak_kills
+    if weak:
+        lines.append(f"note: {weak} of the {k} killed lost the game's witness of an `expect "
+                     "sometimes` and no new one was found in the time given: evidence, not "
+                     "proof (a longer --seconds may let some survive)")
     lines.append(f"score: {k}/{k + s} killed"
                  + (f" = {100 * score:.1f}%" if score is not None else "")
                  + f" ({len(run.verdicts)} mutants: {k} killed, {s} survived, {sb} stillborn, "
@@ -542,6 +552,7 @@ def mutation_text(run: MutationRun, verbose: bool = False) -> str:
 def mutation_json(run: MutationRun) -> dict[str, Any]:
     return {"game": run.game, "path": run.path, "score": run.score,
             "killed": run.count(KILLED), "survived": run.count(SURVIVED),
+            "killed_without_proof": run.weak_kills,
             "stillborn": run.count(STILLBORN), "equivalent": run.count(EQUIVALENT),
             "seconds": round(run.seconds, 2), "warnings": run.warnings,
             "unused_equivalent_marks": run.unused_marks,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -263,13 +263,15 @@ def mutants(path: str | Path) -> tuple[str, list[Mutant]]:
         ls = text.rfind("\n", 0, s) + 1
         le = text.find("\n", e)
         le = len(text) if le < 0 else le
-        left = _TOKEN.findall(text[ls:s])[-2:]
-        right = _TOKEN.findall(text[e:le])[:2]
-        right = right[:next((i for i, tk in enumerate(right) if tk[0] in '{}"'), len(right))]
+        left = list(_TOKEN.finditer(text, ls, s))[-2:]
+        right = list(_TOKEN.finditer(text, e, le))[:2]
+        # not across a brace or a string: the context stays inside the rule's code
+        right = right[:next((i for i, t in enumerate(right) if t.group()[0] in '{}"'),
+                            len(right))]
         left = left[next((i + 1 for i in range(len(left) - 1, -1, -1)
-                          if left[i][0] in '{}"'), 0):]
-        lo = s - len(text[ls:s]) + text[ls:s].rfind(left[0]) if left else s
-        hi = e + text[e:le].find(right[-1]) + len(right[-1]) if right else e
+                          if left[i].group()[0] in '{}"'), 0):]
+        lo = left[0].start() if left else s
+        hi = right[-1].end() if right else e
         before = _one_line(text[lo:hi])
         after = _one_line(text[lo:s] + rep + text[e:hi])
         if kind == "statement":
@@ -287,19 +289,6 @@ def mutants(path: str | Path) -> tuple[str, list[Mutant]]:
 
 
 _TOKEN = re.compile(r'"[^"\n]*"|\w+|[^\w\s]+')
-
-
-def _word_start(text: str, lo: int, s: int) -> int:
-    """From lo, forward to the start of a word (never past s)."""
-    while lo < s and lo > 0 and text[lo - 1].isalnum() and text[lo].isalnum():
-        lo += 1
-    return lo
-
-
-def _word_end(text: str, hi: int, e: int) -> int:
-    while hi > e and hi < len(text) and text[hi - 1].isalnum() and text[hi].isalnum():
-        hi -= 1
-    return hi
 
 
 # ---------------------------------------------------------------------- judges
@@ -560,10 +549,3 @@ def mutation_json(run: MutationRun) -> dict[str, Any]:
                          "kind": v.mutant.kind, "before": v.mutant.before,
                          "after": v.mutant.after, "status": v.status, "reason": v.reason,
                          "seconds": round(v.seconds, 3)} for v in run.verdicts]}
-
-
-def iter_kinds(ms: Sequence[Mutant]) -> Iterator[tuple[str, int]]:
-    kinds: dict[str, int] = {}
-    for m in ms:
-        kinds[m.kind] = kinds.get(m.kind, 0) + 1
-    yield from sorted(kinds.items())

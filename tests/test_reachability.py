@@ -167,4 +167,6 @@ def test_every_bundled_witness_replays_to_its_condition():
         data = json.loads(f.read_text())
         moves = [tuple(m) for m in data["moves"]]
         assert replays_to(g, k, data["seed"], moves), f.name
-        assert g.results(replay.from_game(g, name, data["seed"], moves).states(g)[-1]) == ["win"]
+        if g.expectations[k][0] == "the game can be won":
+            end = replay.from_game(g, name, data["seed"], moves).states(g)[-1]
+            assert g.results(end) == ["win"], f.name

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ KILLED = "killed"
 SURVIVED = "survived"
 STILLBORN = "stillborn"
 EQUIVALENT = "equivalent"
+WEAK = "none was found in"  # a kill by the clock, not by a proof
 
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 VISIBILITY = {"face down": "hidden", "hidden": "hidden", "face up": "public",
@@ -262,13 +263,15 @@ def mutants(path: str | Path) -> tuple[str, list[Mutant]]:
         ls = text.rfind("\n", 0, s) + 1
         le = text.find("\n", e)
         le = len(text) if le < 0 else le
-        left = _TOKEN.findall(text[ls:s])[-2:]
-        right = _TOKEN.findall(text[e:le])[:2]
-        right = right[:next((i for i, tk in enumerate(right) if tk[0] in '{}"'), len(right))]
+        left = list(_TOKEN.finditer(text, ls, s))[-2:]
+        right = list(_TOKEN.finditer(text, e, le))[:2]
+        # not across a brace or a string: the context stays inside the rule's code
+        right = right[:next((i for i, t in enumerate(right) if t.group()[0] in '{}"'),
+                            len(right))]
         left = left[next((i + 1 for i in range(len(left) - 1, -1, -1)
-                          if left[i][0] in '{}"'), 0):]
-        lo = s - len(text[ls:s]) + text[ls:s].rfind(left[0]) if left else s
-        hi = e + text[e:le].find(right[-1]) + len(right[-1]) if right else e
+                          if left[i].group()[0] in '{}"'), 0):]
+        lo = left[0].start() if left else s
+        hi = right[-1].end() if right else e
         before = _one_line(text[lo:hi])
         after = _one_line(text[lo:s] + rep + text[e:hi])
         if kind == "statement":
@@ -286,19 +289,6 @@ def mutants(path: str | Path) -> tuple[str, list[Mutant]]:
 
 
 _TOKEN = re.compile(r'"[^"\n]*"|\w+|[^\w\s]+')
-
-
-def _word_start(text: str, lo: int, s: int) -> int:
-    """From lo, forward to the start of a word (never past s)."""
-    while lo < s and lo > 0 and text[lo - 1].isalnum() and text[lo].isalnum():
-        lo += 1
-    return lo
-
-
-def _word_end(text: str, hi: int, e: int) -> int:
-    while hi > e and hi < len(text) and text[hi - 1].isalnum() and text[hi].isalnum():
-        hi -= 1
-    return hi
 
 
 # ---------------------------------------------------------------------- judges
@@ -341,8 +331,7 @@ def reach_judge(seconds: float, seed: int, witnesses: Witnesses) -> Judge:
             if not r.ok:
                 return (f"expect sometimes '{r.title}': " + (
                     "unreachable (a complete search)" if r.verdict == "unreachable" else
-                    f"the game's witness no longer replays, and none was found in "
-                    f"{seconds:g} s"))
+                    f"the game's witness no longer replays, and {WEAK} {seconds:g} s"))
         return None
     return judge
 
@@ -432,6 +421,11 @@ class MutationRun:
 
     def count(self, status: str) -> int:
         return sum(v.status == status for v in self.verdicts)
+
+    @property
+    def weak_kills(self) -> int:
+        """Killed only because no witness was found within the budget (not a proof)."""
+        return sum(v.status == KILLED and WEAK in v.reason for v in self.verdicts)
 
     @property
     def score(self) -> float | None:
@@ -525,6 +519,11 @@ def mutation_text(run: MutationRun, verbose: bool = False) -> str:
     k, s, sb, e = (run.count(KILLED), run.count(SURVIVED), run.count(STILLBORN),
                    run.count(EQUIVALENT))
     score = run.score
+    weak = run.weak_kills
+    if weak:
+        lines.append(f"note: {weak} of the {k} killed lost the game's witness of an `expect "
+                     "sometimes` and no new one was found in the time given: evidence, not "
+                     "proof (a longer --seconds may let some survive)")
     lines.append(f"score: {k}/{k + s} killed"
                  + (f" = {100 * score:.1f}%" if score is not None else "")
                  + f" ({len(run.verdicts)} mutants: {k} killed, {s} survived, {sb} stillborn, "
@@ -535,6 +534,7 @@ def mutation_text(run: MutationRun, verbose: bool = False) -> str:
 def mutation_json(run: MutationRun) -> dict[str, Any]:
     return {"game": run.game, "path": run.path, "score": run.score,
             "killed": run.count(KILLED), "survived": run.count(SURVIVED),
+            "killed_without_proof": run.weak_kills,
             "stillborn": run.count(STILLBORN), "equivalent": run.count(EQUIVALENT),
             "seconds": round(run.seconds, 2), "warnings": run.warnings,
             "unused_equivalent_marks": run.unused_marks,
@@ -542,10 +542,3 @@ def mutation_json(run: MutationRun) -> dict[str, Any]:
                          "kind": v.mutant.kind, "before": v.mutant.before,
                          "after": v.mutant.after, "status": v.status, "reason": v.reason,
                          "seconds": round(v.seconds, 3)} for v in run.verdicts]}
-
-
-def iter_kinds(ms: Sequence[Mutant]) -> Iterator[tuple[str, int]]:
-    kinds: dict[str, int] = {}
-    for m in ms:
-        kinds[m.kind] = kinds.get(m.kind, 0) + 1
-    yield from sorted(kinds.items())

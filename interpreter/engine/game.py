@@ -105,8 +105,11 @@ class Game(Machine):
             cov[:] = [0] * len(cov)
 
     # ------------------------------------------------------------------ playing
-    def new_state(self, seed: int = 0) -> State:
-        s, legal = self._start(seed)
+    def new_state(self, seed: int = 0, deck: Sequence[int] | None = None) -> State:
+        """The deal of `seed`. `deck` (card ids, bottom first) replaces the declared order
+        the deck starts in: the same seed then deals the same places to other cards (the
+        worlds of `observe.worlds` relabel the cards a seat never saw)."""
+        s, legal = self._start(seed, None if deck is None else tuple(deck))
         return State(tuple(s), legal)
 
     def _ensure_settled(self, state: State) -> None:
@@ -179,10 +182,12 @@ class Game(Machine):
         after, events = self._observed(move[0], self.apply, state, move)
         return after, (*head, *events, self._public(after, state))
 
-    def start_observed(self, seed: int) -> tuple[State, tuple[Event, ...]]:
+    def start_observed(self, seed: int, deck: Sequence[int] | None = None
+                       ) -> tuple[State, tuple[Event, ...]]:
         """`new_state`, and the events of the setup and the flow up to the first decision
-        (the deck starts in its declared order), then the variables as PUBLIC."""
-        state, events = self._observed(0, self.new_state, seed)
+        (the deck starts in its declared order, or in `deck`'s), then the variables as
+        PUBLIC."""
+        state, events = self._observed(0, self.new_state, seed, deck)
         return state, (*events, self._public(state, None))
 
     def _observed(self, actor: int, call: Callable[..., State], *args: Any

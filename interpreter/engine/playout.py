@@ -86,14 +86,18 @@ class Machine:
         self._move_rules = [f"move {n}" for n in self.move_names]
 
     # ------------------------------------------------------------------ in place
-    def _init_slots(self, seed: int) -> list[Any]:
+    def _init_slots(self, seed: int, deck: tuple[int, ...] | None = None) -> list[Any]:
+        """The slots after the setup; `deck`: the deck's cards before it, bottom first
+        (default: the declared order, card ids 0..n-1)."""
         s: list[Any] = [None] * self.gen.nslots
         s[PC] = self.gen.entry
         s[RNG] = seed
         s[MOVES] = 0
         for z in self._zone_slots:
             s[z] = ()
-        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards))
+        if deck is not None and sorted(deck) != list(range(self._ncards)):
+            raise ValueError("a deck order must hold every card id once")
+        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards)) if deck is None else tuple(deck)
         try:
             with _Translate("setup"):
                 self._setup(s)
@@ -166,8 +170,9 @@ class Machine:
         raise RuleError("the step failed once but not when played again",  # pragma: no cover
                         rule=f"move {self.move_names[m[1]]} or the flow after it")
 
-    def _start(self, seed: int) -> tuple[list[Any], list[Move]]:
-        s = self._init_slots(seed)
+    def _start(self, seed: int, deck: tuple[int, ...] | None = None
+               ) -> tuple[list[Any], list[Move]]:
+        s = self._init_slots(seed, deck)
         self._run(s)
         return s, self._settle(s)
 

@@ -16,7 +16,8 @@ code run in place), `state` (the value, JSON), `texts` (moves as text), `positio
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -59,6 +60,10 @@ class Branch:
     arm: str  # "then", "elif" or "else" (an `if` without `else` has an implicit one)
     rule: str  # the rule it is in: "flow", "setup", "move play", "proc score_trick"...
     stmt: Span  # the `if` statement's (an arm's place among its statement's arms)
+
+
+# one relabeled deal at a time (the relabeling sits in the generated module's globals)
+_RELABEL_LOCK = threading.Lock()
 
 
 class Game(Machine):
@@ -105,11 +110,23 @@ class Game(Machine):
             cov[:] = [0] * len(cov)
 
     # ------------------------------------------------------------------ playing
-    def new_state(self, seed: int = 0, deck: Sequence[int] | None = None) -> State:
-        """The deal of `seed`. `deck` (card ids, bottom first) replaces the declared order
-        the deck starts in: the same seed then deals the same places to other cards (the
-        worlds of `observe.worlds` relabel the cards a seat never saw)."""
-        s, legal = self._start(seed, None if deck is None else tuple(deck))
+    def new_state(self, seed: int = 0, relabel: Mapping[int, int] | None = None) -> State:
+        """The deal of `seed`. `relabel` (card id -> card id, a permutation of some of the
+        cards that the game's first shuffle shuffles) puts other cards in the places that
+        shuffle gives: the worlds of `observe.worlds`, where the cards a seat never saw
+        are dealt otherwise and every rule after the shuffle runs again on them."""
+        if not relabel:
+            s, legal = self._start(seed)
+            return State(tuple(s), legal)
+        if sorted(relabel) != sorted(relabel.values()):
+            raise ValueError("a relabeling must be a permutation of card ids")
+        ns = self.ns
+        with _RELABEL_LOCK:
+            ns["RELABEL"] = dict(relabel)
+            try:
+                s, legal = self._start(seed)
+            finally:
+                ns["RELABEL"] = None
         return State(tuple(s), legal)
 
     def _ensure_settled(self, state: State) -> None:
@@ -182,12 +199,11 @@ class Game(Machine):
         after, events = self._observed(move[0], self.apply, state, move)
         return after, (*head, *events, self._public(after, state))
 
-    def start_observed(self, seed: int, deck: Sequence[int] | None = None
+    def start_observed(self, seed: int, relabel: Mapping[int, int] | None = None
                        ) -> tuple[State, tuple[Event, ...]]:
         """`new_state`, and the events of the setup and the flow up to the first decision
-        (the deck starts in its declared order, or in `deck`'s), then the variables as
-        PUBLIC."""
-        state, events = self._observed(0, self.new_state, seed, deck)
+        (the deck starts in its declared order), then the variables as PUBLIC."""
+        state, events = self._observed(0, self.new_state, seed, relabel)
         return state, (*events, self._public(state, None))
 
     def _observed(self, actor: int, call: Callable[..., State], *args: Any

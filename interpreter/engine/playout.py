@@ -86,18 +86,14 @@ class Machine:
         self._move_rules = [f"move {n}" for n in self.move_names]
 
     # ------------------------------------------------------------------ in place
-    def _init_slots(self, seed: int, deck: tuple[int, ...] | None = None) -> list[Any]:
-        """The slots after the setup; `deck`: the deck's cards before it, bottom first
-        (default: the declared order, card ids 0..n-1)."""
+    def _init_slots(self, seed: int) -> list[Any]:
         s: list[Any] = [None] * self.gen.nslots
         s[PC] = self.gen.entry
         s[RNG] = seed
         s[MOVES] = 0
         for z in self._zone_slots:
             s[z] = ()
-        if deck is not None and sorted(deck) != list(range(self._ncards)):
-            raise ValueError("a deck order must hold every card id once")
-        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards)) if deck is None else tuple(deck)
+        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards))
         try:
             with _Translate("setup"):
                 self._setup(s)
@@ -170,9 +166,8 @@ class Machine:
         raise RuleError("the step failed once but not when played again",  # pragma: no cover
                         rule=f"move {self.move_names[m[1]]} or the flow after it")
 
-    def _start(self, seed: int, deck: tuple[int, ...] | None = None
-               ) -> tuple[list[Any], list[Move]]:
-        s = self._init_slots(seed, deck)
+    def _start(self, seed: int) -> tuple[list[Any], list[Move]]:
+        s = self._init_slots(seed)
         self._run(s)
         return s, self._settle(s)
 

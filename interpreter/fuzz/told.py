@@ -6,14 +6,15 @@ played in both tells it something different (a log line, a variable, who decides
 moving or not) before it sees any card that differs.
 
 Beside each playthrough, every seat that cannot see some cards gets *shadow worlds*
-(`observe.worlds`): the deal with the cards the seat has not seen relabeled before the
-setup, so that every branch the flow takes on a hidden card is taken again in the shadow,
+(`observe.worlds`): the deal with the cards the seat has not seen put in other places of
+the setup's shuffle, so that every branch the flow takes on a hidden card is taken again in the shadow,
 from the start. Each move of the playthrough is played in the shadows too (the cards it
 names relabeled). When the playthrough shows the seat a card that a shadow holds
 elsewhere, the shadow is mended (the two cards swap places in it) and it goes on. A shadow
 that the seat can tell apart by a card it sees is dropped, and a new one is drawn from the
 start. A difference found in a mended shadow is checked by playing the shadow again from
-its deck before it is reported, so every leak reported has two worlds with the same history.
+its relabeled deal before it is reported: every leak reported has two worlds with the
+same history.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..errors import CardgameError
 from ..observe import (
     Observation,
     explained,
+    first_shuffle,
     observe_step,
     relabel_move,
     shown_cards,
@@ -37,10 +39,11 @@ from ..observe import (
 SHADOWS = 2
 # draws for one new shadow before giving up until the next step
 SPAWN_TRIES = 3
-# at each of the first EARLY decisions of a playthrough, PROBES more worlds (not kept):
-# cheap there (few moves to play again), and leaks in the first moves shrink shortest
-EARLY = 8
-PROBES = 6
+# at a seat's first decision in a playthrough (within its first EARLY moves), PROBES more
+# worlds (not kept): cheap there (few moves to play again), and a leak in the first moves
+# is the shortest counterexample
+EARLY = 4
+PROBES = 4
 
 
 class Leak(Exception):
@@ -53,14 +56,14 @@ class Leak(Exception):
 
 
 class Shadow:
-    """One world beside the playthrough: its deck, the relabeling of card ids from the
-    real deal to it, its state and its moves."""
+    """One world beside the playthrough: the relabeling of the first shuffle (the real
+    card id -> the card in its place here; it maps the real moves too), its state and its
+    moves."""
 
-    __slots__ = ("deck", "to", "state", "moves", "mended")
+    __slots__ = ("to", "state", "moves", "mended")
 
-    def __init__(self, deck: tuple[int, ...], state: State) -> None:
-        self.deck = deck
-        self.to = dict(enumerate(deck))  # real card id -> the card in its place here
+    def __init__(self, to: dict[int, int], state: State) -> None:
+        self.to = to
         self.state = state
         self.moves: list[Move] = []
         self.mended = False
@@ -81,8 +84,8 @@ class Shadows:
         self.seed = seed
         self.seats = tuple(seats)
         self.rng = random.Random(seed * 1_000_003 + 424_242)
-        self.n = len(g.card_text)
         _, events = g.start_observed(seed)
+        self.shuffled = first_shuffle(events)  # the places that worlds deal otherwise
         self.moves: list[Move] = []
         self.steps: dict[int, list[tuple[Observation, ...]]] = {
             p: [observe_step(g, events, p)] for p in self.seats}
@@ -91,6 +94,7 @@ class Shadows:
         self.worlds: dict[int, list[Shadow]] = {p: [] for p in self.seats}
         self.checks = 0
         self.spawned = 0
+        self.probed: set[int] = set()  # the seats whose first decision was probed
 
     def _see(self, events: Sequence[Event]) -> None:
         for p in self.seats:
@@ -103,33 +107,32 @@ class Shadows:
         """Draw a new shadow for `p` from the start; raises Leak when the replay itself
         meets a step that tells `p` something (two worlds with the same history so far)."""
         seen = self.seen[p]
-        places = [c for c in range(self.n) if c not in seen]
-        if len(places) < 2:
+        unseen = sorted(c for c in self.shuffled if c not in seen)
+        if len(unseen) < 2:
             return None
         for _ in range(SPAWN_TRIES):
-            cards = list(places)
+            cards = list(unseen)
             self.rng.shuffle(cards)
-            deck = list(range(self.n))
-            for i, c in zip(places, cards, strict=True):
-                deck[i] = c
             self.spawned += 1
-            sh = self._replay(p, tuple(deck), report=True)
+            sh = self._replay(p, dict(zip(unseen, cards, strict=True)), report=True)
             if sh is not None:
                 if keep:
                     self.worlds[p].append(sh)
                 return sh
         return None
 
-    def _replay(self, p: int, deck: tuple[int, ...], report: bool,
+    def _replay(self, p: int, to: dict[int, int], report: bool,
                 upto: int | None = None) -> Shadow | None:
-        """The shadow of `deck` played along the moves so far (`upto` of them), or None
-        when `p` can tell it apart by a card it sees, or the rules refuse a move there."""
+        """The shadow of the relabeling `to` played along the moves so far (`upto` of
+        them), or None when `p` can tell it apart by a card it sees, or the rules refuse
+        a move there."""
         g = self.g
+        to = {a: b for a, b in to.items() if a != b}
         try:
-            state, events = g.start_observed(self.seed, deck)
+            state, events = g.start_observed(self.seed, to or None)
         except CardgameError:
             return None
-        sh = Shadow(deck, state)
+        sh = Shadow(to, state)
         real = self.steps[p]
         if not self._same(p, real[0], observe_step(g, events, p), sh, None, report):
             return None
@@ -165,15 +168,16 @@ class Shadows:
             if len(self.worlds[p]) < SHADOWS:
                 self.spawn(p)
             probes: list[Shadow] = []
-            if len(self.moves) < EARLY and p in movers:
+            if len(self.moves) < EARLY and p in movers and p not in self.probed:
+                self.probed.add(p)
                 probes = [sh for sh in (self.spawn(p, keep=False) for _ in range(PROBES))
                           if sh is not None]
             for sh in [*self.worlds[p], *probes]:
                 why = self._differs(st, sh, p, p in movers, views)
                 if why is None:
                     continue
-                if sh.mended:  # play it again from its deck: is the history really the same?
-                    again = self._replay(p, sh.deck, report=False)
+                if sh.mended:  # play it again from the deal: is the history really the same?
+                    again = self._replay(p, sh.to, report=False)
                     if again is None or self._differs(st, again, p, p in movers, views) is None:
                         if sh in self.worlds[p]:
                             self.worlds[p].remove(sh)
@@ -249,7 +253,7 @@ class Shadows:
         if ex is False:
             before = sh
             if sh.mended:
-                again = self._replay(p, sh.deck, report=False, upto=len(self.moves) - 1)
+                again = self._replay(p, sh.to, report=False, upto=len(self.moves) - 1)
                 if again is None:
                     return False
                 try:
@@ -274,11 +278,11 @@ class Shadows:
         if y == x:
             return
         w = next(c for c, d in sh.to.items() if d == x)
-        sh.to[x], sh.to[w] = x, y
-        deck = list(sh.deck)
-        i, j = deck.index(x), deck.index(y)
-        deck[i], deck[j] = deck[j], deck[i]
-        sh.deck = tuple(deck)
+        del sh.to[x]
+        if w == y:
+            del sh.to[w]
+        else:
+            sh.to[w] = y
         sh.state = _swap(self.g, sh.state, x, y)
         sh.mended = True
 
@@ -303,6 +307,10 @@ def _swap(g: Game, st: State, x: int, y: int) -> State:
         if x in ids or y in ids:
             zones[name] = [y if c == x else x if c == y else c for c in ids]
     pos.rearrange(zones)
+    pending = g.pending(st)
+    if pending:  # secret choices made in the shadow name its cards too
+        swap = {x: y, y: x}
+        pos.pending([relabel_move(g, m, swap) for m in pending])
     return pos.state(check=False)
 
 

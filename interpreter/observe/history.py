@@ -29,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from ..engine import Event, Game, Move, Zone, replay
+from ..engine import Event, Game, Move, replay
 from ..engine import events as E
 from .visibility import BACK, CHOSEN, sees
 
@@ -62,18 +62,23 @@ class Observation:
 
 
 def _sees(game: Game, zone: str, seat: int | None) -> bool:
-    z = _zones(game).get(zone)
-    return z is not None and sees(z, seat)
+    return zone in _visible(game, seat)
 
 
-def _zones(game: Game) -> dict[str, Zone]:
-    found = _by_name.get(game)
+def _visible(game: Game, seat: int | None) -> frozenset[str]:
+    """The names of the zones `seat` sees (worked out once per game and seat: asked for
+    every event a seat observes)."""
+    per_seat = _by_seat.get(game)
+    if per_seat is None:
+        per_seat = _by_seat[game] = {}
+    found = per_seat.get(seat)
     if found is None:
-        found = _by_name[game] = {z.name: z for z in game.zones}
+        found = per_seat[seat] = frozenset(z.name for z in game.zones if sees(z, seat))
     return found
 
 
-_by_name: weakref.WeakKeyDictionary[Game, dict[str, Zone]] = weakref.WeakKeyDictionary()
+_by_seat: weakref.WeakKeyDictionary[Game, dict[int | None, frozenset[str]]] = (
+    weakref.WeakKeyDictionary())
 
 
 def shown_cards(game: Game, event: Event, seat: int | None) -> set[int]:

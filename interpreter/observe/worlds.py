@@ -1,25 +1,30 @@
 """Worlds a seat cannot tell from the real game, sampled from the start of the game.
 
-A *record* is a game as played: the deal seed, the deck's order before the setup (None:
-the declared order) and the moves. A seat's *unseen cards* are the cards that no event of
-the record ever showed it (`history.shown_cards`: dealt to it, played face up, named in a
-log line it could read...). A *world* relabels those cards in the deck before the setup:
-the same seed shuffles and deals the same places, to other unseen cards. The record's
-moves are played again, each card a move names mapped through the relabeling, and the
-world is kept only when the seat's observation history is the same, step by step, as in
-the record (rejection sampling; a step that differs, or a mapped move the rules refuse,
-rejects it at once, so a rejection costs the steps up to it).
+A *record* is a game as played: the deal seed, the moves, and a relabeling of the first
+shuffle (None for a real game). A seat's *unseen cards* are the cards of the game's first
+shuffle (the setup's shuffle of the deck) that no event of the record ever showed it
+(`history.shown_cards`: dealt to it, played face up, named in a log line it could read...).
+A *world* puts the unseen cards in other places of that shuffle (`Game.new_state(seed,
+relabel)`): the same seed, every seen card where it was, and every rule after the shuffle
+(the deal, the flow up to the first decision and each move) run again on the new cards.
+The record's moves are played again, each card a move names mapped to the card in its
+place, and the world is kept only when the seat's observation history is the same, step
+by step, as in the record (rejection sampling; a step that differs, or a mapped move the
+rules refuse, rejects it at once, so a rejection costs the steps up to it).
 
 So a world has the seat's whole history, not only its present view: the voids it saw (a
 player who did not follow suit holds no card of that suit in the world either, or the
-move would be refused there), the cards it saw played (never dealt again: they are not
+move would be refused there), the cards it saw played (never moved: they are not
 relabeled), and every branch the flow took on hidden cards is taken again in the world.
+The declared order of the deck before the shuffle is public, so a setup that picks cards
+from it before shuffling (Chains' terminal cards) picks the same ones.
 
 Drawn with `rng`, the world depends only on the seat's history and on where the seen
-cards were dealt, not on which unseen card is where: the unseen cards are sorted before
-they are shuffled into their places. Past chance (the seed's shuffles and random picks)
-is kept: it is re-drawn through the relabeling, which moves every unseen card; a bot
-re-seeds the world's future chance itself (`reseed`).
+cards are in the shuffle, not on which unseen card is where: the unseen cards are sorted
+before they are shuffled into their places. Past chance after the first shuffle (later
+shuffles, random picks) keeps its positions and moves with the relabeled cards; a bot
+re-draws the world's future chance itself (`reseed`). A game whose setup does not
+shuffle has no unseen cards to place: its only world is the record's own.
 """
 
 from __future__ import annotations
@@ -31,10 +36,14 @@ import attrs
 
 from ..engine import Event, Game, Move, Position, State
 from ..engine import events as E
+from ..errors import CardgameError
 from .history import Observation, observe_step, shown_cards
 from .visibility import BACK
 
 Step = tuple[Observation, ...]
+
+
+Relabel = tuple[tuple[int, int], ...]  # (card id the shuffle gave, card id put there)
 
 
 @attrs.frozen
@@ -43,20 +52,29 @@ class Record:
 
     seed: int
     moves: tuple[Move, ...] = ()
-    deck: tuple[int, ...] | None = None  # the deck before the setup (None: declared order)
+    relabel: Relabel = ()  # the first shuffle's relabeling (empty: the real deal)
+
+    def start(self, game: Game) -> tuple[State, tuple[Event, ...]]:
+        return game.start_observed(self.seed, dict(self.relabel) or None)
 
 
 @attrs.frozen
 class World:
-    """A world: its deck before the setup, the moves played in it (the record's, relabeled)
-    and the state they reach. `Record(seed, moves, deck)` plays it again."""
+    """A world: the relabeling of its first shuffle, the moves played in it (the
+    record's, relabeled) and the state they reach."""
 
-    deck: tuple[int, ...]
+    relabel: Relabel
     moves: tuple[Move, ...]
     state: State
 
     def record(self, seed: int) -> Record:
-        return Record(seed, self.moves, self.deck)
+        return Record(seed, self.moves, self.relabel)
+
+
+def first_shuffle(events: Sequence[Event]) -> tuple[int, ...]:
+    """The cards of the first shuffle among a start's events, in their new order (empty
+    when the setup does not shuffle)."""
+    return next((e.cards for e in events if e.kind == E.SHUFFLE), ())
 
 
 def relabel_move(game: Game, move: Move, to: dict[int, int]) -> Move:
@@ -101,9 +119,7 @@ class Sampler:
         self.game = game
         self.record = record
         self.seat = seat
-        n = len(game.card_text)
-        self.base = tuple(range(n)) if record.deck is None else tuple(record.deck)
-        state, events = game.start_observed(record.seed, self.base)
+        state, events = record.start(game)
         steps: list[tuple[Event, ...]] = [events]
         for m in record.moves:
             state, events = game.apply_observed(state, tuple(m))
@@ -115,53 +131,67 @@ class Sampler:
             for e in ev:
                 seen |= shown_cards(game, e, seat)
         self.seen = frozenset(seen)
-        # the places (in the deck before the setup) of the cards never shown to the seat
-        self.places = [i for i, c in enumerate(self.base) if c not in seen]
-        self.unseen = sorted(self.base[i] for i in self.places)
+        # the first shuffle's places: the card the record has there, and the card the
+        # shuffle itself gives (before the record's relabeling)
+        self.shuffled = first_shuffle(steps[0])
+        back = {b: a for a, b in record.relabel}
+        self.raw = tuple(back.get(c, c) for c in self.shuffled)
+        self.places = [i for i, c in enumerate(self.shuffled) if c not in seen]
+        self.unseen = sorted(self.shuffled[i] for i in self.places)
         self.tries = 0
         self.accepted = 0
         self.last_reject: int | None = None  # the step that rejected the last draw
 
-    def deck(self, rng: random.Random) -> tuple[int, ...]:
-        """A deck with the unseen cards shuffled into their places (sorted first: the draw
-        depends on which cards are unseen, not on where they really were)."""
+    def relabeling(self, rng: random.Random) -> tuple[Relabel, dict[int, int]]:
+        """The unseen cards shuffled into their places (sorted first: the draw depends on
+        which cards are unseen, not on where they really were): the relabeling of the
+        first shuffle, and the map from the record's cards to the world's."""
         cards = list(self.unseen)
         rng.shuffle(cards)
-        deck = list(self.base)
+        new = list(self.shuffled)
         for i, c in zip(self.places, cards, strict=True):
-            deck[i] = c
-        return tuple(deck)
+            new[i] = c
+        relabel = tuple((a, b) for a, b in zip(self.raw, new, strict=True) if a != b)
+        to = {a: b for a, b in zip(self.shuffled, new, strict=True) if a != b}
+        return relabel, to
 
     def draw(self, rng: random.Random) -> World | None:
         """One try: a world with the seat's history, or None (`last_reject` says where)."""
         self.tries += 1
-        deck = self.deck(rng)
-        world = self.play(deck)
+        world = self.play(*self.relabeling(rng))
         if world is not None:
             self.accepted += 1
         return world
 
-    def play(self, deck: Sequence[int]) -> World | None:
-        """The record played again from `deck`: the world, or None when the rules refuse
-        a relabeled move or the seat sees a step otherwise."""
+    def play(self, relabel: Relabel, to: dict[int, int]) -> World | None:
+        """The record played again with the first shuffle relabeled (`to` maps the
+        record's cards to the world's): the world, or None when the rules refuse a
+        relabeled move or the seat sees a step otherwise."""
         g = self.game
-        to = dict(zip(self.base, deck, strict=True))
-        state, events = g.start_observed(self.record.seed, deck)
+        try:
+            state, events = g.start_observed(self.record.seed, dict(relabel) or None)
+        except CardgameError:
+            self.last_reject = 0
+            return None
         if observe_step(g, events, self.seat) != self.steps[0]:
             self.last_reject = 0
             return None
         moves: list[Move] = []
         for k, m in enumerate(self.record.moves, 1):
             mm = relabel_move(g, tuple(m), to)
-            if mm not in g.legal_moves(state):
+            try:
+                if mm not in g.legal_moves(state):
+                    self.last_reject = k
+                    return None
+                state, events = g.apply_observed(state, mm)
+            except CardgameError:
                 self.last_reject = k
                 return None
-            state, events = g.apply_observed(state, mm)
             if observe_step(g, events, self.seat) != self.steps[k]:
                 self.last_reject = k
                 return None
             moves.append(mm)
-        return World(tuple(deck), tuple(moves), state)
+        return World(relabel, tuple(moves), state)
 
     def sample(self, rng: random.Random, tries: int = 200) -> World | None:
         """A world drawn with `rng` within `tries` draws, or None: the sampler gave up."""

@@ -80,7 +80,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     budget = [STEPS]
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
-    # `RELABEL` a relabeling of card ids for the next shuffle only (`Game.new_state`)
+    # `RELABEL` what rewrites each shuffle's result while a world is played
+    # (`Game.relabeling`; None otherwise)
     glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None, "RELABEL": None}
 
     def export(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -193,8 +194,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         s[1] = r.getrandbits(63)
         relabel = glb["RELABEL"]
         if relabel is not None:  # a world of observe.worlds: other cards in these places
-            glb["RELABEL"] = None
-            lst = [relabel.get(c, c) for c in lst]
+            lst = relabel(lst)
         return tuple(lst)
 
     @export

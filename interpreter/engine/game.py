@@ -15,9 +15,10 @@ code run in place), `state` (the value, JSON), `texts` (moves as text), `positio
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -62,14 +63,11 @@ class Branch:
     stmt: Span  # the `if` statement's (an arm's place among its statement's arms)
 
 
-# one relabeled deal at a time (the relabeling sits in the generated module's globals)
-_RELABEL_LOCK = threading.Lock()
-
-
 class Game(Machine):
     """A compiled game, for one choice of player count and options."""
 
     def __init__(self, checked: Checked, gen: Generated, source_id: str = "") -> None:
+        self._relabel_lock = threading.Lock()
         super().__init__(checked, gen)
         self.name = checked.name
         self.path = checked.path
@@ -110,23 +108,8 @@ class Game(Machine):
             cov[:] = [0] * len(cov)
 
     # ------------------------------------------------------------------ playing
-    def new_state(self, seed: int = 0, relabel: Mapping[int, int] | None = None) -> State:
-        """The deal of `seed`. `relabel` (card id -> card id, a permutation of some of the
-        cards that the game's first shuffle shuffles) puts other cards in the places that
-        shuffle gives: the worlds of `observe.worlds`, where the cards a seat never saw
-        are dealt otherwise and every rule after the shuffle runs again on them."""
-        if not relabel:
-            s, legal = self._start(seed)
-            return State(tuple(s), legal)
-        if sorted(relabel) != sorted(relabel.values()):
-            raise ValueError("a relabeling must be a permutation of card ids")
-        ns = self.ns
-        with _RELABEL_LOCK:
-            ns["RELABEL"] = dict(relabel)
-            try:
-                s, legal = self._start(seed)
-            finally:
-                ns["RELABEL"] = None
+    def new_state(self, seed: int = 0) -> State:
+        s, legal = self._start(seed)
         return State(tuple(s), legal)
 
     def _ensure_settled(self, state: State) -> None:
@@ -199,11 +182,10 @@ class Game(Machine):
         after, events = self._observed(move[0], self.apply, state, move)
         return after, (*head, *events, self._public(after, state))
 
-    def start_observed(self, seed: int, relabel: Mapping[int, int] | None = None
-                       ) -> tuple[State, tuple[Event, ...]]:
+    def start_observed(self, seed: int) -> tuple[State, tuple[Event, ...]]:
         """`new_state`, and the events of the setup and the flow up to the first decision
         (the deck starts in its declared order), then the variables as PUBLIC."""
-        state, events = self._observed(0, self.new_state, seed, relabel)
+        state, events = self._observed(0, self.new_state, seed)
         return state, (*events, self._public(state, None))
 
     def _observed(self, actor: int, call: Callable[..., State], *args: Any
@@ -217,6 +199,30 @@ class Game(Machine):
         finally:
             rec.swap(old)
             rec.close()
+
+    @contextlib.contextmanager
+    def relabeling(self, rewrite: Callable[[list[int]], list[int]]) -> Iterator[None]:
+        """While the block runs, in this thread, every shuffle's result (its cards,
+        bottom first) goes through `rewrite`, which must return the same cards in places
+        of its choice: the worlds of `observe.worlds` put the cards a seat never saw in
+        other places of a shuffle, and every rule after it runs on them. One block at a
+        time per game; other threads' shuffles are left alone."""
+        me = threading.get_ident()
+
+        def hook(cards: list[int]) -> list[int]:
+            if threading.get_ident() != me:
+                return cards
+            out = list(rewrite(list(cards)))
+            if sorted(out) != sorted(cards):
+                raise ValueError("a relabeled shuffle must keep the same cards")
+            return out
+
+        with self._relabel_lock:
+            self.ns["RELABEL"] = hook
+            try:
+                yield
+            finally:
+                self.ns["RELABEL"] = None
 
     def _where(self, state: State, move: Move) -> tuple[tuple[int, str], ...]:
         """Where the cards a move names are before it (a seat that sees the zone knows them)."""

@@ -128,9 +128,18 @@ class Shadows:
         a move there."""
         g = self.g
         to = {a: b for a, b in to.items() if a != b}
+        first = [True]
+
+        def rewrite(cards: list[int]) -> list[int]:  # the setup's first shuffle only
+            if not first[0]:
+                return cards
+            first[0] = False
+            return [to.get(c, c) for c in cards]
+
         try:
-            state, events = g.start_observed(self.seed, to or None)
-        except CardgameError:
+            with g.relabeling(rewrite):
+                state, events = g.start_observed(self.seed)
+        except (CardgameError, ValueError):
             return None
         sh = Shadow(to, state)
         real = self.steps[p]

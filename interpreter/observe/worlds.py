@@ -1,36 +1,37 @@
 """Worlds a seat cannot tell from the real game, sampled from the start of the game.
 
-A *record* is a game as played: the deal seed, the moves, and a relabeling of the first
-shuffle (None for a real game). A seat's *unseen cards* are the cards of the game's first
-shuffle (the setup's shuffle of the deck) that no event of the record ever showed it
-(`history.shown_cards`: dealt to it, played face up, named in a log line it could read...).
-A *world* puts the unseen cards in other places of that shuffle (`Game.new_state(seed,
-relabel)`): the same seed, every seen card where it was, and every rule after the shuffle
-(the deal, the flow up to the first decision and each move) run again on the new cards.
-The record's moves are played again, each card a move names mapped to the card in its
-place, and the world is kept only when the seat's observation history is the same, step
-by step, as in the record (rejection sampling; a step that differs, or a mapped move the
-rules refuse, rejects it at once, so a rejection costs the steps up to it).
+A *record* is a game as played: the deal seed, the moves, and, for a world, the order
+each shuffle gave (`Game.relabeling`). For each shuffle of the record, a seat's *unseen
+cards* are the shuffled cards that no later event showed it (`history.shown_cards`:
+dealt to it, played face up, named in a log line it could read...). A *world* puts the
+unseen cards of every shuffle in other places of that shuffle: the same seed, every card
+the seat saw after the shuffle where it was, and every rule after the shuffle (the deal,
+the flow up to the next decision, each move) run again on the new cards. The record's
+moves are played again, each card a move names mapped to the card in its place, and the
+world is kept only when the seat's observation history is the same, step by step, as in
+the record (rejection sampling; a step that differs, or a mapped move the rules refuse,
+rejects it at once, so a rejection costs the steps up to it).
 
 So a world has the seat's whole history, not only its present view: the voids it saw (a
 player who did not follow suit holds no card of that suit in the world either, or the
 move would be refused there), the cards it saw played (never moved: they are not
 relabeled), and every branch the flow took on hidden cards is taken again in the world.
-The declared order of the deck before the shuffle is public, so a setup that picks cards
-from it before shuffling (Chains' terminal cards) picks the same ones.
+A card seen in one deal and shuffled into the next is unknown again. The declared order
+of the deck before the first shuffle is public, so a setup that picks cards from it
+before shuffling (Chains' terminal cards) picks the same ones.
 
 Drawn with `rng`, the world depends only on the seat's history and on where the seen
-cards are in the shuffle, not on which unseen card is where: the unseen cards are sorted
-before they are shuffled into their places. Past chance after the first shuffle (later
-shuffles, random picks) keeps its positions and moves with the relabeled cards; a bot
-re-draws the world's future chance itself (`reseed`). A game whose setup does not
-shuffle has no unseen cards to place: its only world is the record's own.
+cards are in each shuffle, not on which unseen card is where: the unseen cards are sorted
+before they are shuffled into their places. Random picks keep their positions and move
+with the relabeled cards; a bot re-draws the world's future chance itself (`reseed`). A
+game that never shuffles has no unseen cards to place: its only world is the record's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
@@ -43,7 +44,11 @@ from .visibility import BACK
 Step = tuple[Observation, ...]
 
 
-Relabel = tuple[tuple[int, int], ...]  # (card id the shuffle gave, card id put there)
+Shuffles = tuple[tuple[int, ...], ...]  # the order each shuffle gave, in the game's order
+
+
+class _Refused(Exception):
+    """A world whose shuffle does not hold the cards the record's held (rejected)."""
 
 
 @attrs.frozen
@@ -52,29 +57,49 @@ class Record:
 
     seed: int
     moves: tuple[Move, ...] = ()
-    relabel: Relabel = ()  # the first shuffle's relabeling (empty: the real deal)
-
-    def start(self, game: Game) -> tuple[State, tuple[Event, ...]]:
-        return game.start_observed(self.seed, dict(self.relabel) or None)
+    shuffles: Shuffles = ()  # a world's: the order each shuffle gave (empty: the seed's)
 
 
 @attrs.frozen
 class World:
-    """A world: the relabeling of its first shuffle, the moves played in it (the
-    record's, relabeled) and the state they reach."""
+    """A world: the order each shuffle gave in it, the moves played in it (the record's,
+    relabeled) and the state they reach."""
 
-    relabel: Relabel
+    shuffles: Shuffles
     moves: tuple[Move, ...]
     state: State
 
     def record(self, seed: int) -> Record:
-        return Record(seed, self.moves, self.relabel)
+        return Record(seed, self.moves, self.shuffles)
+
+
+def play_record(game: Game, record: Record) -> list[tuple[State, tuple[Event, ...]]]:
+    """Each state of a record and the events of the step that reached it (the setup's
+    first), the shuffles given their recorded orders."""
+    orders = iter(record.shuffles)
+
+    def rewrite(cards: list[int]) -> list[int]:
+        return list(next(orders, cards))
+
+    out = []
+    with game.relabeling(rewrite) if record.shuffles else _nothing():
+        state, events = game.start_observed(record.seed)
+        out.append((state, events))
+        for m in record.moves:
+            state, events = game.apply_observed(state, tuple(m))
+            out.append((state, events))
+    return out
 
 
 def first_shuffle(events: Sequence[Event]) -> tuple[int, ...]:
     """The cards of the first shuffle among a start's events, in their new order (empty
     when the setup does not shuffle)."""
     return next((e.cards for e in events if e.kind == E.SHUFFLE), ())
+
+
+@contextlib.contextmanager
+def _nothing() -> Iterator[None]:
+    yield
 
 
 def relabel_move(game: Game, move: Move, to: dict[int, int]) -> Move:
@@ -119,79 +144,99 @@ class Sampler:
         self.game = game
         self.record = record
         self.seat = seat
-        state, events = record.start(game)
-        steps: list[tuple[Event, ...]] = [events]
-        for m in record.moves:
-            state, events = game.apply_observed(state, tuple(m))
-            steps.append(events)
-        self.state = state
+        played = play_record(game, record)
+        steps = [ev for _, ev in played]
+        self.state = played[-1][0]
         self.steps: list[Step] = [observe_step(game, ev, seat) for ev in steps]
-        seen: set[int] = set()
-        for ev in steps:
-            for e in ev:
-                seen |= shown_cards(game, e, seat)
-        self.seen = frozenset(seen)
-        # the first shuffle's places: the card the record has there, and the card the
-        # shuffle itself gives (before the record's relabeling)
-        self.shuffled = first_shuffle(steps[0])
-        back = {b: a for a, b in record.relabel}
-        self.raw = tuple(back.get(c, c) for c in self.shuffled)
-        self.places = [i for i, c in enumerate(self.shuffled) if c not in seen]
-        self.unseen = sorted(self.shuffled[i] for i in self.places)
+        # each shuffle: its order, and the places of the cards not shown to the seat
+        # after it (none when the seat watched the shuffle)
+        flat = [e for ev in steps for e in ev]
+        self.orders: list[tuple[int, ...]] = []
+        self.places: list[list[int]] = []
+        self.unseen: list[list[int]] = []
+        later: set[int] = set()
+        for e in reversed(flat):
+            if e.kind == E.SHUFFLE:
+                shown = shown_cards(game, e, seat)
+                places = [] if shown else [i for i, c in enumerate(e.cards) if c not in later]
+                self.orders.append(e.cards)
+                self.places.append(places)
+                self.unseen.append(sorted(e.cards[i] for i in places))
+            later |= shown_cards(game, e, seat)
+        for x in (self.orders, self.places, self.unseen):
+            x.reverse()
+        self.seen = frozenset(later)
         self.tries = 0
         self.accepted = 0
         self.last_reject: int | None = None  # the step that rejected the last draw
 
-    def relabeling(self, rng: random.Random) -> tuple[Relabel, dict[int, int]]:
-        """The unseen cards shuffled into their places (sorted first: the draw depends on
-        which cards are unseen, not on where they really were): the relabeling of the
-        first shuffle, and the map from the record's cards to the world's."""
-        cards = list(self.unseen)
-        rng.shuffle(cards)
-        new = list(self.shuffled)
-        for i, c in zip(self.places, cards, strict=True):
-            new[i] = c
-        relabel = tuple((a, b) for a, b in zip(self.raw, new, strict=True) if a != b)
-        to = {a: b for a, b in zip(self.shuffled, new, strict=True) if a != b}
-        return relabel, to
-
     def draw(self, rng: random.Random) -> World | None:
-        """One try: a world with the seat's history, or None (`last_reject` says where)."""
+        """One try: a world with the seat's history, or None (`last_reject` says where).
+
+        At each shuffle, the cards the seat sees after it keep their places; the world's
+        other shuffled cards (sorted first, so that the draw depends on which cards are
+        unseen, not on where they really were) are shuffled into the other places."""
         self.tries += 1
-        world = self.play(*self.relabeling(rng))
+        place = self.places
+
+        def order(k: int, cards: list[int]) -> list[int]:
+            real = self.orders[k]
+            free = set(place[k])
+            rest = sorted(cards)
+            for i, c in enumerate(real):
+                if i not in free:
+                    rest.remove(c)  # a seen card the world's shuffle lacks: ValueError
+            rng.shuffle(rest)
+            new = list(real)
+            for i, c in zip(place[k], rest, strict=True):
+                new[i] = c
+            return new
+
+        world = self.play(order)
         if world is not None:
             self.accepted += 1
         return world
 
-    def play(self, relabel: Relabel, to: dict[int, int]) -> World | None:
-        """The record played again with the first shuffle relabeled (`to` maps the
-        record's cards to the world's): the world, or None when the rules refuse a
-        relabeled move or the seat sees a step otherwise."""
+    def play(self, order: Callable[[int, list[int]], list[int]]) -> World | None:
+        """The record played again, its k-th shuffle giving `order(k, cards)` (the cards
+        the world shuffles there): the world, or None when the rules refuse a relabeled
+        move or the seat sees a step otherwise."""
         g = self.game
-        try:
-            state, events = g.start_observed(self.record.seed, dict(relabel) or None)
-        except CardgameError:
-            self.last_reject = 0
-            return None
-        if observe_step(g, events, self.seat) != self.steps[0]:
-            self.last_reject = 0
-            return None
+        to: dict[int, int] = {}  # the record's card -> the world's card in its place
+        orders: list[tuple[int, ...]] = []
+
+        def rewrite(cards: list[int]) -> list[int]:
+            k = len(orders)
+            if k >= len(self.orders) or len(cards) != len(self.orders[k]):
+                raise _Refused
+            new = order(k, cards)
+            for a, b in zip(self.orders[k], new, strict=True):
+                if a == b:
+                    to.pop(a, None)
+                else:
+                    to[a] = b
+            orders.append(tuple(new))
+            return new
+
         moves: list[Move] = []
-        for k, m in enumerate(self.record.moves, 1):
-            mm = relabel_move(g, tuple(m), to)
-            try:
-                if mm not in g.legal_moves(state):
-                    self.last_reject = k
-                    return None
-                state, events = g.apply_observed(state, mm)
-            except CardgameError:
-                self.last_reject = k
-                return None
-            if observe_step(g, events, self.seat) != self.steps[k]:
-                self.last_reject = k
-                return None
-            moves.append(mm)
-        return World(relabel, tuple(moves), state)
+        step = 0
+        try:
+            with g.relabeling(rewrite):
+                state, events = g.start_observed(self.record.seed)
+                if observe_step(g, events, self.seat) != self.steps[0]:
+                    raise _Refused
+                for step, m in enumerate(self.record.moves, 1):
+                    mm = relabel_move(g, tuple(m), to)
+                    if mm not in g.legal_moves(state):
+                        raise _Refused
+                    state, events = g.apply_observed(state, mm)
+                    if observe_step(g, events, self.seat) != self.steps[step]:
+                        raise _Refused
+                    moves.append(mm)
+        except (_Refused, CardgameError, ValueError):
+            self.last_reject = step
+            return None
+        return World(tuple(orders), tuple(moves), state)
 
     def sample(self, rng: random.Random, tries: int = 200) -> World | None:
         """A world drawn with `rng` within `tries` draws, or None: the sampler gave up."""

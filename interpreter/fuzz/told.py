@@ -201,6 +201,8 @@ class Shadows:
         g = self.g
         self.checks += 1
         other = sh.state
+        if g.is_terminal(other) != g.is_terminal(st):
+            return None  # the game ends in one world: an end tells what it tells anyway
         if views:
             a, b = self.view(g, st, p), self.view(g, other, p)
             if a != b:

@@ -117,7 +117,8 @@ def explained(a: Step, b: Step) -> bool | None:
     watches gives another order, a move names another card it sees): the worlds differ in
     what it sees, as they may. False: the first difference is anything else (a log line,
     a variable, who decides, a card moving or not, another zone...): the step *tells* the
-    seat something about cards it cannot see."""
+    seat something about cards it cannot see. An end in one world and not the other is
+    explained (an end on hidden cards shows them, like a player calling gin)."""
     for x, y in zip(a, b, strict=False):
         if x == y:
             continue
@@ -129,6 +130,8 @@ def explained(a: Step, b: Step) -> bool | None:
             return x.src == y.src and len(x.cards) == len(y.cards) and bool(x.cards)
         if x.kind in (E.CHOICE, E.REVEAL):
             return x.move.split(" ")[0] == y.move.split(" ")[0]
+        if x.kind == E.PUBLIC and x.ended != y.ended:
+            return True  # the game ends in one world: an end tells what it tells anyway
         return False
     return None if len(a) == len(b) else False
 

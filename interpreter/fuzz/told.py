@@ -244,10 +244,10 @@ class Shadows:
             for e in events:
                 shown |= shown_cards(g, e, p)
             for sh in list(self.worlds[p]):
-                if not self._step(p, sh, m, a, shown):
+                if not self._follow(p, sh, m, a, shown):
                     self.worlds[p].remove(sh)
 
-    def _step(self, p: int, sh: Shadow, m: Move, a: tuple[Observation, ...],
+    def _follow(self, p: int, sh: Shadow, m: Move, a: tuple[Observation, ...],
               shown: set[int]) -> bool:
         g = self.g
         for x in shown:

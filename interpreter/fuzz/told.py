@@ -35,8 +35,9 @@ from ..observe import (
     view,
 )
 
-# shadow worlds kept beside a playthrough, per seat that cannot see some cards
-SHADOWS = 2
+# shadow worlds kept beside a playthrough, per seat that cannot see some cards (each
+# costs a step per move; the probes below add worlds at the first decisions)
+SHADOWS = 1
 # draws for one new shadow before giving up until the next step
 SPAWN_TRIES = 3
 # at a seat's first decision in a playthrough (within its first EARLY moves), PROBES more

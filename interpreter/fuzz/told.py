@@ -237,13 +237,13 @@ class Shadows:
         g = self.g
         _, events = g.apply_observed(st, m)
         self.moves.append(m)
-        self._see(events)
         for p in self.seats:
             a = observe_step(g, events, p)
             self.steps[p].append(a)
             shown: set[int] = set()
             for e in events:
                 shown |= shown_cards(g, e, p)
+            self.seen[p] |= shown
             for sh in list(self.worlds[p]):
                 if not self._follow(p, sh, m, a, shown):
                     self.worlds[p].remove(sh)

@@ -214,3 +214,17 @@ def test_a_record_that_does_not_lead_to_the_state_is_refused() -> None:
     p = g.to_move(st)[0]
     assert choose_move(bot, g, st, p, 2, moves[:-1]) in g.legal_moves(st, p)
     assert bot.last["worlds"] == "present view"
+
+
+def test_a_sampler_that_gives_up_says_so_and_deals_from_the_present_view() -> None:
+    g = follow()
+    moves, st = random_game(g, 4, lambda ms, s: len(ms) >= 7)
+    seat = g.to_move(st)[0]
+    sampler = Sampler(g, Record(4, tuple(moves)), seat)
+    assert sampler.sample(random.Random(0), tries=0) is None  # no draw: gave up
+    worlds = Worlds(g, st, seat, random.Random(0), Record(4, tuple(moves)), tries=0)
+    assert worlds.source == "history (gave up: present view)" and not worlds.pool
+    w = worlds()
+    assert view(g, w, seat) == view(g, st, seat)
+    full = Worlds(g, st, seat, random.Random(0), Record(4, tuple(moves)))
+    assert full.source == "history" and len(full.pool) == 8 and full.tries >= 8

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 
 import attrs
-from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, make_bot
+from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, choose_move, make_bot
 from cardgame.interpreter.engine import Event, Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError, IllegalMove
@@ -238,7 +238,9 @@ class Session:
         if not self.game.legal_moves(self.state, player):
             return None  # a dead end in the rules: nobody can move and the game did not end
         if by == "bot":
-            move = self.bots[player].choose(self.game, self.state, player)
+            # (given the deal and the moves: a search bot's worlds follow the seat's history)
+            move = choose_move(self.bots[player], self.game, self.state, player, self.seed,
+                               [s.move for s in self.steps])
         else:
             move = self.game.legal_moves(self.state, player)[0]
         return self.play(move, by)

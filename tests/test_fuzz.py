@@ -44,7 +44,7 @@ EXPECTED: dict[str, tuple[str, int, str, int]] = {
                             2000),
     "besieged-no-limit": ("loop", 10, "can be repeated for ever", 2000),
     "besieged-no-stuck": ("dead-end", 5, "nobody has a legal move", 2000),
-    "duel-peek": ("leak", 6, "legal moves depend on cards p1 cannot see", 2000),
+    "duel-peek": ("leak", 6, "legal moves depend on cards p2 cannot see", 2000),
     "duel-log-leak": ("leak", 6, "a log line reads", 2000),
     "duel-var-leak": ("leak", 6, "the variable `peeked` is", 2000),
     "duel-chip-leak": ("invariant", 6, "invariant `chips`", 2000),

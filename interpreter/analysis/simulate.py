@@ -16,8 +16,8 @@ from typing import Any
 
 import attrs
 
-from ..bots import make_bot
-from ..engine import Game, GameSpec
+from ..bots import choose_move, make_bot
+from ..engine import Game, GameSpec, Move
 from ..errors import RuleError, UsageError
 from .coverage import Catalogue, Config, catalogue, choices_at, config_of, configurations
 from .parallel import Runner, batches, make_runner
@@ -118,6 +118,7 @@ def play_game(game: Game, cat: Catalogue, bots: Sequence[str], master: int, inde
     game.reset_coverage()  # what this game's rules run, from here to the record
     try:
         st = game.new_state(deal)
+        history: list[Move] = []
         if lead is not None:
             lead.see(game.scores(st))
         while not game.is_terminal(st):
@@ -142,7 +143,8 @@ def play_game(game: Game, cat: Catalogue, bots: Sequence[str], master: int, inde
             reached.update(seen_at[key])
             decisions += 1
             legal_sum += len(legal)
-            m = players[p - 1].choose(game, st, p)
+            m = choose_move(players[p - 1], game, st, p, deal, history)
+            history.append(m)
             played[names[m[1]]] = played.get(names[m[1]], 0) + 1  # chosen, even if it fails
             st = game.apply(st, m)
             moves += 1

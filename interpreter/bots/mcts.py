@@ -30,7 +30,8 @@ from typing import Any
 
 from ..engine import Game, Move, State
 from ..errors import RuleError
-from .sampling import sample_world
+from ..observe import Record
+from .sampling import Worlds
 from .simple import NoMoveError
 
 #: UCB1's exploration constant for rewards in [0, 1].
@@ -103,18 +104,27 @@ class MctsBot:
         self.budget = budget or Budget(iterations=self.default_iterations)
         self.depth = depth  # rollout cut in games of several players (None: 200 moves)
         self.last: dict[str, Any] = {}  # figures of the last search (iterations, seconds)
+        self._worlds: Worlds | None = None
+
+    #: `choose` takes the game's record (its deal seed and moves: `record=`), so that the
+    #: worlds follow the seat's whole observation history (sampling.Worlds)
+    takes_record = True
 
     # ------------------------------------------------------------------ worlds
     def world(self, game: Game, state: State, player: int) -> State:
-        return sample_world(game, state, player, self.rng)
+        if self._worlds is None or self._worlds.state != state or self._worlds.seat != player:
+            self._worlds = Worlds(game, state, player, self.rng)  # no record: present view
+        return self._worlds()
 
     # ------------------------------------------------------------------ choosing
-    def choose(self, game: Game, state: State, player: int) -> Move:
+    def choose(self, game: Game, state: State, player: int,
+               record: Record | None = None) -> Move:
         legal = game.legal_moves(state, player)
         if not legal:
             raise NoMoveError(f"p{player} has no legal move in this state")
         if len(legal) == 1:
             return legal[0]
+        self._worlds = Worlds(game, state, player, self.rng, record)
         root = self.search(game, state, player)
         known = [m for m in legal if m in root.children and root.children[m].n]
         if not known:  # no world could be played to the end
@@ -147,7 +157,7 @@ class MctsBot:
                     break  # no world plays: choose() falls back to a random move
             done += 1
         self.last = {"iterations": done, "played": played,
-                     "seconds": time.perf_counter() - t0}
+                     "seconds": time.perf_counter() - t0, "worlds": self._worlds.source if self._worlds else "-"}
         return root
 
     def iterate(self, game: Game, s: State, root: Node, single: bool, cut: int) -> None:

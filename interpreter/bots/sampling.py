@@ -1,24 +1,85 @@
 """Worlds for search: the one place where a search bot turns its seat's knowledge into a
 full state to play in.
 
-Every search iteration plays in a world drawn here, never in the true state: the cards the
-seat cannot see are dealt again and the random seed is drawn again, so a bot learns
-nothing of hidden cards or of the real future chance. Swapping the sampler (present view
-only, or the seat's whole observation history) changes nothing else in the search.
+Every search iteration plays in a world drawn here, never in the true state. Given the
+game's record (the deal seed and the moves so far), the worlds are consistent with the
+seat's whole observation history (`observe.Sampler`: the cards it never saw put in other
+places of each shuffle, the game played again from the start, kept only when the seat
+would have seen exactly what it saw): a player seen not to follow clubs holds no club in
+any world, and a card seen played is never dealt again. Without a record (a bot asked
+about a bare state), or when the sampler gives up (no world within `TRIES` draws), the
+worlds are dealt again from the seat's present view (`observe.determinize`), and the
+search says so (`Worlds.source`). Either way the random seed is drawn again, so a bot
+learns nothing of the real future chance.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
-from ..engine import Game, State
-from ..observe import determinize, hidden_zones
+from ..engine import Game, Move, State
+from ..observe import Record, Sampler, World, determinize, hidden_zones, reseed
+
+#: worlds drawn at the start of a search, among which each iteration picks one
+POOL = 8
+#: draws of the history sampler before a search gives up on it
+TRIES = 100
 
 
-def sample_world(game: Game, state: State, seat: int, rng: random.Random) -> State:
-    """A state that `seat` cannot tell from `state`, drawn with `rng` (see
-    `observe.determinize`): it depends only on what the seat knows and on `rng`."""
-    return determinize(game, state, seat, rng)
+class Worlds:
+    """The worlds one search plays in: a pool of history-consistent worlds drawn once,
+    each iteration one of them with a fresh random seed (see the module docstring)."""
+
+    def __init__(self, game: Game, state: State, seat: int, rng: random.Random,
+                 record: Record | None = None, pool: int = POOL, tries: int = TRIES) -> None:
+        self.game = game
+        self.state = state
+        self.seat = seat
+        self.rng = rng
+        self.pool: list[World] = []
+        self.tries = 0
+        self.source = "present view"  # or "history", "history (gave up: present view)"
+        if record is None or not has_hidden_information(game):
+            return
+        sampler = Sampler(game, record, seat)
+        if sampler.state != state:
+            raise ValueError("the record does not lead to the state the bot is asked about")
+        while len(self.pool) < pool and sampler.tries < tries:
+            w = sampler.draw(rng)
+            if w is not None:
+                self.pool.append(w)
+        self.tries = sampler.tries
+        self.source = "history" if self.pool else "history (gave up: present view)"
+
+    def __call__(self) -> State:
+        if self.pool:
+            w = self.pool[self.rng.randrange(len(self.pool))]
+            return reseed(self.game, w.state, self.rng)
+        return determinize(self.game, self.state, self.seat, self.rng)
+
+
+def choose_move(bot: Any, game: Game, state: State, player: int,
+                seed: int | None = None, moves: Sequence[Move] | None = None) -> Move:
+    """`bot.choose`, given the game's record (deal seed and moves so far) when the bot
+    takes one (`takes_record`: the search bots), so that its worlds follow the seat's
+    history. A record that does not lead to `state` (a position set up by hand) is left
+    out: the bot then deals its worlds from the present view."""
+    if seed is not None and moves is not None and getattr(bot, "takes_record", False):
+        record = Record(seed, tuple(tuple(m) for m in moves))
+        try:
+            return bot.choose(game, state, player, record=record)
+        except ValueError:
+            pass
+    return bot.choose(game, state, player)
+
+
+def sample_world(game: Game, state: State, seat: int, rng: random.Random,
+                 record: Record | None = None) -> State:
+    """One world that `seat` cannot tell from `state` (from its history when `record` is
+    given), drawn with `rng`: it depends only on what the seat knows and on `rng`."""
+    return Worlds(game, state, seat, rng, record, pool=1)()
 
 
 def has_hidden_information(game: Game) -> bool:

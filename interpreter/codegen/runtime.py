@@ -78,8 +78,10 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     all_zones = tuple(zone_slots)
     budget = [STEPS]
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
-    # the module's globals; `REC` is the engine's event recorder while a call observes
-    glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None}
+    # the module's globals; `REC` is the engine's event recorder while a call observes;
+    # `RELABEL` what rewrites each shuffle's result while a world is played
+    # (`Game.relabeling`; None otherwise)
+    glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None, "RELABEL": None}
 
     def export(f: Callable[..., Any]) -> Callable[..., Any]:
         bound[f.__name__] = f
@@ -189,6 +191,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         lst = list(cards)
         r.shuffle(lst)
         s[1] = r.getrandbits(63)
+        relabel = glb["RELABEL"]
+        if relabel is not None:  # a world of observe.worlds: other cards in these places
+            lst = relabel(lst)
         return tuple(lst)
 
     @export

@@ -15,8 +15,10 @@ code run in place), `state` (the value, JSON), `texts` (moves as text), `positio
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -65,6 +67,7 @@ class Game(Machine):
     """A compiled game, for one choice of player count and options."""
 
     def __init__(self, checked: Checked, gen: Generated, source_id: str = "") -> None:
+        self._relabel_lock = threading.Lock()
         super().__init__(checked, gen)
         self.name = checked.name
         self.path = checked.path
@@ -198,6 +201,30 @@ class Game(Machine):
         finally:
             rec.swap(old)
             rec.close()
+
+    @contextlib.contextmanager
+    def relabeling(self, rewrite: Callable[[list[int]], list[int]]) -> Iterator[None]:
+        """While the block runs, in this thread, every shuffle's result (its cards,
+        bottom first) goes through `rewrite`, which must return the same cards in places
+        of its choice: the worlds of `observe.worlds` put the cards a seat never saw in
+        other places of a shuffle, and every rule after it runs on them. One block at a
+        time per game; other threads' shuffles are left alone."""
+        me = threading.get_ident()
+
+        def hook(cards: list[int]) -> list[int]:
+            if threading.get_ident() != me:
+                return cards
+            out = list(rewrite(list(cards)))
+            if sorted(out) != sorted(cards):
+                raise ValueError("a relabeled shuffle must keep the same cards")
+            return out
+
+        with self._relabel_lock:
+            self.ns["RELABEL"] = hook
+            try:
+                yield
+            finally:
+                self.ns["RELABEL"] = None
 
     def _where(self, state: State, move: Move) -> tuple[tuple[int, str], ...]:
         """Where the cards a move names are before it (a seat that sees the zone knows them)."""

@@ -10,7 +10,6 @@ the state where the property failed and, when a move itself failed, that move.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,8 +18,8 @@ import attrs
 from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
-from ..observe import determinize, hidden_zones, view
-from .told import told_leak
+from ..observe import hidden_zones, view
+from .told import Leak, Shadows
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {
@@ -84,10 +83,6 @@ class Coverage:
 # the JSON round trip and the views of re-dealt states are checked on every 8th state of
 # a playthrough (and its last): they cost more than all the other checks together
 SAMPLE_EVERY = 8
-# re-deals of the hidden cards tried for a seat that must decide, at every state
-LEAK_DEALS = 3
-# draws for one re-deal until it differs from the real deal
-REDEAL_TRIES = 8
 
 Chooser = Callable[[int], int]  # n -> an index in range(n); 0 is the simplest choice
 
@@ -124,7 +119,7 @@ class Playthrough:
         self.param_types = g.move_param_types
         self.nmoves = len(g.move_names)
         self.pass_id = len(g.move_names) - 1
-        self.told: set[int] = set()  # the moves whose log lines were checked for leaks
+        self.shadows: Shadows | None = None  # the leak check's worlds (told.py)
 
     # ------------------------------------------------------------------ helpers
     def fail(self, prop: str, message: str, seed: int, moves: Sequence[Move],
@@ -194,79 +189,48 @@ class Playthrough:
             return f"from_json(to_json(state)) differs in {', '.join(diff[:8])}"
         return None
 
-    def permuted(self, st: State, p: int, rng: random.Random,
-                 real: list[tuple[int, ...]]) -> State | None:
-        """The state with the cards that seat p cannot see dealt again (same counts), in
-        another order than the `real` one (None: fewer than two such cards)."""
-        g = self.g
-        n = sum(map(len, real))
-        if n < 2:
+    # ------------------------------------------------------------------ leaks
+    # (told.py: shadow worlds with the seat's whole observation history, from the deal on)
+    def new_shadows(self, seed: int, st: State) -> Shadows | None:
+        seats = [p for p in range(1, self.g.players + 1) if self.hidden[p]]
+        if not seats:
             return None
-        other = determinize(g, st, p, rng)
-        # a re-deal that happens to be the real one tells nothing: draw again (with many
-        # cards that is too unlikely to look for: 1 in 8! or less)
-        for _ in range(REDEAL_TRIES if n < 8 else 0):
-            if [g.zone_ids(other, z) for z in self.hidden[p]] != real:
-                break
-            other = determinize(g, st, p, rng)
-        return other
+        try:
+            # (the view is looked up here at each call: a test swaps it for a leaky one)
+            return Shadows(self.g, seed, seats, lambda g, s, p: view(g, s, p))
+        except Leak as e:
+            raise self.fail("leak", e.why, seed, [], st, player=e.seat) from None
+        except CardgameError:
+            return None
 
     def leak(self, st: State, seed: int, step: int, views: bool) -> tuple[int, str] | None:
-        """Deal again the cards each seat cannot see; the seat's view and (when it must
-        decide) its legal moves must not change. Several re-deals for a seat that decides."""
-        g = self.g
-        movers = g.to_move(st)
-        rng = random.Random(seed * 1_000_003 + step)
-        for p in range(1, g.players + 1):
-            if not views and p not in movers:
-                continue
-            real = [g.zone_ids(st, z) for z in self.hidden[p]]
-            for k in range(LEAK_DEALS if p in movers else 1):
-                other = self.permuted(st, p, rng, real)
-                if other is None:
-                    break
-                self.cov.checks += 1
-                if views and k == 0 and view(g, st, p) != view(g, other, p):
-                    a, b = view(g, st, p), view(g, other, p)
-                    keys = [key for key in a if a[key] != b.get(key)]
-                    return p, (f"p{p}'s view changes when the cards hidden from p{p} are "
-                               f"dealt again (in: {', '.join(keys)})")
-                if p not in movers:
-                    break
-                why = self.legal_leak(st, other, p)
-                if why:
-                    return p, why
+        """Every shadow world of a seat (the same history so far) must show it the same
+        view (when `views`) and, when it decides, the same legal moves."""
+        sh = self.shadows
+        if sh is None:
+            return None
+        before = sh.checks
+        try:
+            sh.check(st, views)
+        except Leak as e:
+            return e.seat, e.why
+        finally:
+            self.cov.checks += sh.checks - before
         return None
 
     def told_leak(self, st: State, m: Move, seed: int, step: int) -> tuple[int, str] | None:
-        return told_leak(self.g, self.hidden, st, m, random.Random(seed * 1_000_003 + step + 500_009),
-                         self.text(m))
-
-    def legal_leak(self, st: State, other: State, p: int) -> str | None:
-        g = self.g
-        other = g.settle(other)
-        if g.is_terminal(other):
-            return None  # the game would end: an end on hidden cards reveals them anyway
-        mine_m = g.legal_moves(st, p)
-        theirs_m = g.legal_moves(other, p)
-        if mine_m == theirs_m:
+        """Play the move in every shadow world too: a step must not tell a seat what it
+        cannot see before it sees a card that differs."""
+        sh = self.shadows
+        if sh is None:
             return None
-        mine = [g.move_text(m) for m in mine_m]
-        theirs = [g.move_text(m) for m in theirs_m]
-        if mine == theirs:
-            return None  # other cards of the same name: nothing told
-        gone = [t for t in mine if t not in theirs]
-        new = [t for t in theirs if t not in mine]
-        what = []
-        if gone:
-            what.append("makes " + ", ".join(f"`{t}`" for t in gone[:6]) + " illegal")
-        if new:
-            what.append("makes " + ", ".join(f"`{t}`" for t in new[:6]) + " legal")
-        if not what:
-            what.append("lists the same moves in another order, which tells the order of "
-                        "hidden cards")
-        return (f"p{p}'s legal moves depend on cards p{p} cannot see: dealing those cards "
-                "again " + " and ".join(what))
+        try:
+            sh.advance(st, m)
+        except Leak as e:
+            return e.seat, e.why
+        except CardgameError:
+            self.shadows = None  # the real step fails: the other checks report it
+        return None
 
     def probes(self, st: State, m: Move, legal: list[Move]) -> list[Move]:
         """Moves that are not listed: the chosen one with one part changed."""
@@ -381,6 +345,7 @@ class Playthrough:
         st = self.start(seed)
         moves: list[Move] = []
         self.check_state(st, seed, moves, deep=False)
+        self.shadows = self.new_shadows(seed, st)
         path = [st]
         seen: dict[tuple[Any, ...], int] = {}
         step = 0
@@ -422,9 +387,7 @@ class Playthrough:
                 options = self.first_by_text(options)
             m = options[choose(len(options))] if len(options) > 1 else options[0]
             self.reject_probes(st, m, legal, seed, moves)
-            if step % SAMPLE_EVERY == 0 or m[1] not in self.told:
-                self.told.add(m[1])  # each move at its first playing, then sampled
-                self.told_checks(st, m, seed, moves, step)
+            self.told_checks(st, m, seed, moves, step)
             st = nexts[m]
             moves.append(m)
             if len(moves) > cov.longest:

@@ -1,74 +1,359 @@
-"""The leak check's second half: what one step tells a seat (its log lines, the variables
-it sets) must not depend on the cards the seat cannot see, when everything else the seat
-sees of the step is the same. See docs/fuzz.md and docs/observations.md."""
+"""The leak check, on observation histories (docs/fuzz.md, docs/observations.md).
+
+A leak: two worlds that a seat could not tell apart so far (the same observation history
+from the deal on) give that seat a different view or different legal moves, or a step
+played in both tells it something different (a log line, a variable, who decides, a card
+moving or not) before it sees any card that differs.
+
+Beside each playthrough, every seat that cannot see some cards gets *shadow worlds*
+(`observe.worlds`): the deal with the cards the seat has not seen put in other places of
+the setup's shuffle, so that every branch the flow takes on a hidden card is taken again in the shadow,
+from the start. Each move of the playthrough is played in the shadows too (the cards it
+names relabeled). When the playthrough shows the seat a card that a shadow holds
+elsewhere, the shadow is mended (the two cards swap places in it) and it goes on. A shadow
+that the seat can tell apart by a card it sees is dropped, and a new one is drawn from the
+start. A difference found in a mended shadow is checked by playing the shadow again from
+its relabeled deal before it is reported: every leak reported has two worlds with the
+same history.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine import Game, Move, State
-from ..observe import Observation, determinize, observe_step, view
+from ..engine import Event, Game, Move, State
+from ..errors import CardgameError
+from ..observe import (
+    Observation,
+    explained,
+    first_shuffle,
+    observe_step,
+    relabel_move,
+    shown_cards,
+    view,
+)
+
+# shadow worlds kept beside a playthrough, per seat that cannot see some cards (each
+# costs a step per move; the probes below add worlds at the first decisions)
+SHADOWS = 1
+# draws for one new shadow before giving up until the next step
+SPAWN_TRIES = 3
+# at a seat's first decision in a playthrough (within its first EARLY moves), PROBES more
+# worlds (not kept): cheap there (few moves to play again), and a leak in the first moves
+# is the shortest counterexample
+EARLY = 4
+PROBES = 4
 
 
-def told_leak(g: Game, hidden: dict[int, list[str]], st: State, m: Move, rng: random.Random,
-              move_text: str) -> tuple[int, str] | None:
-    """Deal again the cards each seat cannot see (the random seed kept) and play the same
-    move: when the seat sees the same cards move and the same table after it, its log
-    lines and the variables set must be the same too (a log line that names a hidden
-    card masks it; one that tells its rank, or a variable computed from it, leaks).
-    Returns (seat, why) for the first seat told too much."""
-    if not any(hidden.values()):
+class Leak(Exception):
+    """A leak found: the seat and why (the state is the caller's)."""
+
+    def __init__(self, seat: int, why: str) -> None:
+        super().__init__(why)
+        self.seat = seat
+        self.why = why
+
+
+class Shadow:
+    """One world beside the playthrough: the relabeling of the first shuffle (the real
+    card id -> the card in its place here; it maps the real moves too), its state and its
+    moves."""
+
+    __slots__ = ("to", "state", "moves", "mended")
+
+    def __init__(self, to: dict[int, int], state: State) -> None:
+        self.to = to
+        self.state = state
+        self.moves: list[Move] = []
+        self.mended = False
+
+    def swapped(self, g: Game) -> str:
+        pairs = [f"{g.card_text[c]}->{g.card_text[d]}" for c, d in self.to.items() if c != d]
+        more = f" (and {len(pairs) - 8} more)" if len(pairs) > 8 else ""
+        return ", ".join(pairs[:8]) + more
+
+
+class Shadows:
+    """The shadow worlds of one playthrough (see the module docstring)."""
+
+    def __init__(self, g: Game, seed: int, seats: Sequence[int],
+                 view: Callable[[Game, State, int], dict[str, Any]] = view) -> None:
+        self.g = g
+        self.view = view
+        self.seed = seed
+        self.seats = tuple(seats)
+        self.rng = random.Random(seed * 1_000_003 + 424_242)
+        _, events = g.start_observed(seed)
+        self.shuffled = first_shuffle(events)  # the places that worlds deal otherwise
+        self.moves: list[Move] = []
+        self.steps: dict[int, list[tuple[Observation, ...]]] = {
+            p: [observe_step(g, events, p)] for p in self.seats}
+        self.seen: dict[int, set[int]] = {p: set() for p in self.seats}
+        self._see(events)
+        self.worlds: dict[int, list[Shadow]] = {p: [] for p in self.seats}
+        self.checks = 0
+        self.spawned = 0
+        self.probed: set[int] = set()  # the seats whose first decision was probed
+
+    def _see(self, events: Sequence[Event]) -> None:
+        for p in self.seats:
+            s = self.seen[p]
+            for e in events:
+                s |= shown_cards(self.g, e, p)
+
+    # ------------------------------------------------------------------ new shadows
+    def spawn(self, p: int, keep: bool = True) -> Shadow | None:
+        """Draw a new shadow for `p` from the start; raises Leak when the replay itself
+        meets a step that tells `p` something (two worlds with the same history so far)."""
+        seen = self.seen[p]
+        unseen = sorted(c for c in self.shuffled if c not in seen)
+        if len(unseen) < 2:
+            return None
+        for _ in range(SPAWN_TRIES):
+            cards = list(unseen)
+            self.rng.shuffle(cards)
+            self.spawned += 1
+            sh = self._replay(p, dict(zip(unseen, cards, strict=True)), report=True)
+            if sh is not None:
+                if keep:
+                    self.worlds[p].append(sh)
+                return sh
         return None
-    real = g.apply_observed(st, m)
-    for p in range(1, g.players + 1):
-        if not hidden[p]:
-            continue
-        other = determinize(g, st, p, rng, reseed=False)
-        if other == st or m not in g.legal_moves(other):
-            continue
-        after, events = g.apply_observed(other, m)
-        mine = observe_step(g, real[1], p)
-        theirs = observe_step(g, events, p)
+
+    def _replay(self, p: int, to: dict[int, int], report: bool,
+                upto: int | None = None) -> Shadow | None:
+        """The shadow of the relabeling `to` played along the moves so far (`upto` of
+        them), or None when `p` can tell it apart by a card it sees, or the rules refuse
+        a move there."""
+        g = self.g
+        to = {a: b for a, b in to.items() if a != b}
+        first = [True]
+
+        def rewrite(cards: list[int]) -> list[int]:  # the setup's first shuffle only
+            if not first[0]:
+                return cards
+            first[0] = False
+            return [to.get(c, c) for c in cards]
+
+        try:
+            with g.relabeling(rewrite):
+                state, events = g.start_observed(self.seed)
+        except (CardgameError, ValueError):
+            return None
+        sh = Shadow(to, state)
+        real = self.steps[p]
+        if not self._same(p, real[0], observe_step(g, events, p), sh, None, report):
+            return None
+        for k, m in enumerate(self.moves[:upto], 1):
+            mm = relabel_move(g, m, sh.to)
+            try:
+                if mm not in g.legal_moves(sh.state):
+                    return None
+                sh.state, events = g.apply_observed(sh.state, mm)
+            except CardgameError:
+                return None
+            sh.moves.append(mm)
+            if not self._same(p, real[k], observe_step(g, events, p), sh, m, report):
+                return None
+        return sh
+
+    def _same(self, p: int, a: tuple[Observation, ...], b: tuple[Observation, ...],
+              sh: Shadow, m: Move | None, report: bool) -> bool:
+        ex = explained(a, b)
+        if ex is None:
+            return True
+        if ex is False and report:
+            raise Leak(p, self._told(p, a, b, sh, m))
+        return False
+
+    # ------------------------------------------------------------------ each decision
+    def check(self, st: State, views: bool) -> None:
+        """At a decision: every shadow must show its seat the same view (when `views`) and,
+        when the seat decides, the same legal moves. Raises Leak."""
+        g = self.g
+        movers = g.to_move(st)
+        for p in self.seats:
+            if len(self.worlds[p]) < SHADOWS:
+                self.spawn(p)
+            probes: list[Shadow] = []
+            if len(self.moves) < EARLY and p in movers and p not in self.probed:
+                self.probed.add(p)
+                probes = [sh for sh in (self.spawn(p, keep=False) for _ in range(PROBES))
+                          if sh is not None]
+            for sh in [*self.worlds[p], *probes]:
+                why = self._differs(st, sh, p, p in movers, views)
+                if why is None:
+                    continue
+                if sh.mended:  # play it again from the deal: is the history really the same?
+                    again = self._replay(p, sh.to, report=False)
+                    if again is None or self._differs(st, again, p, p in movers, views) is None:
+                        if sh in self.worlds[p]:
+                            self.worlds[p].remove(sh)
+                        continue
+                    why = self._differs(st, again, p, p in movers, views)
+                    sh = again
+                raise Leak(p, f"{why}; in a world p{p} cannot tell from this one (the same "
+                           f"observations so far), where the cards p{p} has not seen were "
+                           f"dealt otherwise ({sh.swapped(g)})")
+
+    def _differs(self, st: State, sh: Shadow, p: int, moves: bool, views: bool) -> str | None:
+        g = self.g
+        self.checks += 1
+        other = sh.state
+        if g.is_terminal(other) != g.is_terminal(st):
+            return None  # the game ends in one world: an end tells what it tells anyway
+        if views:
+            a, b = self.view(g, st, p), self.view(g, other, p)
+            if a != b:
+                keys = [k for k in a if a[k] != b.get(k)]
+                return f"p{p}'s view changes (in: {', '.join(keys)})"
+        if not moves or g.is_terminal(other):
+            return None
+        mine = [g.move_text(m) for m in g.legal_moves(st, p)]
+        theirs = [g.move_text(m) for m in g.legal_moves(other, p)]
         if mine == theirs:
-            continue
-        seen_a, told_a = _told(mine)
-        seen_b, told_b = _told(theirs)
-        if seen_a != seen_b or _table(view(g, real[0], p)) != _table(view(g, after, p)):
-            continue  # the seat tells the worlds apart anyway
-        return p, f"p{p} is told something that depends on cards p{p} cannot see: " + \
-            _difference(told_a, told_b, move_text)
-    return None
+            return None
+        gone = [t for t in mine if t not in theirs]
+        new = [t for t in theirs if t not in mine]
+        what = []
+        if gone:
+            what.append(", ".join(f"`{t}`" for t in gone[:6]) + " illegal")
+        if new:
+            what.append(", ".join(f"`{t}`" for t in new[:6]) + " legal")
+        if not what:
+            what.append("the same moves in another order (which tells the order of hidden "
+                        "cards)")
+        return (f"p{p}'s legal moves depend on cards p{p} cannot see: it has "
+                + ", ".join(f"`{t}`" for t in mine[:6]) + ", and "
+                + " and ".join(what) + " elsewhere")
+
+    # ------------------------------------------------------------------ each move
+    def advance(self, st: State, m: Move) -> None:
+        """The playthrough plays `m` from `st`: play it in every shadow (mended first so
+        that the cards the step shows are the real ones). Raises Leak when a step tells a
+        seat something that depends on cards it cannot see."""
+        g = self.g
+        _, events = g.apply_observed(st, m)
+        self.moves.append(m)
+        for p in self.seats:
+            a = observe_step(g, events, p)
+            self.steps[p].append(a)
+            shown: set[int] = set()
+            for e in events:
+                shown |= shown_cards(g, e, p)
+            self.seen[p] |= shown
+            for sh in list(self.worlds[p]):
+                if not self._follow(p, sh, m, a, shown):
+                    self.worlds[p].remove(sh)
+
+    def _follow(self, p: int, sh: Shadow, m: Move, a: tuple[Observation, ...],
+              shown: set[int]) -> bool:
+        g = self.g
+        for x in shown:
+            self._mend(sh, x)
+        mm = relabel_move(g, m, sh.to)
+        try:
+            if mm not in g.legal_moves(sh.state):
+                return False
+            after, events = g.apply_observed(sh.state, mm)
+        except CardgameError:
+            return False
+        b = observe_step(g, events, p)
+        ex = explained(a, b)
+        if ex is False:
+            before = sh
+            if sh.mended:
+                again = self._replay(p, sh.to, report=False, upto=len(self.moves) - 1)
+                if again is None:
+                    return False
+                try:
+                    after, events = g.apply_observed(again.state, relabel_move(g, m, again.to))
+                except CardgameError:
+                    return False
+                b = observe_step(g, events, p)
+                if explained(a, b) is not False:
+                    return False
+                before = again
+            raise Leak(p, self._told(p, a, b, before, m))
+        if ex is True:
+            return False
+        sh.state = after
+        sh.moves.append(mm)
+        return True
+
+    def _mend(self, sh: Shadow, x: int) -> None:
+        """The real card `x` is shown: make the shadow hold `x` where the real game does
+        (it swaps places with the card the shadow held there)."""
+        y = sh.to.get(x, x)
+        if y == x:
+            return
+        w = next(c for c, d in sh.to.items() if d == x)
+        del sh.to[x]
+        if w == y:
+            del sh.to[w]
+        else:
+            sh.to[w] = y
+        sh.state = _swap(self.g, sh.state, x, y)
+        sh.mended = True
+
+    # ------------------------------------------------------------------ messages
+    def _told(self, p: int, a: Sequence[Observation], b: Sequence[Observation],
+              sh: Shadow, m: Move | None) -> str:
+        g = self.g
+        move = "the deal" if m is None else f"`p{m[0]} {g.move_text(m)}`"
+        where = (f"in a world p{p} cannot tell from this one (the same observations so "
+                 f"far), where the cards p{p} has not seen were dealt otherwise "
+                 f"({sh.swapped(g)})")
+        return (f"p{p} is told something that depends on cards p{p} cannot see: "
+                + _difference(list(a), list(b), move) + f", {where}")
 
 
-def _told(obs: Sequence[Observation]) -> tuple[list[Observation], list[Observation]]:
-    """A step's observations: what the seat sees happen (cards, choices), and what it is
-    told (log lines, variables and who decides)."""
-    told = ("log", "public")
-    return [o for o in obs if o.kind not in told], [o for o in obs if o.kind in told]
-
-
-def _table(v: dict[str, Any]) -> dict[str, Any]:
-    """A view without what the step tells (variables): the cards and the choices."""
-    return {k: x for k, x in v.items() if k != "vars"}
+def _swap(g: Game, st: State, x: int, y: int) -> State:
+    """The state with cards `x` and `y` swapped wherever they are."""
+    from ..engine import Position
+    pos = Position(g, st)
+    zones: dict[str, list[int]] = {}
+    for name, ids in g.zone_contents(st).items():
+        if x in ids or y in ids:
+            zones[name] = [y if c == x else x if c == y else c for c in ids]
+    pos.rearrange(zones)
+    pending = g.pending(st)
+    if pending:  # secret choices made in the shadow name its cards too
+        swap = {x: y, y: x}
+        pos.pending([relabel_move(g, m, swap) for m in pending])
+    return pos.state(check=False)
 
 
 def _difference(a: list[Observation], b: list[Observation], move: str) -> str:
-    again = "when those cards are dealt again"
+    other = "in the other world"
     for x, y in zip(a, b, strict=False):
         if x == y:
             continue
         if x.kind == "log" and y.kind == "log":
-            return f"after `{move}` a log line reads '{x.text}', and '{y.text}' {again}"
+            return f"after {move} a log line reads '{x.text}', and '{y.text}' {other}"
         if x.kind == "public" and y.kind == "public":
             old, new = dict(x.changes), dict(y.changes)
             for name in [*old, *(k for k in new if k not in old)]:
                 if old.get(name) != new.get(name):
-                    return (f"after `{move}` the variable `{name}` is {old.get(name)!r}, and "
-                            f"{new.get(name)!r} {again} (variables are public)")
-            return (f"after `{move}` p{x.to_move} decide(s) next, and p{y.to_move} {again}"
-                    if x.to_move != y.to_move else f"after `{move}` the game goes on "
-                    f"otherwise ({x.phase or x.ended!r} / {y.phase or y.ended!r}) {again}")
-        break
-    return f"after `{move}` the step reads otherwise {again}"
+                    return (f"after {move} the variable `{name}` is {old.get(name)!r}, and "
+                            f"{new.get(name)!r} {other} (variables are public)")
+            if x.to_move != y.to_move:
+                return f"after {move} p{x.to_move} decide(s) next, and p{y.to_move} {other}"
+            return (f"after {move} the game goes on otherwise ({x.phase or x.ended!r} / "
+                    f"{y.phase or y.ended!r}) {other}")
+        return f"after {move} the seat sees '{_obs(x)}', and '{_obs(y)}' {other}"
+    longer = a if len(a) > len(b) else b
+    extra = longer[min(len(a), len(b))]
+    return f"after {move} one world shows one more event ('{_obs(extra)}')"
+
+
+def _obs(o: Observation) -> str:
+    if o.kind == "move":
+        return f"{o.card}: {o.src} -> {o.dst}"
+    if o.kind in ("choice", "reveal"):
+        return f"p{o.actor}: {o.move}"
+    if o.kind == "log":
+        return o.text
+    return o.kind

@@ -28,7 +28,18 @@ from .visibility import (
     visible_cards,
     visible_zones,
 )
+from .worlds import (
+    Record,
+    Sampler,
+    World,
+    explained,
+    first_shuffle,
+    relabel_move,
+    reseed,
+    sample_world,
+)
 
 __all__ = ["BACK", "CHOSEN", "History", "Observation", "card_args", "describe", "determinize",
            "hidden_zones", "histories", "history", "masked_move", "observation", "observe_step",
-           "replay_histories", "secret_choice", "sees", "shown_cards", "view", "visible_cards", "visible_zones"]
+           "Record", "Sampler", "World", "explained", "first_shuffle", "relabel_move", "replay_histories",
+           "reseed", "sample_world", "secret_choice", "sees", "shown_cards", "view", "visible_cards", "visible_zones"]

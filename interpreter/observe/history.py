@@ -29,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from ..engine import Event, Game, Move, Zone, replay
+from ..engine import Event, Game, Move, replay
 from ..engine import events as E
 from .visibility import BACK, CHOSEN, sees
 
@@ -61,30 +61,37 @@ class Observation:
                             value_serializer=lambda _i, _a, v: list(v) if isinstance(v, tuple) else v)
 
 
-def _sees(game: Game, zone: str, seat: int | None) -> bool:
-    z = _zones(game).get(zone)
-    return z is not None and sees(z, seat)
-
-
-def _zones(game: Game) -> dict[str, Zone]:
-    found = _by_name.get(game)
+def _visible(game: Game, seat: int | None) -> frozenset[str]:
+    """The names of the zones `seat` sees (worked out once per game and seat: asked for
+    every event a seat observes)."""
+    per_seat = _by_seat.get(game)
+    if per_seat is None:
+        per_seat = _by_seat[game] = {}
+    found = per_seat.get(seat)
     if found is None:
-        found = _by_name[game] = {z.name: z for z in game.zones}
+        found = per_seat[seat] = frozenset(z.name for z in game.zones if sees(z, seat))
     return found
 
 
-_by_name: weakref.WeakKeyDictionary[Game, dict[str, Zone]] = weakref.WeakKeyDictionary()
+_by_seat: weakref.WeakKeyDictionary[Game, dict[int | None, frozenset[str]]] = (
+    weakref.WeakKeyDictionary())
 
 
 def shown_cards(game: Game, event: Event, seat: int | None) -> set[int]:
     """The cards that this event shows to `seat` (it sees them, wherever they go next)."""
-    if event.kind == E.MOVE and event.card is not None and (
-            _sees(game, event.src, seat) or _sees(game, event.dst, seat)):
-        return {event.card}
-    if event.kind == E.SHUFFLE and _sees(game, event.src, seat):
-        return set(event.cards)
-    if event.kind in (E.LOG, E.CHOICE, E.REVEAL):
-        return {c for c, z in event.where if _sees(game, z, seat)}
+    return _shown(event, _visible(game, seat))
+
+
+def _shown(event: Event, vis: frozenset[str]) -> set[int]:
+    k = event.kind
+    if k == E.MOVE:
+        if event.card is not None and (event.src in vis or event.dst in vis):
+            return {event.card}
+        return set()
+    if k == E.SHUFFLE:
+        return set(event.cards) if event.src in vis else set()
+    if k in (E.LOG, E.CHOICE, E.REVEAL):
+        return {c for c, z in event.where if z in vis}
     return set()
 
 
@@ -92,15 +99,20 @@ def observation(game: Game, event: Event, seat: int | None,
                 seen: set[int] | frozenset[int] = frozenset()) -> Observation:
     """What `seat` (None: a spectator) sees of `event`; `seen`: the cards the seat saw
     earlier in the same step (`observe_step` keeps it)."""
+    return _observation(game, event, seat, seen, _visible(game, seat))
+
+
+def _observation(game: Game, event: Event, seat: int | None,
+                 seen: set[int] | frozenset[int], vis: frozenset[str]) -> Observation:
     k = event.kind
     if k == E.MOVE:
-        src, dst = _sees(game, event.src, seat), _sees(game, event.dst, seat)
+        src, dst = event.src in vis, event.dst in vis
         card = game.card_text[event.card] if event.card is not None and (src or dst) else BACK
         return Observation(k, event.actor, card=card, src=event.src, dst=event.dst,
                            src_index=event.src_index if src else None,
                            dst_index=event.dst_index if dst else None)
     if k == E.SHUFFLE:
-        cards = tuple(game.card_text[c] for c in event.cards) if _sees(game, event.src, seat) else ()
+        cards = tuple(game.card_text[c] for c in event.cards) if event.src in vis else ()
         return Observation(k, event.actor, src=event.src, cards=cards)
     if k == E.RANDOM:
         return Observation(k, event.actor)
@@ -108,11 +120,11 @@ def observation(game: Game, event: Event, seat: int | None,
         assert event.move is not None
         if k == E.CHOICE and event.secret and event.actor != seat:
             return Observation(k, event.actor, move=CHOSEN, text=CHOSEN)
-        known = seen | shown_cards(game, event, seat)
+        known = seen | _shown(event, vis)
         text, desc = _masked(game, event.move, known, event.actor == seat)
         return Observation(k, event.actor, move=text, text=desc)
     if k == E.LOG:
-        known = seen | shown_cards(game, event, seat)
+        known = seen | _shown(event, vis)
         return Observation(k, event.actor, text="".join(
             p if isinstance(p, str) else _value_text(game, p[0], p[1], known) for p in event.parts))
     return Observation(k, event.actor, changes=event.changes, to_move=event.to_move,
@@ -139,10 +151,11 @@ def observe_step(game: Game, events: Iterable[Event], seat: int | None) -> tuple
     in the step stays named in the step's later log lines, and in its move (the CHOICE
     comes first, so the whole step is looked at before it is written)."""
     events = tuple(events)
+    vis = _visible(game, seat)
     seen: set[int] = set()
     for e in events:
-        seen |= shown_cards(game, e, seat)
-    return tuple(observation(game, e, seat, seen) for e in events)
+        seen |= _shown(e, vis)
+    return tuple(_observation(game, e, seat, seen, vis) for e in events)
 
 
 def history(game: Game, seed: int, moves: Sequence[Move], seat: int | None) -> History:

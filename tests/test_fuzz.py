@@ -44,7 +44,9 @@ EXPECTED: dict[str, tuple[str, int, str, int]] = {
                             2000),
     "besieged-no-limit": ("loop", 10, "can be repeated for ever", 2000),
     "besieged-no-stuck": ("dead-end", 5, "nobody has a legal move", 2000),
-    "duel-peek": ("leak", 6, "legal moves depend on cards p2 cannot see", 2000),
+    # both seats peek: the shortest story (over any deal) may show either one's leak
+    "duel-peek": ("leak", 6, "legal moves depend on cards p1 cannot see|"
+                             "legal moves depend on cards p2 cannot see", 2000),
     "duel-log-leak": ("leak", 6, "a log line reads", 2000),
     "duel-var-leak": ("leak", 6, "the variable `peeked` is", 2000),
     "duel-chip-leak": ("invariant", 6, "invariant `chips`", 2000),
@@ -84,7 +86,7 @@ def test_mutant_is_caught_with_a_short_counterexample(name: str, tmp_path: Path)
     r = run(MUTANTS / f"{name}.cardgame", max_moves=max_moves, write_replay=True, out=out)
     assert r.failure is not None, f"{name}: nothing found"
     assert r.failure.property == prop, F.format_report(r)
-    assert words in r.failure.message, F.format_report(r)
+    assert any(w in r.failure.message for w in words.split("|")), F.format_report(r)
     assert 1 <= r.coverage.found_after <= 200
     assert length(r) <= bound, F.format_report(r)
     # the replay file steps to the state where the property failed

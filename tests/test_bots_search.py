@@ -82,3 +82,27 @@ def test_ismcts_beats_random_at_interaction() -> None:
         games += 1
         wins += game.results(s)[seat - 1] == "win"
     assert wins >= 8, f"ismcts won {wins} of {games}"  # a fair share is 4
+
+
+@pytest.mark.parametrize(("name", "players", "bot"), [
+    ("arsene", 4, "ismcts"), ("interaction", 3, "ismcts"), ("calculation", None, "ismcts"),
+    ("besieged-castle", None, "mcts")])
+def test_the_hint_names_its_bot_and_never_reads_hidden_cards(
+        name: str, players: int | None, bot: str) -> None:
+    """The REPL's hint searches with the strongest bot that fits the game and says which;
+    a world its seat cannot tell from the real one (hidden cards dealt again) gets the
+    same hint from the same seed."""
+    from cardgame.repl.session import hint_moves
+
+    game = compile_game(name, players=players)
+    differed = 0
+    for i, s in enumerate(positions(game, 3, seed=11)):
+        seat = game.to_move(s)[0]
+        label, order = hint_moves(game, s, seat, 9, iterations=40)
+        assert label == f"{bot}, 40 iterations"
+        assert sorted(order) == sorted(game.legal_moves(s, seat))
+        other = determinize(game, s, seat, random.Random(200 + i))
+        assert view(game, other, seat) == view(game, s, seat)
+        differed += other != s
+        assert hint_moves(game, other, seat, 9, iterations=40) == (label, order)
+    assert differed == 3  # hidden cards (or, without any, the random seed) really differed

@@ -29,12 +29,18 @@ import time
 from typing import Any
 
 from ..engine import Game, Move, State
-from ..errors import RuleError
+from ..errors import IllegalMove, RuleError
 from .sampling import sample_world
 from .simple import NoMoveError
 
 #: UCB1's exploration constant for rewards in [0, 1].
 EXPLORE = 0.7
+#: rounds of play (moves per player) after which a rollout of several players is cut and
+#: scored by the players' scores (ranks and lead): the scores say more than a far end
+CUT_ROUNDS = 2
+#: paired rounds before the race drops a move, and the standard errors a drop takes
+RACE_MIN = 8
+RACE_Z = 2.5
 #: worlds that the rules cannot play before a search that has played none gives up
 MAX_FAILED = 50
 
@@ -96,12 +102,20 @@ class MctsBot:
     #: count a child's availability (ISMCTS's subset-armed bandit) instead of the parent's
     #: visits in UCB's exploration term
     availability = False
+    #: try every root move in each sampled world, with one rollout seed (common random
+    #: numbers), and choose the best mean: paired comparisons, far less noisy
+    paired = True
+    #: rollouts in which every player takes a move that raises their score when there is
+    #: one (else a random move); one-player games always roll out so
+    greedy = True
+    #: a cut rollout's reward mixes the score ranks with the squashed score lead
+    margin = True
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.budget = budget or Budget(iterations=self.default_iterations)
-        self.depth = depth  # rollout cut in games of several players (None: 200 moves)
+        self.depth = depth  # rollout cut in games of several players (None: CUT_ROUNDS)
         self.last: dict[str, Any] = {}  # figures of the last search (iterations, seconds)
 
     # ------------------------------------------------------------------ worlds
@@ -115,46 +129,136 @@ class MctsBot:
             raise NoMoveError(f"p{player} has no legal move in this state")
         if len(legal) == 1:
             return legal[0]
+        return self.ranked(game, state, player)[0]
+
+    def ranked(self, game: Game, state: State, player: int) -> list[Move]:
+        """The legal moves, the search's choice first, then the others from best to worst
+        as the search saw them (moves it never played last, in the rules' order)."""
+        legal = game.legal_moves(state, player)
+        if not legal:
+            raise NoMoveError(f"p{player} has no legal move in this state")
+        if len(legal) == 1:
+            return legal
         root = self.search(game, state, player)
         known = [m for m in legal if m in root.children and root.children[m].n]
+        rest = [m for m in legal if m not in known]
         if not known:  # no world could be played to the end
-            return legal[self.rng.randrange(len(legal))]
-        return max(known, key=lambda m: root.children[m].n)
+            first = legal[self.rng.randrange(len(legal))]
+            return [first] + [m for m in legal if m != first]
+
+        def mean(m: Move) -> float:
+            c = root.children[m]
+            return c.w / c.n
+
+        if self.paired:  # the best mean, the moves left in the race first
+            left = set(self._raced)
+            order = sorted(known, key=lambda m: (m not in left, -mean(m)))
+        else:  # the most visited
+            order = sorted(known, key=lambda m: (-root.children[m].n, -mean(m)))
+        return order + rest
 
     def search(self, game: Game, state: State, player: int) -> Node:
         root = Node(0)
         single = game.players == 1
         self._lo = math.inf
         self._hi = -math.inf
-        cut = (1_000_000 if single else self.depth or 200)
+        cut = (1_000_000 if single else self.depth or CUT_ROUNDS * game.players)
         budget = self.budget
         limit = budget.iterations
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         t0 = time.perf_counter()
         done = played = 0
+        moves = game.legal_moves(state, player) if self.paired else []
+        self._raced = list(moves)
+        rounds: list[dict[Move, float]] = []
+        rng = self.rng
         while True:
             if limit is not None and done >= limit:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            try:
-                self.iterate(game, self.world(game, state, player), root, single, cut)
-                played += 1
-            except RuleError:
-                # A world the rules cannot play: the re-deal put a card where the setup
-                # never does (Interaction's joker in a hand), so it cannot be the real one.
-                if not played and done + 1 >= MAX_FAILED:
+            world = self.world(game, state, player)
+            if not moves:
+                if self._try(game, world, root, single, cut, None, rng) is not None:
+                    played += 1
+                elif not played and done + 1 >= MAX_FAILED:
                     break  # no world plays: choose() falls back to a random move
-            done += 1
+                done += 1
+                continue
+            # Paired: every root move still in the race is tried in the same world with
+            # the same rollout seed (common random numbers), so the moves are compared on
+            # the same deal; a move whose paired deficit is clear leaves the race, and the
+            # search stops early once one move is left (see `_race`).
+            seed = rng.getrandbits(64)
+            row: dict[Move, float] = {}
+            for m in moves:
+                r = self._try(game, world, root, single, cut, m, random.Random(seed))
+                if r is not None:
+                    played += 1
+                    row[m] = r[m[0] - 1]
+                done += 1
+            if len(row) == len(moves):
+                rounds.append(row)
+                if len(rounds) >= RACE_MIN and len(rounds) % 4 == 0:
+                    moves = self._race(moves, rounds)
+                    if len(moves) == 1:
+                        break
+            if not played and done >= MAX_FAILED:
+                break
         self.last = {"iterations": done, "played": played,
                      "seconds": time.perf_counter() - t0}
         return root
 
-    def iterate(self, game: Game, s: State, root: Node, single: bool, cut: int) -> None:
-        rng = self.rng
+    def _race(self, moves: list[Move], rounds: list[dict[Move, float]]) -> list[Move]:
+        """The moves still in the race: the leader (best mean over the paired rounds) and
+        every move whose paired difference from it is not yet clear (mean difference
+        less than RACE_Z standard errors above 0). Moves that gave the very same reward in
+        every round are alike to the search: the first one stays."""
+        n = len(rounds)
+        lead = max(moves, key=lambda m: sum(r[m] for r in rounds))
+        keep = [lead]
+        for m in moves:
+            if m == lead:
+                continue
+            d = [r[lead] - r[m] for r in rounds]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
+            if var == 0.0 and mean == 0.0:
+                continue  # alike in every world seen so far
+            if mean - RACE_Z * math.sqrt(var / n) > 0:
+                continue  # clearly worse
+            keep.append(m)
+        self._raced = keep
+        return keep
+
+    def _try(self, game: Game, world: State, root: Node, single: bool, cut: int,
+             first: Move | None, rng: random.Random) -> list[float] | None:
+        try:
+            return self.iterate(game, world, root, single, cut, first, rng)
+        except (RuleError, IllegalMove):
+            # A world the rules cannot play: the re-deal put a card where the setup
+            # never does (Interaction's joker in a hand), so it cannot be the real one.
+            return None
+
+    def iterate(self, game: Game, s: State, root: Node, single: bool, cut: int,
+                first: Move | None = None, rng: random.Random | None = None) -> list[float]:
+        """One iteration in world `s`; the rewards it backed up (one per player)."""
+        rng = rng or self.rng
         node = root
         path = [root]
         avail = self.availability
+        if first is not None:  # the root move is given (paired worlds)
+            p = first[0]
+            child = root.children.get(first)
+            if child is None:
+                child = root.children[first] = Node(p)
+            if avail:
+                child.avail += 1
+            s = game.apply(s, first)
+            node = child
+            path.append(child)
+            if child.n == 0:
+                return self._rollout_and_back(game, s, path, single, cut, rng)
         while not game.is_terminal(s):
             p = game.to_move(s)[0]
             legal = game.legal_moves(s, p)
@@ -175,12 +279,18 @@ class MctsBot:
             m, node = self.select(node, legal, single)
             s = game.apply(s, m)
             path.append(node)
-        playout = game.greedy_playout_from if single else game.random_playout_from
+        return self._rollout_and_back(game, s, path, single, cut, rng)
+
+    def _rollout_and_back(self, game: Game, s: State, path: list[Node], single: bool,
+                          cut: int, rng: random.Random) -> list[float]:
+        playout = game.greedy_playout_from if single or self.greedy else \
+            game.random_playout_from
         end, _ = playout(s, rng, cut)
         reward = self.reward(game, end, single)
         for nd in path[1:]:
             nd.n += 1
             nd.w += reward[nd.player - 1]
+        return reward
 
     def select(self, node: Node, legal: list[Move], single: bool) -> tuple[Move, Node]:
         """The child UCB1 prefers among the legal moves (every one already expanded)."""
@@ -214,7 +324,22 @@ class MctsBot:
             res = game.results(end)
             winners = sum(1 for r in res if r in ("win", "draw"))
             return [1.0 / winners if r in ("win", "draw") else 0.0 for r in res]
-        return rank_values(game.scores(end), lowest=_lowest(game))
+        ranks = rank_values(game.scores(end), lowest=_lowest(game))
+        if not self.margin:
+            return ranks
+        return [(r + m) / 2 for r, m in zip(ranks, margins(game.scores(end), _lowest(game)), strict=True)]
+
+
+def margins(scores: list[int], lowest: bool = False) -> list[float]:
+    """Each player's lead over the best other player (behind: negative), squashed into
+    [0, 1] by d / (1 + |d|): 0.5 for level, 0.75 a point ahead."""
+    out = []
+    for i, a in enumerate(scores):
+        best = max((b for j, b in enumerate(scores) if j != i), default=a) if not lowest \
+            else min((b for j, b in enumerate(scores) if j != i), default=a)
+        d = (a - best) * (-1 if lowest else 1)
+        out.append(0.5 + 0.5 * d / (1 + abs(d)))
+    return out
 
 
 def rank_values(scores: list[int], lowest: bool = False) -> list[float]:

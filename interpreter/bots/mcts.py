@@ -6,18 +6,25 @@ One search, from the rules alone (nothing written for one game):
   not a state. Each iteration plays in a fresh *world* (`sampling.sample_world`: the
   cards the seat cannot see dealt again, the random seed drawn again), so chance and
   hidden cards are sampled, never read: the true state only gives the seat's own view.
-- Selection by UCB1 on each deciding player's own reward; expansion of one untried move;
-  a rollout of uniformly random moves on the engine's fast path
-  (`Game.random_playout_from`), cut after `depth` moves in games of several players;
-  back-propagation of one reward per player.
+- The root's moves are compared in pairs: each sampled world is played once after every
+  root move still in the race, with one rollout seed (common random numbers), so two
+  moves are judged on the same deal and the same luck. After RACE_MIN such rounds, a move
+  whose paired deficit to the leader exceeds RACE_Z standard errors leaves the race, as
+  does a move that did exactly as well as the leader in every round (alike to the
+  search); the search stops early when one move is left. The choice is the best mean.
+- Below the root: selection by UCB1 on each deciding player's own reward; expansion of
+  one untried move; a rollout on the engine's fast path in which every player takes a
+  move that raises their score when there is one, else a random one
+  (`Game.greedy_playout_from`); back-propagation of one reward per player. In games of
+  several players the rollout is cut after CUT_ROUNDS rounds (moves per player).
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
-  loss; a cut rollout counts the players' score ranks instead. One player: the game's
-  score (a win scores highest anyway), scaled to [0, 1] by the range seen so far in this
-  search, so that UCB's exploration fits any score scale.
-- The move chosen is the root's most visited one (ties: the first expanded).
+  loss; a cut rollout counts the mean of the players' score ranks and their squashed
+  lead over the best other player. One player: the game's score (a win scores highest
+  anyway), scaled to [0, 1] by the range seen so far in this search, so that UCB's
+  exploration fits any score scale.
 
-Budgets: `iterations` per decision (the default; deterministic: the same seed gives the
-same choices on any machine), or `seconds` per decision (as strong as the machine
+Budgets: `iterations` per decision (at most: the race may end sooner; the default;
+deterministic: the same seed gives the same choices on any machine), or `seconds` per decision (as strong as the machine
 allows, but not reproducible). A decision with one legal move costs nothing.
 """
 
@@ -37,7 +44,7 @@ from .simple import NoMoveError
 EXPLORE = 0.7
 #: rounds of play (moves per player) after which a rollout of several players is cut and
 #: scored by the players' scores (ranks and lead): the scores say more than a far end
-CUT_ROUNDS = 2
+CUT_ROUNDS = 1
 #: paired rounds before the race drops a move, and the standard errors a drop takes
 RACE_MIN = 8
 RACE_Z = 2.5

@@ -45,6 +45,8 @@ EXPLORE = 0.7
 #: rounds of play (moves per player) after which a rollout of several players is cut and
 #: scored by the players' scores (ranks and lead): the scores say more than a far end
 CUT_ROUNDS = 1
+#: the most moves a cut rollout plays on to see a score move
+EXTEND_MAX = 400
 #: paired rounds before the race drops a move, and the standard errors a drop takes
 RACE_MIN = 8
 RACE_Z = 2.5
@@ -117,6 +119,8 @@ class MctsBot:
     greedy = True
     #: a cut rollout's reward mixes the score ranks with the squashed score lead
     margin = True
+    #: a cut rollout in which no score moved plays on (up to EXTEND_MAX moves)
+    extend = True
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -292,7 +296,15 @@ class MctsBot:
                           cut: int, rng: random.Random) -> list[float]:
         playout = game.greedy_playout_from if single or self.greedy else \
             game.random_playout_from
-        end, _ = playout(s, rng, cut)
+        end, n = playout(s, rng, cut)
+        if self.extend and not single:
+            # a cut where no score has moved says nothing: play on until one does
+            start = game.scores(s)
+            while n < EXTEND_MAX and not game.is_terminal(end) and game.scores(end) == start:
+                end, k = playout(end, rng, cut)
+                if not k:
+                    break
+                n += k
         reward = self.reward(game, end, single)
         for nd in path[1:]:
             nd.n += 1

@@ -12,12 +12,21 @@ import random
 from collections.abc import Sequence
 
 import attrs
-from cardgame.interpreter.bots import BOTS, Bot, GreedyBot, choose_move, make_bot
+from cardgame.interpreter.bots import (
+    BOTS,
+    Bot,
+    GreedyBot,
+    MctsBot,
+    best_bot_for,
+    choose_move,
+    make_bot,
+)
 from cardgame.interpreter.engine import Event, Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError, IllegalMove
 from cardgame.interpreter.observe import (
     BACK,
+    Record,
     card_args,
     determinize,
     observe_step,
@@ -31,6 +40,7 @@ from .render import EVENTS_SHOWN, TableInfo
 AUTO_LIMIT = 10_000  # auto-play stops after this many moves in a row
 MOVED_SHOWN = 3  # a move that moves more cards (a whole trick) names none of them
 HINT_WORLDS = 6  # worlds the hint tries each move in, to avoid a move that loses at once
+HINT_ITERATIONS = 300  # the hint's search budget: about a second, and the same hint each time
 
 
 class CommandError(CardgameError):
@@ -66,6 +76,28 @@ def _retells(event: str, player: int, desc: str) -> bool:
     said = rest.split(" ", 1)[1:]  # without the verb: "takes" / "take"
     told = desc.split(" ", 1)[1:]
     return bool(said) and said == told
+
+
+def hint_moves(game: Game, state: State, seat: int, seed: int,
+               iterations: int = HINT_ITERATIONS,
+               record: Record | None = None) -> tuple[str, list[Move]]:
+    """The hint's bot, as the person reads it ("ismcts, 300 iterations"), and the seat's
+    legal moves in its order of preference. The strongest bot that fits the game
+    (`best_bot_for`) searches from what the seat knows only (worlds consistent with its
+    observation history when the game's `record` is given, else with its view), so the
+    same seat's observations with other hidden cards give the same order."""
+    name = best_bot_for(game)
+    label = f"{name}, {iterations:,} iterations"
+    if record is not None:
+        bot = make_bot(f"{name}:{iterations}", seed)
+        assert isinstance(bot, MctsBot)
+        try:
+            return label, bot.ranked(game, state, seat, record)
+        except ValueError:
+            pass  # a record that does not lead to `state`: the present view
+    bot = make_bot(f"{name}:{iterations}", seed)
+    assert isinstance(bot, MctsBot)
+    return label, bot.ranked(game, state, seat)
 
 
 def bot_seed(seed: int, player: int) -> int:
@@ -315,32 +347,35 @@ class Session:
 
     # ------------------------------------------------------------------ hint
     def hint(self) -> str:
-        """The greedy bot's move for the person, from what their seat sees, avoiding a
-        move that loses at once (tried in HINT_WORLDS worlds dealt again by
-        `observe.determinize`: no hidden card is read) when another move does not."""
+        """The move the strongest bot that fits the game (`best_bot_for`: ismcts or mcts)
+        would play for the person, with a short budget, from what their seat sees (see
+        `hint_moves`), and what it gains; it avoids a move that loses at once (tried in
+        HINT_WORLDS worlds dealt again by `observe.determinize`: no hidden card is read)
+        when another move does not."""
         p = self.person_to_move()
         if self.over:
             return "the game is over"
         if p is None or not self.my_moves():
             return "it is not your turn"
         seed = bot_seed(self.seed, 0) + len(self.steps)
-        bot = GreedyBot(seed)
         game = self.game
-        ranked = bot.ranked(game, self.state, p)
+        record = Record(self.seed, tuple(tuple(st.move) for st in self.steps))
+        label, order = hint_moves(game, self.state, p, seed, record=record)
         rng = random.Random(f"hint:{seed}")
         worlds = [determinize(game, self.state, p, rng) for _ in range(HINT_WORLDS)]
-        losses = {m: self._losses(worlds, m, p) for _, m in ranked}
+        losses = {m: self._losses(worlds, m, p) for m in order}
         fewest = min(losses.values())
-        move = bot.pick([(v, m) for v, m in ranked if losses[m] == fewest])
-        value = next(v for v, m in ranked if m == move)
-        now = bot.value(game, self.state, p)
+        move = next(m for m in order if losses[m] == fewest)
+        greedy = GreedyBot(seed)
+        value = dict((m, v) for v, m in greedy.ranked(game, self.state, p))[move]
+        now = greedy.value(game, self.state, p)
         n = self.my_moves().index(move) + 1
         what = "your score" if self.solo else "your lead over the best opponent"
         gain = f"{what} {now} -> {value}" if value != now else f"{what} stays {now}"
         avoided = sum(1 for m in losses if losses[m] > fewest)
         if avoided:
             gain += f"; {avoided} other move{'s' if avoided > 1 else ''} can lose at once"
-        return (f"hint from the greedy bot: {n} {game.move_text(move)} "
+        return (f"hint ({label}): {n} {game.move_text(move)} "
                 f"({game.move_description(move)}; {gain})")
 
     def _losses(self, worlds: list[State], move: Move, p: int) -> int:

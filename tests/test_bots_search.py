@@ -82,3 +82,51 @@ def test_ismcts_beats_random_at_interaction() -> None:
         games += 1
         wins += game.results(s)[seat - 1] == "win"
     assert wins >= 8, f"ismcts won {wins} of {games}"  # a fair share is 4
+
+
+@pytest.mark.parametrize(("name", "players", "bot"), [
+    ("arsene", 4, "ismcts"), ("interaction", 3, "ismcts"), ("calculation", None, "ismcts"),
+    ("besieged-castle", None, "mcts")])
+def test_the_hint_names_its_bot_and_never_reads_hidden_cards(
+        name: str, players: int | None, bot: str) -> None:
+    """The REPL's hint searches with the strongest bot that fits the game and says which;
+    a world its seat cannot tell from the real one (hidden cards dealt again) gets the
+    same hint from the same seed."""
+    from cardgame.repl.session import hint_moves
+
+    game = compile_game(name, players=players)
+    differed = 0
+    for i, s in enumerate(positions(game, 3, seed=11)):
+        seat = game.to_move(s)[0]
+        label, order = hint_moves(game, s, seat, 9, iterations=40)
+        assert label == f"{bot}, 40 iterations"
+        assert sorted(order) == sorted(game.legal_moves(s, seat))
+        other = determinize(game, s, seat, random.Random(200 + i))
+        assert view(game, other, seat) == view(game, s, seat)
+        differed += other != s
+        assert hint_moves(game, other, seat, 9, iterations=40) == (label, order)
+    assert differed == 3  # hidden cards (or, without any, the random seed) really differed
+
+
+def test_the_race_drops_clearly_worse_and_alike_moves_only() -> None:
+    """Paired rounds (one world, every root move): a move always 1 behind the leader
+    leaves, a move alike to the leader in every round leaves, a move sometimes ahead and
+    sometimes behind stays."""
+    from cardgame.interpreter.bots.mcts import MctsBot
+
+    lead, worse, alike, close = (1, 0), (1, 1), (1, 2), (1, 3)
+    rounds = [{lead: 5.0 + i % 3, worse: 4.0 + i % 3, alike: 5.0 + i % 3,
+               close: 5.0 + i % 3 + (1 if i % 2 else -1)} for i in range(12)]
+    assert MctsBot(1)._race([lead, worse, alike, close], rounds) == [lead, close]
+
+
+def test_a_clear_choice_ends_the_search_early() -> None:
+    """Calculation, seed 2: where one move is clearly best (a build, a lift) the race
+    settles long before the budget, and the search spends it only where it is not."""
+    game = compile_game("calculation")
+    spent = []
+    for s in positions(game, 8, seed=2)[5:8]:
+        bot = make_bot("ismcts:600", 3)
+        assert bot.choose(game, s, 1) in game.legal_moves(s)
+        spent.append(bot.last["iterations"])
+    assert max(spent) == 600 and min(spent) <= 60, spent

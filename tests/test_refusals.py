@@ -245,10 +245,11 @@ def test_the_hint_does_not_walk_into_a_loss(tmp_path: Path) -> None:
     game.write_text(TRAP, encoding="utf-8")
     g = compile_game(str(game))
     sess = Session(g, str(game), 1)
-    # the greedy bot alone grabs the bait (score 10), which ends the game lost
+    # the greedy bot alone grabs the bait (score 10), which ends the game lost; the hint
+    # (a search) does not, and would not even if the search liked it (the loss check)
     assert g.move_text(GreedyBot(1).choose(g, sess.state, 1)) == "grab"
     hint = sess.hint()
-    assert hint.startswith("hint from the greedy bot: 2 take (take a card;"), hint
+    assert hint.startswith("hint (mcts, 300 iterations): 2 take (take a card;"), hint
     assert hint.endswith("1 other move can lose at once)")
 
 

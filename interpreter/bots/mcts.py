@@ -6,18 +6,25 @@ One search, from the rules alone (nothing written for one game):
   not a state. Each iteration plays in a fresh *world* (`sampling.sample_world`: the
   cards the seat cannot see dealt again, the random seed drawn again), so chance and
   hidden cards are sampled, never read: the true state only gives the seat's own view.
-- Selection by UCB1 on each deciding player's own reward; expansion of one untried move;
-  a rollout of uniformly random moves on the engine's fast path
-  (`Game.random_playout_from`), cut after `depth` moves in games of several players;
-  back-propagation of one reward per player.
+- The root's moves are compared in pairs: each sampled world is played once after every
+  root move still in the race, with one rollout seed (common random numbers), so two
+  moves are judged on the same deal and the same luck. After RACE_MIN such rounds, a move
+  whose paired deficit to the leader exceeds RACE_Z standard errors leaves the race, as
+  does a move that did exactly as well as the leader in every round (alike to the
+  search); the search stops early when one move is left. The choice is the best mean.
+- Below the root: selection by UCB1 on each deciding player's own reward; expansion of
+  one untried move; a rollout on the engine's fast path in which every player takes a
+  move that raises their score when there is one, else a random one
+  (`Game.greedy_playout_from`); back-propagation of one reward per player. In games of
+  several players the rollout is cut after CUT_ROUNDS rounds (moves per player).
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
-  loss; a cut rollout counts the players' score ranks instead. One player: the game's
-  score (a win scores highest anyway), scaled to [0, 1] by the range seen so far in this
-  search, so that UCB's exploration fits any score scale.
-- The move chosen is the root's most visited one (ties: the first expanded).
+  loss; a cut rollout counts the mean of the players' score ranks and their squashed
+  lead over the best other player. One player: the game's score (a win scores highest
+  anyway), scaled to [0, 1] by the range seen so far in this search, so that UCB's
+  exploration fits any score scale.
 
-Budgets: `iterations` per decision (the default; deterministic: the same seed gives the
-same choices on any machine), or `seconds` per decision (as strong as the machine
+Budgets: `iterations` per decision (at most: the race may end sooner; the default;
+deterministic: the same seed gives the same choices on any machine), or `seconds` per decision (as strong as the machine
 allows, but not reproducible). A decision with one legal move costs nothing.
 """
 
@@ -29,13 +36,21 @@ import time
 from typing import Any
 
 from ..engine import Game, Move, State
-from ..errors import RuleError
+from ..errors import IllegalMove, RuleError
 from ..observe import Record
 from .sampling import Worlds
 from .simple import NoMoveError
 
 #: UCB1's exploration constant for rewards in [0, 1].
 EXPLORE = 0.7
+#: rounds of play (moves per player) after which a rollout of several players is cut and
+#: scored by the players' scores (ranks and lead): the scores say more than a far end
+CUT_ROUNDS = 1
+#: the most moves a cut rollout plays on to see a score move
+EXTEND_MAX = 400
+#: paired rounds before the race drops a move, and the standard errors a drop takes
+RACE_MIN = 8
+RACE_Z = 2.5
 #: worlds that the rules cannot play before a search that has played none gives up
 MAX_FAILED = 50
 
@@ -97,12 +112,22 @@ class MctsBot:
     #: count a child's availability (ISMCTS's subset-armed bandit) instead of the parent's
     #: visits in UCB's exploration term
     availability = False
+    #: try every root move in each sampled world, with one rollout seed (common random
+    #: numbers), and choose the best mean: paired comparisons, far less noisy
+    paired = True
+    #: rollouts in which every player takes a move that raises their score when there is
+    #: one (else a random move); one-player games always roll out so
+    greedy = True
+    #: a cut rollout's reward mixes the score ranks with the squashed score lead
+    margin = True
+    #: a cut rollout in which no score moved plays on (up to EXTEND_MAX moves)
+    extend = True
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.budget = budget or Budget(iterations=self.default_iterations)
-        self.depth = depth  # rollout cut in games of several players (None: 200 moves)
+        self.depth = depth  # rollout cut in games of several players (None: CUT_ROUNDS)
         self.last: dict[str, Any] = {}  # figures of the last search (iterations, seconds)
         self._worlds: Worlds | None = None
 
@@ -124,47 +149,140 @@ class MctsBot:
             raise NoMoveError(f"p{player} has no legal move in this state")
         if len(legal) == 1:
             return legal[0]
+        return self.ranked(game, state, player, record)[0]
+
+    def ranked(self, game: Game, state: State, player: int,
+               record: Record | None = None) -> list[Move]:
+        """The legal moves, the search's choice first, then the others from best to worst
+        as the search saw them (moves it never played last, in the rules' order). With the
+        game's `record`, the worlds follow the seat's whole observation history."""
+        legal = game.legal_moves(state, player)
+        if not legal:
+            raise NoMoveError(f"p{player} has no legal move in this state")
+        if len(legal) == 1:
+            return legal
         self._worlds = Worlds(game, state, player, self.rng, record)
         root = self.search(game, state, player)
         known = [m for m in legal if m in root.children and root.children[m].n]
+        rest = [m for m in legal if m not in known]
         if not known:  # no world could be played to the end
-            return legal[self.rng.randrange(len(legal))]
-        return max(known, key=lambda m: root.children[m].n)
+            first = legal[self.rng.randrange(len(legal))]
+            return [first] + [m for m in legal if m != first]
+
+        def mean(m: Move) -> float:
+            c = root.children[m]
+            return c.w / c.n
+
+        if self.paired:  # the best mean, the moves left in the race first
+            left = set(self._raced)
+            order = sorted(known, key=lambda m: (m not in left, -mean(m)))
+        else:  # the most visited
+            order = sorted(known, key=lambda m: (-root.children[m].n, -mean(m)))
+        return order + rest
 
     def search(self, game: Game, state: State, player: int) -> Node:
         root = Node(0)
         single = game.players == 1
         self._lo = math.inf
         self._hi = -math.inf
-        cut = (1_000_000 if single else self.depth or 200)
+        cut = (1_000_000 if single else self.depth or CUT_ROUNDS * game.players)
         budget = self.budget
         limit = budget.iterations
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         t0 = time.perf_counter()
         done = played = 0
+        moves = game.legal_moves(state, player) if self.paired else []
+        self._raced = list(moves)
+        rounds: list[dict[Move, float]] = []
+        rng = self.rng
         while True:
             if limit is not None and done >= limit:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            try:
-                self.iterate(game, self.world(game, state, player), root, single, cut)
-                played += 1
-            except RuleError:
-                # A world the rules cannot play: the re-deal put a card where the setup
-                # never does (Interaction's joker in a hand), so it cannot be the real one.
-                if not played and done + 1 >= MAX_FAILED:
+            world = self.world(game, state, player)
+            if not moves:
+                if self._try(game, world, root, single, cut, None, rng) is not None:
+                    played += 1
+                elif not played and done + 1 >= MAX_FAILED:
                     break  # no world plays: choose() falls back to a random move
-            done += 1
+                done += 1
+                continue
+            # Paired: every root move still in the race is tried in the same world with
+            # the same rollout seed (common random numbers), so the moves are compared on
+            # the same deal; a move whose paired deficit is clear leaves the race, and the
+            # search stops early once one move is left (see `_race`).
+            seed = rng.getrandbits(64)
+            row: dict[Move, float] = {}
+            for m in moves:
+                r = self._try(game, world, root, single, cut, m, random.Random(seed))
+                if r is not None:
+                    played += 1
+                    row[m] = r[m[0] - 1]
+                done += 1
+            if len(row) == len(moves):
+                rounds.append(row)
+                if len(rounds) >= RACE_MIN and len(rounds) % 4 == 0:
+                    moves = self._race(moves, rounds)
+                    if len(moves) == 1:
+                        break
+            if not played and done >= MAX_FAILED:
+                break
         self.last = {"iterations": done, "played": played,
-                     "seconds": time.perf_counter() - t0, "worlds": self._worlds.source if self._worlds else "-"}
+                     "seconds": time.perf_counter() - t0,
+                     "worlds": self._worlds.source if self._worlds else "-"}
         return root
 
-    def iterate(self, game: Game, s: State, root: Node, single: bool, cut: int) -> None:
-        rng = self.rng
+    def _race(self, moves: list[Move], rounds: list[dict[Move, float]]) -> list[Move]:
+        """The moves still in the race: the leader (best mean over the paired rounds) and
+        every move whose paired difference from it is not yet clear (mean difference
+        less than RACE_Z standard errors above 0). Moves that gave the very same reward in
+        every round are alike to the search: the first one stays."""
+        n = len(rounds)
+        lead = max(moves, key=lambda m: sum(r[m] for r in rounds))
+        keep = [lead]
+        for m in moves:
+            if m == lead:
+                continue
+            d = [r[lead] - r[m] for r in rounds]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
+            if var == 0.0 and mean == 0.0:
+                continue  # alike in every world seen so far
+            if mean - RACE_Z * math.sqrt(var / n) > 0:
+                continue  # clearly worse
+            keep.append(m)
+        self._raced = keep
+        return keep
+
+    def _try(self, game: Game, world: State, root: Node, single: bool, cut: int,
+             first: Move | None, rng: random.Random) -> list[float] | None:
+        try:
+            return self.iterate(game, world, root, single, cut, first, rng)
+        except (RuleError, IllegalMove):
+            # A world the rules cannot play: the re-deal put a card where the setup
+            # never does (Interaction's joker in a hand), so it cannot be the real one.
+            return None
+
+    def iterate(self, game: Game, s: State, root: Node, single: bool, cut: int,
+                first: Move | None = None, rng: random.Random | None = None) -> list[float]:
+        """One iteration in world `s`; the rewards it backed up (one per player)."""
+        rng = rng or self.rng
         node = root
         path = [root]
         avail = self.availability
+        if first is not None:  # the root move is given (paired worlds)
+            p = first[0]
+            child = root.children.get(first)
+            if child is None:
+                child = root.children[first] = Node(p)
+            if avail:
+                child.avail += 1
+            s = game.apply(s, first)
+            node = child
+            path.append(child)
+            if child.n == 0:
+                return self._rollout_and_back(game, s, path, single, cut, rng)
         while not game.is_terminal(s):
             p = game.to_move(s)[0]
             legal = game.legal_moves(s, p)
@@ -185,12 +303,26 @@ class MctsBot:
             m, node = self.select(node, legal, single)
             s = game.apply(s, m)
             path.append(node)
-        playout = game.greedy_playout_from if single else game.random_playout_from
-        end, _ = playout(s, rng, cut)
+        return self._rollout_and_back(game, s, path, single, cut, rng)
+
+    def _rollout_and_back(self, game: Game, s: State, path: list[Node], single: bool,
+                          cut: int, rng: random.Random) -> list[float]:
+        playout = game.greedy_playout_from if single or self.greedy else \
+            game.random_playout_from
+        end, n = playout(s, rng, cut)
+        if self.extend and not single:
+            # a cut where no score has moved says nothing: play on until one does
+            start = game.scores(s)
+            while n < EXTEND_MAX and not game.is_terminal(end) and game.scores(end) == start:
+                end, k = playout(end, rng, cut)
+                if not k:
+                    break
+                n += k
         reward = self.reward(game, end, single)
         for nd in path[1:]:
             nd.n += 1
             nd.w += reward[nd.player - 1]
+        return reward
 
     def select(self, node: Node, legal: list[Move], single: bool) -> tuple[Move, Node]:
         """The child UCB1 prefers among the legal moves (every one already expanded)."""
@@ -224,7 +356,22 @@ class MctsBot:
             res = game.results(end)
             winners = sum(1 for r in res if r in ("win", "draw"))
             return [1.0 / winners if r in ("win", "draw") else 0.0 for r in res]
-        return rank_values(game.scores(end), lowest=_lowest(game))
+        ranks = rank_values(game.scores(end), lowest=_lowest(game))
+        if not self.margin:
+            return ranks
+        return [(r + m) / 2 for r, m in zip(ranks, margins(game.scores(end), _lowest(game)), strict=True)]
+
+
+def margins(scores: list[int], lowest: bool = False) -> list[float]:
+    """Each player's lead over the best other player (behind: negative), squashed into
+    [0, 1] by d / (1 + |d|): 0.5 for level, 0.75 a point ahead."""
+    out = []
+    for i, a in enumerate(scores):
+        best = max((b for j, b in enumerate(scores) if j != i), default=a) if not lowest \
+            else min((b for j, b in enumerate(scores) if j != i), default=a)
+        d = (a - best) * (-1 if lowest else 1)
+        out.append(0.5 + 0.5 * d / (1 + abs(d)))
+    return out
 
 
 def rank_values(scores: list[int], lowest: bool = False) -> list[float]:

@@ -9,9 +9,11 @@ the REPL's `set bots`) takes budgets too.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..engine import Game
+from ..observe import hidden_zones
 from .ismcts import IsmctsBot
 from .mcts import Budget, MctsBot
 from .sampling import has_hidden_information
@@ -67,5 +69,23 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
 def best_bot_for(game: Game) -> str:
     """The strongest bot that fits the game, by name (for the REPL's `hint`): `ismcts`
-    where some seat cannot see some cards, else `mcts`."""
-    return "ismcts" if has_hidden_information(game) else "mcts"
+    where some seat cannot see some cards, else `mcts`. A hidden zone counts once it
+    holds a card: at the start or in the first moves of a random game (the `deck` that
+    the setup empties is hidden in every game, and hides nothing)."""
+    if not has_hidden_information(game):
+        return "mcts"
+    hidden = {z for p in range(1, game.players + 1) for z in hidden_zones(game, p)}
+    rng = random.Random(0)
+    s = game.new_state(0)
+    for _ in range(HIDDEN_PROBE):
+        if any(game.zone_ids(s, z) for z in hidden):
+            return "ismcts"
+        legal = game.legal_moves(s)
+        if not legal:
+            break
+        s = game.apply(s, legal[rng.randrange(len(legal))])
+    return "mcts"
+
+
+#: the moves of the random game in which `best_bot_for` looks for hidden cards
+HIDDEN_PROBE = 60

@@ -85,40 +85,27 @@ def key(cx: Counterexample) -> tuple[int, int, int]:
 def choices_of(play: Playthrough, seed: int, moves: list[Any]) -> list[int] | None:
     """The choices (as `Playthrough.run` asks its chooser) that play `moves` from the deal
     of `seed`; None if they cannot be recovered."""
-    g = play.g
-    out: list[int] = []
-    try:
-        st = g.new_state(seed)
-        for m in moves:
-            legal = g.legal_moves(st)
-            movers = g.to_move(st)
-            options = legal
-            if len(movers) > 1:
-                out.append(list(movers).index(m[0]))
-                options = [x for x in legal if x[0] == m[0]]
-            if play.dup_texts:
-                options = play.first_by_text(options)
-            if len(options) > 1:
-                out.append(options.index(m))
-            st = g.apply(st, m)
-    except Exception:
-        return None
-    return out
+    return _choices(play, seed, moves, lenient=False)
 
 
 def choices_for(play: Playthrough, seed: int, moves: list[Any]) -> list[int] | None:
     """Like `choices_of`, but a move that is not legal where it comes is left out (the
     moves of a story with some deleted); None if the deal or a move fails."""
+    return _choices(play, seed, moves, lenient=True)
+
+
+def _choices(play: Playthrough, seed: int, moves: list[Any], lenient: bool) -> list[int] | None:
     g = play.g
     out: list[int] = []
     try:
         st = g.new_state(seed)
         for m in moves:
-            if g.is_terminal(st):
-                break
+            if lenient:
+                if g.is_terminal(st):
+                    break
+                if m not in g.legal_moves(st):
+                    continue
             legal = g.legal_moves(st)
-            if m not in legal:
-                continue
             movers = g.to_move(st)
             options = legal
             if len(movers) > 1:
@@ -126,7 +113,7 @@ def choices_for(play: Playthrough, seed: int, moves: list[Any]) -> list[int] | N
                 options = [x for x in legal if x[0] == m[0]]
             if play.dup_texts:
                 options = play.first_by_text(options)
-                if m not in options:
+                if lenient and m not in options:
                     return None
             if len(options) > 1:
                 out.append(options.index(m))

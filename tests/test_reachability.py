@@ -144,8 +144,10 @@ def test_fuzz_command_fails_on_an_unreachable_expectation(tmp_path, monkeypatch,
 @pytest.mark.parametrize("name", ["besieged-castle", "besieged-castle-spice-2"])
 def test_bundled_solitaires_can_be_won(name):
     g = compile_game(name)
-    assert [t for t, _ in g.expectations] == ["the game can be won"]
-    [r] = check_reachability(g, seed=0, seconds=30)
+    titles = [t for t, _ in g.expectations]
+    assert "the game can be won" in titles  # beside it: the deal is shuffled
+    k = titles.index("the game can be won")
+    r = check_reachability(g, seed=0, seconds=30, which=[k])[k]
     assert r.verdict == WITNESSED, r.how
     states = replay.from_game(g, name, r.seed, list(r.moves)).states(g)
     assert g.results(states[-1]) == ["win"]

@@ -320,16 +320,8 @@ def test_optional_int_none_tested_and_reset(tmp_path: Path, optimize: bool) -> N
     assert g.var(st, "bid") == [None, None, None]
 
 
-@pytest.mark.parametrize("use, key", [
-    ("total = bid[1] + 1", "bid[1]"),
-    ("bid[2] += 1", "bid[2]"),
-    ("if bid[1] == none or bid[2] > 1 { total = 1 }", "bid[2]"),
-    ("if bid[1] != none { bid[1] = none\n total = bid[1] }", "bid[1]"),
-    ("total = max(bid[1], 2)", "bid[1]"),
-])
-def test_optional_int_used_without_a_test_is_an_error(tmp_path: Path, use: str,
-                                                      key: str) -> None:
-    errs = errors_of(tmp_path, '''
+# a two-player bidding game; USE is the line under test
+TWO_BIDS = '''
 game "Bids"
 players 2
 deck standard
@@ -341,7 +333,19 @@ flow {
   USE
   end
 }
-'''.replace("USE", use))
+'''
+
+
+@pytest.mark.parametrize("use, key", [
+    ("total = bid[1] + 1", "bid[1]"),
+    ("bid[2] += 1", "bid[2]"),
+    ("if bid[1] == none or bid[2] > 1 { total = 1 }", "bid[2]"),
+    ("if bid[1] != none { bid[1] = none\n total = bid[1] }", "bid[1]"),
+    ("total = max(bid[1], 2)", "bid[1]"),
+])
+def test_optional_int_used_without_a_test_is_an_error(tmp_path: Path, use: str,
+                                                      key: str) -> None:
+    errs = errors_of(tmp_path, TWO_BIDS.replace("USE", use))
     assert any(f"'{key}' may be none here" in str(e) for e in errs), errs
 
 
@@ -356,19 +360,7 @@ flow {
     'log "p1 bid {bid[1]}"',
 ])
 def test_optional_int_tested_is_accepted(tmp_path: Path, use: str) -> None:
-    g = compile_text(tmp_path, '''
-game "Bids"
-players 2
-deck standard
-var bid[player]: int = none
-var total = 0
-move say(n in 0..3) "bid {n}" { bid[me] = n }
-flow {
-  for p in players { p chooses say }
-  USE
-  end
-}
-'''.replace("USE", use))
+    g = compile_text(tmp_path, TWO_BIDS.replace("USE", use))
     st = play_out(g)
     assert g.is_terminal(st)
 

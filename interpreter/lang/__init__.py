@@ -14,6 +14,7 @@ from typing import Any
 from . import ast, types
 from .ast import walk_stmts
 from .builtins import BUILTINS, Builtin
+from .catalog import bundled_catalog
 from .check import check
 from .check_example import effective_settings
 from .consts import const_int
@@ -22,7 +23,7 @@ from .program import Checked, MissingEntry, NodeTable, Program, Ref, TableSpec
 from .types import elem
 
 __all__ = ["BUILTINS", "Builtin", "effective_settings", "Checked", "Loaded", "MissingEntry", "NodeTable", "Program",
-           "Ref", "TableSpec", "ast", "bundled_dir", "bundled_names", "check", "const_int", "elem",
+           "Ref", "TableSpec", "ast", "bundled_catalog", "bundled_dir", "bundled_names", "check", "const_int", "elem",
            "lark_parser", "load", "parse", "resolve_game", "types", "walk_stmts"]
 
 

@@ -141,14 +141,25 @@ class Game(Machine):
 
     def apply(self, state: State, move: Move) -> State:
         """Apply a legal move; an illegal one raises IllegalMove with the reason."""
-        move = tuple(move)
         legal = state._legal
         if legal is None:
             legal = self.legal_moves(state)
-        if move not in legal:
-            raise IllegalMove(self.why_illegal(state, move))
-        s = list(state.slots)
-        legal = self._advance(s, move, state.slots)  # may end the game: settle, then freeze
+        if move not in legal:  # a legal move is one of these tuples: no copy needed
+            move = tuple(move)  # a list, say
+            if move not in legal:
+                raise IllegalMove(self.why_illegal(state, move))
+        before = state.slots
+        s = list(before)
+        step = self._plain_steps.get(s[PC])
+        if step is None:
+            legal = self._advance(s, move, before)  # may end the game: settle, then freeze
+        else:  # `_advance` inlined: the loop of bots and search runs this per move
+            try:
+                legal = step(s, move)
+            except CardgameError:
+                raise
+            except Exception:
+                self._relabel(before, move)
         return State(tuple(s), legal)
 
     def apply_unsettled(self, state: State, move: Move) -> State:

@@ -121,6 +121,10 @@ class Machine:
         self._setup = ns["setup"]
         self._step_settle = ns["step_settle"]
         self._steps: dict[int, Callable[..., list[Move]]] | None = ns.get("STEP")
+        # the decisions whose move `Game.apply` plays with their own step (not a
+        # simultaneous choice, and the code is optimised)
+        self._plain_steps: dict[int, Callable[..., list[Move]]] = {
+            pc: f for pc, f in (self._steps or {}).items() if pc not in self._sim}
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
         self._budget: list[int] = ns["_B"]

@@ -495,7 +495,8 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
     led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
-    assert led and re.search(rf"_h\d+ = any\(.*== {led.group(1)}\)", loops[1])
+    # (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT.__getitem__, Z)`)
+    assert led and re.search(rf"_h\d+ = \(\({led.group(1)}\) in map\(SUIT", loops[1])
     assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
     # `many`: the sum reads no card parameter and cannot fail: computed before the loop
     assert re.search(r"(_h\d+) = sum\(RANK", loops[4])
@@ -675,3 +676,89 @@ def test_facts_of_and_or_and_if_leave_out_empty_checks(tmp_path: Path) -> None:
     assert ":=" in two  # twice uses its parameter twice: it binds its argument
     assert "_E(" in plain.gen.source[plain.gen.source.index("def legal_"):].split("for u_a in")[1]
     play_both(fast, plain, seeds=tuple(range(6)))
+
+
+# `any d in Z: d.ATTR == v` is lowered in optimised code to a membership test,
+# `v in map(ATTR.__getitem__, Z)` (exprs.py). Played against the plain code (a generator):
+# the same moves, states and errors, and `v` is evaluated only when Z holds a card - as the
+# generator evaluated it - so an empty pile fails `top of pile` only when the hand is not
+# empty.
+MEMBER_GAME = """\
+game "Member"
+players 2
+deck standard
+zone hand[player]: owner
+zone pile: face up
+var hits = 0
+setup {
+  shuffle deck
+}
+move draw "draw"
+  when size(deck) > 0
+{
+  move top of deck to hand[me]
+}
+move discard(c in hand[me]) "discard {c}"
+{
+  move c to pile
+}
+move test "test"
+{
+  if any d in hand[me]: d.suit == (top of pile).suit { hits += 1 }
+}
+move clear "clear"
+  when size(pile) > 0
+{
+  move all of pile to deck
+}
+move suited(c in hand[me]) "suited {c}"
+  when any d in hand[me]: (top of pile).suit == d.suit
+{
+  move c to pile
+}
+flow {
+  repeat 30 times {
+    for p in players {
+      p chooses draw | discard | test | clear | suited
+    }
+  }
+}
+score = hits
+result highest score
+"""
+
+
+def test_membership_form_plays_as_the_generator(tmp_path: Path) -> None:
+    path = tmp_path / "member.cardgame"
+    path.write_text(MEMBER_GAME, encoding="utf-8")
+    fast = compile_game(path)
+    plain = compile_game(path, optimize=False)
+    assert "in map(SUIT.__getitem__" in fast.gen.source
+    assert "map(" not in plain.gen.source
+    errors = quiet_empty = 0
+    for seed in range(40):
+        a, b = _outcome(fast.new_state, seed), _outcome(plain.new_state, seed)
+        assert a[0] == b[0] == "ok"
+        sa, sb = a[1], b[1]
+        rng = random.Random(seed)
+        while True:
+            la, lb = _outcome(fast.legal_moves, sa), _outcome(plain.legal_moves, sb)
+            assert la == lb
+            if la[0] == "error":
+                errors += 1
+                break
+            if not la[1]:
+                break
+            move = la[1][rng.randrange(len(la[1]))]
+            if (fast.move_names[move[1]] == "test" and not fast.zone_cards(sa, f"hand-p{move[0]}")
+                    and not fast.zone_cards(sa, "pile")):
+                quiet_empty += 1  # v would fail here: the empty hand must not evaluate it
+            ra, rb = _outcome(fast.apply, sa, move), _outcome(plain.apply, sb, move)
+            assert ra[0] == rb[0]
+            if ra[0] == "error":
+                assert ra == rb and "nothing there" in ra[1]
+                errors += 1
+                break
+            assert ra[1] == rb[1]
+            sa, sb = ra[1], rb[1]
+    assert errors > 0 and quiet_empty > 0

@@ -564,6 +564,9 @@ class Exprs:
         plain_src = src
         src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
         if k == "any":
+            member = self._any_attr_equal(e, plain_src, src, inner)
+            if member is not None:
+                return member
             return f"any({body or 'True'} for {var} in {src}{cond})"
         if k == "all":
             if body is None:
@@ -585,6 +588,37 @@ class Exprs:
         if k == "random":
             return f"{self.cx.helper('_pick')}(s, tuple([{var} for {var} in {src}{cond}]), {sid})"
         raise Diagnostic(f"internal: unknown quantifier {k}", e.span)  # pragma: no cover
+
+
+    def _any_attr_equal(self, e: A.Quant, plain_src: str, src: str, inner: Frame) -> str | None:
+        """`any x in Z: x.a == v` (Z a zone named plainly, v not reading x) as
+        `v in map(A.__getitem__, Z)`: each card tested in C, not in a generator step (a
+        hand's "can follow suit" in every trick game). v is evaluated only when Z has a
+        card, as the generator evaluated it: an error it raises is raised alike."""
+        b = e.body
+        if (not self.cx.optimize or e.where is not None or not isinstance(b, A.Binary)
+                or b.op != "=="
+                or self.cx.type_of(e.source) != "zone" or not _plain_zone(e.source)):
+            return None
+        for a, other in ((b.left, b.right), (b.right, b.left)):
+            if (isinstance(a, A.Attr) and isinstance(a.obj, A.Name) and a.obj.name == e.var
+                    and self.cx.type_of(a.obj) == "card"
+                    and not self.card_may_be_none(a.obj, inner)
+                    and not any(isinstance(n, A.Name) and n.name == e.var
+                                for n in A.walk(other))):
+                table = _ATTR_TABLES.get(a.name, f"X_{a.name}")
+                value = self.as_tuple(other, inner)
+                return (f"(({value}) in map({table}.__getitem__, {src}) "
+                        f"if {plain_src} else False)")
+        return None
+
+
+def _plain_zone(e: A.Expr) -> bool:
+    """A zone named by a name, or a name indexed by a name, `me` or a number: reading it
+    twice reads the same zone and changes nothing."""
+    if isinstance(e, A.Index):
+        return isinstance(e.obj, A.Name) and isinstance(e.index, (A.Name, A.Me, A.Int))
+    return isinstance(e, A.Name)
 
 
 def _cheap(e: A.Expr) -> bool:

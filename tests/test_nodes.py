@@ -129,6 +129,13 @@ def test_what_nodes_does_not_support_goes_to_attrs() -> None:
     assert Plain(2) == Plain(2, A.Expr(), span=Span("f", 1, 1, 1, 1))
     assert repr(Plain(2)) == "Plain(k=2, m=Expr())"
 
+    @nodes.frozen
+    class Fac:
+        a: list[int] = nodes.field(default=attrs.Factory(list))
+        b: list[int] = attrs.Factory(list)
+
+    assert Fac().a == [] and Fac().b == [] and Fac().a is not Fac().a
+
     with pytest.raises(ValueError):
         @nodes.frozen
         class Bad:

@@ -32,6 +32,7 @@ import attrs
 from attrs.exceptions import FrozenInstanceError
 
 _MISSING = attrs.NOTHING
+_FACTORY: Any = attrs.Factory  # a class at run time (the stub declares a function)
 _SETATTR = object.__setattr__
 
 
@@ -54,7 +55,8 @@ _SUPPORTED = frozenset({"default", "factory", "eq", "repr", "kw_only"})
 def field(**kw: Any) -> Any:
     """`attrs.field` for the options the AST uses; any other option gets attrs' own field
     (and its class is then built by attrs)."""
-    if not set(kw) <= _SUPPORTED or ("default" in kw and "factory" in kw):
+    if (not set(kw) <= _SUPPORTED or ("default" in kw and "factory" in kw)
+            or isinstance(kw.get("default"), _FACTORY)):
         return attrs.field(**kw)
     return _Field(kw.get("default", _MISSING), kw.get("factory"), kw.get("eq", True),
                   kw.get("repr", True), kw.get("kw_only", False))
@@ -83,8 +85,8 @@ def _own_fields(cls: type) -> list[tuple[str, Any, _Field]] | None:
         v = d.get(name, _MISSING)
         if isinstance(v, _Field):
             spec = v
-        elif type(v).__name__ == "_CountingAttr":  # attrs.field(...) with other options
-            return None
+        elif type(v).__name__ == "_CountingAttr" or isinstance(v, _FACTORY):
+            return None  # attrs.field(...) with other options, or a Factory default
         else:
             spec = _Field(v, None, True, True, False)
         out.append((name, ann, spec))

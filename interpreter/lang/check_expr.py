@@ -329,6 +329,10 @@ class ExprChecker:
                     self.want("int", e.index, scope, ctx)
                     return "card"
                 self.types.record(obj, "list:zone")
+                if z.grid is not None:  # pyramid[r]: the places of row r (then [c]: one)
+                    self.want("int", e.index, scope, ctx)
+                    self.const_index_check(("int", len(z.grid)), e.index)
+                    return "list:zone"
                 it = self.expr(e.index, scope, ctx)
                 if is_list(it) and compatible(z.dim[0], elem(it)):
                     return "list:zone"  # hand[players from p]: several zones

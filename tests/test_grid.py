@@ -214,7 +214,7 @@ def test_the_table_draws_a_triangle_as_a_pyramid() -> None:
     indents = [len(r) - len(r.lstrip()) for r in rows]
     assert indents == sorted(indents, reverse=True) and indents[-1] == 0
     # each card sits between the two that cover it: row r starts half a cell right of row r+1
-    assert len({a - b for a, b in zip(indents, indents[1:])}) == 1
+    assert len({a - b for a, b in zip(indents, indents[1:], strict=False)}) == 1
 
 
 def test_the_table_draws_a_rectangle_as_a_grid(tmp_path: Path) -> None:

@@ -375,7 +375,7 @@ class Exprs:
             return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
                     "sorted": f"tuple(sorted({src}))"}[f]
         if f == "covered":  # a place of the zone that covers it holds a card
-            return f"any(s[_j] for _j in COVER[{args[0]}])"
+            return f"any(map(s.__getitem__, COVER[{args[0]}]))"
         if f == "distance":
             n = cx.const_int(e.args[2]) if cx.optimize else None
             if n is not None and n > 0 and all(_cheap(a) for a in e.args[:2]):

@@ -66,7 +66,7 @@ MAX_LIST = 100_000  # elements of a list a rule keeps or builds
 SAFE_BUILTINS = {
     "len": len, "range": range, "tuple": tuple, "any": any, "all": all, "sum": sum,
     "min": min, "max": max, "next": next, "abs": abs, "sorted": sorted, "bool": bool,
-    "frozenset": frozenset,
+    "frozenset": frozenset, "map": map,
 }
 
 

@@ -184,7 +184,9 @@ score = bit(pile[1] is covered, 1) + bit(pile[2] is covered, 2) + bit(pile[3] is
     ("zone g[3][3]: face up covered by g[1]\n", "takes 2 indices, given 1"),
     ("zone g[3][3]: face up covered by h[1][1]\n", "'h' is not a zone"),
     ("var n = 1\nzone g[3][3]: face up covered by g[n][1]\n", "not known when the game is compiled"),
-    ("zone g[3][3]: face up\nmove m \"m\" when g[4][1] is empty { }\n", "out of range"),
+    ("zone g[3][3]: face up\nmove m \"m\" when g[4][1] is empty { }\n", "index 4 is out of range 1..3"),
+    ("zone g[r in 1..3][c in 1..r]: face up\nmove m \"m\" when g[1][2] is empty { }\n",
+     "column 2 is out of range 1..1 in row 1 of 'g'"),
     ("zone g[3][3]: face up\nmove m(c in all of deck) \"m\" when c is covered { }\n",
      "place of a zone, not a card"),
 ])

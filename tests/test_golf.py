@@ -134,3 +134,20 @@ def test_random_games_end_and_keep_the_invariants(golf):
         assert g.is_terminal(st)
         assert g.scores(st)[0] == sum(len(g.zone_cards(st, z)) for z in COLUMNS) or \
             g.results(st) == ["win"]
+
+
+# ---------------------------------------------------------------------- fuzz
+def test_fuzz_finds_no_rule_hole_and_witnesses_every_expectation(tmp_path, monkeypatch):
+    import io
+    from contextlib import redirect_stdout
+
+    from cardgame.interpreter.cli import main
+    monkeypatch.chdir(tmp_path)
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        code = main(["fuzz", "golf", "--examples", "60", "--seed", "1", "--reach-seconds", "20"])
+    out = buf.getvalue()
+    assert code == 0, out
+    assert "no rule hole found" in out and "60 games" in out
+    assert "error" not in out
+    assert out.count(": ok: '") == 2, out  # both `expect sometimes` witnessed

@@ -212,3 +212,20 @@ def test_random_games_end_and_keep_the_invariants(pyramid):
         assert g.is_terminal(st)
         removed = g.zone_cards(st, "removed")
         assert sum(rank_of(c) for c in removed) % 13 == 0
+
+
+# ---------------------------------------------------------------------- fuzz
+def test_fuzz_finds_no_rule_hole_and_witnesses_every_expectation(tmp_path, monkeypatch):
+    import io
+    from contextlib import redirect_stdout
+
+    from cardgame.interpreter.cli import main
+    monkeypatch.chdir(tmp_path)
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        code = main(["fuzz", "pyramid", "--examples", "60", "--seed", "1", "--reach-seconds", "20"])
+    out = buf.getvalue()
+    assert code == 0, out
+    assert "no rule hole found" in out and "60 games" in out
+    assert "error" not in out
+    assert out.count(": ok: '") == 2, out  # both `expect sometimes` witnessed

@@ -228,3 +228,13 @@ def test_the_table_draws_a_rectangle_as_a_grid(tmp_path: Path) -> None:
     rows = lines[head + 1:head + 4]
     assert rows[0].startswith("·") and rows[1].split()[1] == "·" and rows[2].split()[2] == "·"
     assert all(len(r.split()) == 3 for r in rows)
+
+
+def test_card_names_typed_in_the_repl_still_work() -> None:
+    """A pyramid's moves name cards, typed with suit letters or symbols, in any case."""
+    sess = Session(compile_game("pyramid"), "pyramid", 3)
+    texts = [t for t, _ in sess.my_move_texts()]
+    assert "pair 4♣ 9♣" in texts  # seed 3: both on the bottom row
+    assert sess.parse("pair 4c 9c") == sess.parse("pair 4♣ 9♣") == sess.parse("PAIR 4C 9C")
+    sess.play(sess.parse("pair 4c 9c"))
+    assert sess.game.zone_cards(sess.state, "pyramid7-3") == []

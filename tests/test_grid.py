@@ -238,3 +238,23 @@ def test_card_names_typed_in_the_repl_still_work() -> None:
     assert sess.parse("pair 4c 9c") == sess.parse("pair 4♣ 9♣") == sess.parse("PAIR 4C 9C")
     sess.play(sess.parse("pair 4c 9c"))
     assert sess.game.zone_cards(sess.state, "pyramid7-3") == []
+
+
+def test_the_solver_never_takes_grid_or_covered_places_as_interchangeable(tmp_path: Path) -> None:
+    """A move over `z in g` alone would make g's places interchangeable to the solver's
+    symmetry; but where a place lies matters once it covers or is covered."""
+    from cardgame.interpreter.solve.symmetry import interchangeable
+
+    body = '''
+zone out: face up
+setup {{ for z in g {{ move top of deck to z }} }}
+move take(z in g) "take" when size(g) > 0 {covered} {{ move all of z to out }}
+end when size(g) == 0
+'''
+    plain = compile_text(tmp_path, "zone g[4]: face up\n" + body.format(covered=""))
+    assert interchangeable(plain) == ["g"]  # the control: the same game without covering
+    for decl, cond in [("zone g[i in 1..4]: face up covered by g[i + 1]\n", "and z is not covered"),
+                       ("zone g[2][2]: face up\n", ""),
+                       ("zone g[4]: face up\nzone h: face up covered by g[1]\n", "")]:
+        g = compile_text(tmp_path, decl + body.format(covered=cond))
+        assert interchangeable(g) == [], decl

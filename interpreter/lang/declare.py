@@ -245,9 +245,10 @@ def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
         if z.index2 is not None:
             grid = grid_shape(z, consts, report) or (1,)  # (after an error: one place)
             zdim = ("int", sum(grid))
+        elif z.index is not None and index_name(z.index)[0] is not None:
+            zdim = ("int", _named_size(z.index, consts, report) or 1)  # `pile[i in 1..4]`
         elif z.index is not None:
-            _, size = index_name(z.index)
-            zdim = dim(size, n, consts, report, suits)
+            zdim = dim(z.index, n, consts, report, suits)
         else:
             zdim = None
         total += zdim[1] if zdim else 1
@@ -284,15 +285,16 @@ def index_name(e: A.Expr) -> tuple[str | None, A.Expr]:
 
 
 def _named_size(e: A.Expr, consts: Constants, report: Reporter) -> int | None:
-    """The size of one index of a grid: `7`, or `row in 1..7`, whose bound may read the
-    names of the indices before it (`col in 1..row`), given as constants."""
+    """The size of one index of a grid or a named index: `7`, or `row in 1..7`, whose
+    bound may read the names of the indices before it (`col in 1..row`), given as
+    constants."""
     if isinstance(e, A.Binary) and e.op == "in" and isinstance(e.right, A.Binary) \
             and e.right.op == "..":
         if not isinstance(e.left, A.Name):
-            report.err("a grid's index is a name and its range: 'row in 1..7'", e.span)
+            report.err("a named index is a name and its range: 'row in 1..7'", e.span)
             return None
         if const_int(e.right.left, consts) != 1:
-            report.err("the rows and columns of a grid count from 1", e.right.left.span,
+            report.err("the indices of a zone array count from 1", e.right.left.span,
                        f"write '{e.left.name} in 1..N'")
             return None
         e = e.right.right
@@ -303,7 +305,7 @@ def _named_size(e: A.Expr, consts: Constants, report: Reporter) -> int | None:
                    "'zone pyramid[row in 1..7][col in 1..row]', 'zone board[3][3]'")
         return None
     if not 1 <= v <= 1000:
-        report.err(f"a grid's row of {v} places is out of range 1..1000", e.span)
+        report.err(f"array size {v} is out of range 1..1000", e.span)
         return None
     return v
 

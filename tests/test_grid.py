@@ -182,7 +182,7 @@ score = bit(pile[1] is covered, 1) + bit(pile[2] is covered, 2) + bit(pile[3] is
     ("zone g[i in 0..3]: face up covered by g[i + 1]\n", "count from 1"),
     ("zone g[i in 1..2000]: face up\n", "array size 2000 is out of range 1..1000"),
     ("zone g[3][player]: face up\n", "size of a grid's index"),
-    ("zone g[200][200]: face up\n", "at most 10,000 places"),
+    ("zone g[40][40]: face up\n", "a grid has at most 1,000 places, as any zone array; this one has 1,600"),
     ("zone g[3][3]: face up covered by g[1]\n", "takes 2 indices, given 1"),
     ("zone g[3][3]: face up covered by h[1][1]\n", "'h' is not a zone"),
     ("var n = 1\nzone g[3][3]: face up covered by g[n][1]\n", "not known when the game is compiled"),

@@ -231,6 +231,7 @@ def dim(e: A.Expr, n: int, consts: Constants, report: Reporter,
 
 
 MAX_ZONES = 10_000  # zones in all, counting each of an array (a slot of every state)
+MAX_ARRAY = 1000  # zones of one array (a grid's places counted)
 MAX_VAR_ELEMENTS = 100_000  # variables in all, counting each element of an array
 
 
@@ -326,8 +327,9 @@ def grid_shape(z: A.ZoneDecl, consts: Constants, report: Reporter) -> tuple[int,
         if cols is None:
             return None
         shape.append(cols)
-    if sum(shape) > MAX_ZONES:
-        report.err(f"a grid has at most {MAX_ZONES:,} places", z.span)
+    if sum(shape) > MAX_ARRAY:
+        report.err(f"a grid has at most {MAX_ARRAY:,} places, as any zone array; this one "
+                   f"has {sum(shape):,}", z.span)
         return None
     return tuple(shape)
 

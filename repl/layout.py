@@ -68,7 +68,17 @@ class Players:
     rows: list[tuple[str, list[Line]]]
 
 
-Block = Item | Grid | Players
+@attrs.define
+class Rows:
+    """A grid zone (`zone pyramid[row in 1..7][col in 1..row]`): each place's top card,
+    row by row; rows of different lengths are centred, so a triangle is drawn as a
+    pyramid, each card between the two that cover it."""
+
+    label: str
+    rows: list[list[Pile]]
+
+
+Block = Item | Grid | Players | Rows
 
 
 def spec_of(info: TableInfo) -> TableSpec:
@@ -227,6 +237,12 @@ def _zone_blocks(info: TableInfo, decl: str, zones: list[Any], piles: dict[str, 
         content = p.top("(empty)") if zi.layout == "squared" else fan_line(
             p, fit, sep, "(empty)", tags, room if fit.pack else None)
         return [Item(zi.label, content)]
+    if zi.grid is not None:
+        rows, at = [], 0
+        for n in zi.grid:
+            rows.append([piles[z.name] for z in zones[at:at + n]])
+            at += n
+        return [Rows(zi.label, rows)]
     kind = zi.dim[0]
     heads = []
     for i, z in enumerate(zones, 1):
@@ -290,6 +306,24 @@ def _grid_lines(g: Grid, depth: int | None) -> list[Line]:
     return out
 
 
+def _rows_lines(b: Rows) -> list[Line]:
+    """A grid's places as rows of cells of one width, shorter rows centred."""
+    cells = [[p.top() for p in row] for row in b.rows]  # a card, `7♥ (2)`, or `·`
+    w = max((line_width(c) for row in cells for c in row), default=1) + 1
+    if w % 2:
+        w += 1  # a half cell is a whole number of columns
+    longest = max((len(row) for row in cells), default=0)
+    out: list[Line] = [[("class:header", b.label)]]
+    for row in cells:
+        line: Line = [("", " " * ((longest - len(row)) * w // 2))]
+        for c in row:
+            line += c + [("", " " * max(w - line_width(c), 0))]
+        while line and line[-1][0] == "" and not line[-1][1].strip():
+            line.pop()
+        out.append(line)
+    return out
+
+
 def _players_lines(b: Players, width: int) -> list[Line]:
     lw = max(get_cwidth(lab) for lab, _ in b.rows)
     lw = max(lw, get_cwidth(b.title)) + 2
@@ -344,6 +378,8 @@ def lay_out(bs: list[Block], fit: Fit, width: int) -> list[Line]:
             row = []
         if isinstance(b, Grid):
             lines += _grid_lines(b, fit.depth)
+        elif isinstance(b, Rows):
+            lines += _rows_lines(b)
         else:
             lines += _players_lines(b, width)
     if row:

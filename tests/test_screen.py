@@ -121,6 +121,8 @@ GAMES = [
     ("chains-advanced", ["terminal cards", "work area", "slot1", "score"]),
     ("interaction", ["center card", "hand", "field", "score"]),
     ("arsene", ["stores A..5", "trump card", "trick", "hand", "score"]),
+    ("pyramid", ["pyramid", "stock", "waste", "removed", "score"]),
+    ("golf", ["column1", "column7", "stock", "waste", "score"]),
 ]
 
 

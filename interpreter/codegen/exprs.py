@@ -160,8 +160,22 @@ class Exprs:
 
     def index(self, e: A.Index, fr: Frame) -> str:
         cx = self.cx
+        if isinstance(e.obj, A.Index) and isinstance(e.obj.obj, A.Name):
+            ref = cx.ref(e.obj.obj)
+            grid = ref.decl.grid if ref.kind == "zone_array" else None
+            if grid is not None:  # pyramid[r][c] with both known: the place's slot
+                r, c = self.int_value(e.obj.index, fr), self.int_value(e.index, fr)
+                at = None if r is None or c is None else ref.decl.place(r, c)
+                if at is not None:
+                    return str(cx.slot(ref) - 1 + at)
         if isinstance(e.obj, A.Name):
             ref = cx.ref(e.obj)
+            if ref.kind == "zone_array" and ref.decl.grid is not None:  # a row of a grid
+                rows = len(ref.decl.grid)
+                v = self.int_value(e.index, fr)
+                if v is not None and 1 <= v <= rows:
+                    return f"R_{ref.name}[{v - 1}]"
+                return f"R_{ref.name}[{self.index_code(e.index, ('int', rows), fr)} - 1]"
             if ref.kind == "zone_array":
                 slot, dim = cx.slot(ref), cx.dim(ref)
                 if cx.type_of(e.index).startswith("list:"):
@@ -360,6 +374,8 @@ class Exprs:
             src = f"s[{args[0]}]" if ts[0] == "zone" else f"{cx.helper('_n')}({args[0]}, {sid})"
             return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
                     "sorted": f"tuple(sorted({src}))"}[f]
+        if f == "covered":  # a place of the zone that covers it holds a card
+            return f"any(map(s.__getitem__, COVER[{args[0]}]))"
         if f == "distance":
             n = cx.const_int(e.args[2]) if cx.optimize else None
             if n is not None and n > 0 and all(_cheap(a) for a in e.args[:2]):

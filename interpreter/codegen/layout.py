@@ -50,6 +50,9 @@ class Layout:
                     text = f"{z.name}-{g.suit_names[i - 1]}"
                 elif kind == "player":
                     text = f"{z.name}-p{i}"
+                elif z.grid is not None:  # a grid's place: row 7, column 1 is pyramid7-1
+                    r, c = z.row_col(i)
+                    text = f"{z.name}{r}-{c}"
                 else:
                     text = f"{z.name}{i}"
                 owner = i if kind == "player" else 0

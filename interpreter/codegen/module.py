@@ -144,6 +144,21 @@ def tables(cx: Ctx) -> list[str]:
         if z.dim is not None:
             base = cx.layout.zone_base[z.name]
             out.append(f"Z_{z.name} = {tuple(range(base, base + z.dim[1]))!r}")
+        if z.grid is not None:  # a grid's rows: the slots of each
+            base = cx.layout.zone_base[z.name]
+            rows, at = [], base
+            for n_ in z.grid:
+                rows.append(tuple(range(at, at + n_)))
+                at += n_
+            out.append(f"R_{z.name} = {tuple(rows)!r}")
+    # `covered by`: for each zone's slot, the slots that cover it (`covered(z)`)
+    cover: list[tuple[int, ...]] = [() for _ in range(cx.layout.zone_slots[-1].slot + 1)]
+    for z in g.zones.values():
+        base = cx.layout.zone_base[z.name]
+        for i, places in enumerate(z.covers):
+            cover[base + i] = tuple(cx.layout.zone_base[zn] + max(k, 1) - 1
+                                    for zn, k in places)
+    out.append(f"COVER = {tuple(cover)!r}")
     out.append("")
     return out
 

@@ -319,6 +319,10 @@ class ZoneDecl(Decl):
     props: tuple[str, ...] = ()
     # where each word of each property stands (an unknown word is pointed at)
     prop_words: tuple[tuple[Span, ...], ...] = attrs.field(default=(), eq=False, repr=False)
+    # a grid's second index (`zone pyramid[row in 1..7][col in 1..row]`), and the places
+    # that cover each place (`covered by pyramid[row + 1][col], ...`)
+    index2: Expr | None = None
+    covered_by: tuple[Expr, ...] = ()
 
 
 @attrs.frozen

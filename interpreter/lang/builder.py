@@ -207,20 +207,25 @@ class _Builder:
 
     def d_zone_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         name = str(c[0])
-        index = None
+        indices: list[A.Expr] = []
         label = ""
         props: list[str] = []
         words: list[tuple[A.Span, ...]] = []
+        cover: tuple[A.Expr, ...] = ()
         for x in c[1:]:
             if isinstance(x, lark.Token) and x.type == "STRING":
                 label = self.unq(x)
             elif isinstance(x, lark.Tree) and x.data == "zone_prop":
                 props.append(" ".join(str(w) for w in x.children))
                 words.append(tuple(self.span(w) for w in x.children))
+            elif isinstance(x, lark.Tree) and x.data == "zone_cover":
+                cover = tuple(self.expr(y) for y in x.children)
             elif x is not None:
-                index = self.expr(x)
-        return A.ZoneDecl(name, index, label, tuple(props), prop_words=tuple(words),
-                          span=self.span(c[0]))
+                indices.append(self.expr(x))
+        return A.ZoneDecl(name, indices[0] if indices else None, label, tuple(props),
+                          prop_words=tuple(words),
+                          index2=indices[1] if len(indices) > 1 else None,
+                          covered_by=cover, span=self.span(c[0]))
 
     def d_var_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         name = str(c[0])
@@ -611,6 +616,9 @@ class _Builder:
             return A.IsEmpty(self.expr(c[0]), False, span=sp)
         if d == "is_not_empty":
             return A.IsEmpty(self.expr(c[0]), True, span=sp)
+        if d in ("is_covered", "is_not_covered"):  # `z is covered`: the built-in covered(z)
+            call = A.Call("covered", (self.expr(c[0]),), span=sp)
+            return call if d == "is_covered" else A.Unary("not", call, span=sp)
         if d == "if_expr":
             return A.IfExpr(self.expr(c[0]), self.expr(c[1]), self.expr(c[2]), span=sp)
         if d == "let_expr":

@@ -122,6 +122,14 @@ def _sublist(c: CallSite) -> str:
     return "any"
 
 
+def _covered(c: CallSite) -> str:
+    if c.arity_ok() and not compatible("zone", c.types[0]):
+        c.report(f"'is covered' asks about a place of a zone, not a {c.types[0]}: name the "
+                 "place ('pyramid[7][1] is covered', or 'each z in pyramid where z is not "
+                 "covered: top of z')", c.call.args[0].span)
+    return "bool"
+
+
 @attrs.frozen
 class Builtin:
     name: str
@@ -158,6 +166,9 @@ _TABLE = (
     Builtin("sorted", (1, 1), False, _sublist, doc="the items in increasing order"),
     Builtin("distance", (3, 3), True, _ints("int", "int", "int"),
             doc="distance(a, b, n): steps between a and b around a cycle of n (fails if n <= 0)"),
+    Builtin("covered", (1, 1), False, _covered,
+            doc="a place of a zone declared with 'covered by' is covered: a place that covers "
+                "it holds a card (also written 'z is covered')"),
     # names
     Builtin("suits", None, False, type="list:suit", doc="the four suits"),
     Builtin("colors", None, False, type="list:color", doc="the two colours"),

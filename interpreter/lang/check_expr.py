@@ -179,6 +179,20 @@ class ExprChecker:
             self.err(f"index must be {dim[0]}, found {t}", idx.span)
         self.const_index_check(dim, idx)
 
+    def _grid_column_check(self, e: A.Index, scope: Scope) -> None:
+        """`pyramid[1][2]` with both indices constant: the column must be in that row."""
+        obj = e.obj
+        if not (isinstance(obj, A.Index) and isinstance(obj.obj, A.Name)
+                and scope.lookup(obj.obj.name) is None and obj.obj.name in self.syms.zones):
+            return
+        z = self.syms.zones[obj.obj.name]
+        r, c = const_int(obj.index, self.syms.consts), const_int(e.index, self.syms.consts)
+        if z.grid is None or r is None or c is None or not 1 <= r <= len(z.grid):
+            return
+        if not 1 <= c <= z.grid[r - 1]:
+            self.err(f"column {c} is out of range 1..{z.grid[r - 1]} in row {r} of "
+                     f"'{z.name}'", e.index.span)
+
     def const_index_check(self, dim: tuple[str, int], idx: A.Expr) -> None:
         v = const_int(idx, self.syms.consts)
         if v is not None and dim[0] in ("int", "player") and not 1 <= v <= dim[1]:
@@ -329,6 +343,10 @@ class ExprChecker:
                     self.want("int", e.index, scope, ctx)
                     return "card"
                 self.types.record(obj, "list:zone")
+                if z.grid is not None:  # pyramid[r]: the places of row r (then [c]: one)
+                    self.want("int", e.index, scope, ctx)
+                    self.const_index_check(("int", len(z.grid)), e.index)
+                    return "list:zone"
                 it = self.expr(e.index, scope, ctx)
                 if is_list(it) and compatible(z.dim[0], elem(it)):
                     return "list:zone"  # hand[players from p]: several zones
@@ -348,6 +366,7 @@ class ExprChecker:
         it = self.expr(e.index, scope, ctx)
         if not compatible("int", it) and it != "player":
             self.err(f"position must be int, found {it}", e.index.span)
+        self._grid_column_check(e, scope)
         if ot == "zone":
             return "card"
         if is_list(ot):

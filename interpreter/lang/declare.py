@@ -231,6 +231,7 @@ def dim(e: A.Expr, n: int, consts: Constants, report: Reporter,
 
 
 MAX_ZONES = 10_000  # zones in all, counting each of an array (a slot of every state)
+MAX_ARRAY = 1000  # zones of one array (a grid's places counted)
 MAX_VAR_ELEMENTS = 100_000  # variables in all, counting each element of an array
 
 
@@ -241,7 +242,16 @@ def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
         if z.name in zones or z.name in consts.values:
             report.err(f"'{z.name}' is already defined", z.span)
             continue
-        zdim = dim(z.index, n, consts, report, suits) if z.index is not None else None
+        grid = None
+        if z.index2 is not None:
+            grid = grid_shape(z, consts, report) or (1,)  # (after an error: one place)
+            zdim = ("int", sum(grid))
+        elif z.index is not None and index_name(z.index)[0] is not None:
+            zdim = ("int", _named_size(z.index, consts, report) or 1)  # `pile[i in 1..4]`
+        elif z.index is not None:
+            zdim = dim(z.index, n, consts, report, suits)
+        else:
+            zdim = None
         total += zdim[1] if zdim else 1
         if total > MAX_ZONES:
             report.err(f"a game has at most {MAX_ZONES:,} zones (each zone of an array "
@@ -260,7 +270,136 @@ def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
         if vis == "owner" and (zdim is None or zdim[0] != "player"):
             report.err(f"zone '{z.name}' is seen by its owner only, so it must be one per player",
                        z.span, f"declare it as 'zone {z.name}[player]'")
-        zones[z.name] = ZoneInfo(z.name, z.label or z.name, zdim, vis, layout, z.span)
+        zones[z.name] = ZoneInfo(z.name, z.label or z.name, zdim, vis, layout, z.span, grid)
+    for z in decls:
+        if z.covered_by and z.name in zones and zones[z.name].span == z.span:
+            zones[z.name].covers = cover_relation(z, zones[z.name], zones, consts, report)
+
+
+def index_name(e: A.Expr) -> tuple[str | None, A.Expr]:
+    """`row in 1..7` of a zone array's index: ("row", the size 7); `7`: (None, 7).
+    A named index counts from 1 (checked by `_named_size`)."""
+    if (isinstance(e, A.Binary) and e.op == "in" and isinstance(e.left, A.Name)
+            and isinstance(e.right, A.Binary) and e.right.op == ".."):
+        return e.left.name, e.right.right
+    return None, e
+
+
+def _named_size(e: A.Expr, consts: Constants, report: Reporter) -> int | None:
+    """The size of one index of a grid or a named index: `7`, or `row in 1..7`, whose
+    bound may read the names of the indices before it (`col in 1..row`), given as
+    constants."""
+    if isinstance(e, A.Binary) and e.op == "in" and isinstance(e.right, A.Binary) \
+            and e.right.op == "..":
+        if not isinstance(e.left, A.Name):
+            report.err("a named index is a name and its range: 'row in 1..7'", e.span)
+            return None
+        if const_int(e.right.left, consts) != 1:
+            report.err("the indices of a zone array count from 1", e.right.left.span,
+                       f"write '{e.left.name} in 1..N'")
+            return None
+        e = e.right.right
+    v = const_int(e, consts)
+    if v is None:
+        report.err("the size of a grid's index must be a number, an option, or computed "
+                   "from the names of the indices before it", e.span,
+                   "'zone pyramid[row in 1..7][col in 1..row]', 'zone board[3][3]'")
+        return None
+    if not 1 <= v <= 1000:
+        report.err(f"array size {v} is out of range 1..1000", e.span)
+        return None
+    return v
+
+
+def grid_shape(z: A.ZoneDecl, consts: Constants, report: Reporter) -> tuple[int, ...] | None:
+    """The number of places of each row of a grid (`zone board[3][3]`: (3, 3, 3);
+    `zone pyramid[row in 1..7][col in 1..row]`: (1, 2, ..., 7))."""
+    assert z.index is not None and z.index2 is not None
+    rows = _named_size(z.index, consts, report)
+    if rows is None:
+        return None
+    rname, _ = index_name(z.index)
+    shape = []
+    for r in range(1, rows + 1):
+        bound = consts if rname is None else Constants(
+            {**consts.values, rname: ("int", r)}, consts.defs)
+        cols = _named_size(z.index2, bound, report)
+        if cols is None:
+            return None
+        shape.append(cols)
+    if sum(shape) > MAX_ARRAY:
+        report.err(f"a grid has at most {MAX_ARRAY:,} places, as any zone array; this one "
+                   f"has {sum(shape):,}", z.span)
+        return None
+    return tuple(shape)
+
+
+def cover_relation(z: A.ZoneDecl, info: ZoneInfo, zones: dict[str, ZoneInfo],
+                   consts: Constants, report: Reporter) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """For each place of zone z, the places its `covered by` names there, computed with
+    the indices' names bound to the place's indices. A place outside its array or grid
+    (`pyramid[8][1]` below the last row) covers nothing."""
+    names = [index_name(e)[0] for e in (z.index, z.index2) if e is not None]
+    if info.dim is None:
+        places: list[tuple[int, ...]] = [()]
+    elif info.grid is not None:
+        places = [info.row_col(i) for i in range(1, info.dim[1] + 1)]
+    else:
+        places = [(i,) for i in range(1, info.dim[1] + 1)]
+    out = []
+    for idx in places:
+        bound = Constants({**consts.values, **{nm: ("int", v) for nm, v in zip(names, idx, strict=True)
+                                               if nm is not None}}, consts.defs)
+        cov: list[tuple[str, int]] = []
+        for e in z.covered_by:
+            at = _cover_place(e, bound, zones, report)
+            if at is False:
+                return ()
+            if isinstance(at, tuple) and at not in cov:
+                cov.append(at)
+        out.append(tuple(cov))
+    return tuple(out)
+
+
+def _cover_place(e: A.Expr, consts: Constants, zones: dict[str, ZoneInfo],
+                 report: Reporter) -> tuple[str, int] | None | bool:
+    """The place `e` names (zone, 1-based place or 0); None outside its zone; False after
+    an error."""
+    ixs: list[A.Expr] = []
+    base = e
+    while isinstance(base, A.Index):
+        ixs.insert(0, base.index)
+        base = base.obj
+    hint = ("'covered by' names places of zones, computed from the indices' names: "
+            "'covered by pyramid[row + 1][col], pyramid[row + 1][col + 1]'")
+    if not isinstance(base, A.Name) or base.name not in zones:
+        known = [n for n in zones if n != "deck"]
+        what = f"'{base.name}' is not a zone" if isinstance(base, A.Name) else "not a zone"
+        report.err(f"covered by: {what}", e.span,
+                   (did_you_mean(base.name, known) if isinstance(base, A.Name) else "") or hint)
+        return False
+    zi = zones[base.name]
+    want = 0 if zi.dim is None else (2 if zi.grid is not None else 1)
+    if len(ixs) != want:
+        report.err(f"covered by: zone '{zi.name}' takes {want} "
+                   f"ind{'ex' if want == 1 else 'ices'}, given {len(ixs)}", e.span, hint)
+        return False
+    vals = [const_int(i, consts) for i in ixs]
+    for i, v in zip(ixs, vals, strict=True):
+        if v is None:
+            report.err("covered by: this index is not known when the game is compiled",
+                       i.span, hint)
+            return False
+    if zi.dim is None:
+        return (zi.name, 0)
+    if zi.grid is not None:
+        at = zi.place(vals[0] or 0, vals[1] or 0)
+        return None if at is None else (zi.name, at)
+    if zi.dim[0] != "int":
+        report.err(f"covered by: zone '{zi.name}' is indexed by {zi.dim[0]}", e.span, hint)
+        return False
+    v0 = vals[0] or 0
+    return (zi.name, v0) if 1 <= v0 <= zi.dim[1] else None
 
 
 def _bad_word(z: A.ZoneDecl, i: int) -> Span:

@@ -341,9 +341,9 @@ _SLIPS = (
     (re.compile(r"\b(any|all|count|sum|min|max|first|each|random)\s*$"), re.compile(r"^\w+$"),
      "a quantifier inside an expression needs parentheses: 'x > 0 and (any d in hand: "
      "d.rank == 1)', 'any m in (each c in hand: c.rank): m > 3'"),
-    (re.compile(r"^\s*zone\s+[A-Za-z_][A-Za-z_0-9]*\s*\[[^\]]*\]\s*$"), re.compile(r"^\[$"),
-     "a zone array has one index: 'zone place[49]' (place (row - 1) * 7 + column), or one "
-     "array per row ('zone row1[7]', 'zone row2[7]', ...)"),
+    (re.compile(r"^\s*zone\s+[A-Za-z_][A-Za-z_0-9]*\s*(\[[^\]]*\]\s*){2}$"), re.compile(r"^\[$"),
+     "a zone array has one index, or two for a grid of rows and columns: 'zone board[3][3]', "
+     "'zone pyramid[row in 1..7][col in 1..row]'"),
     (re.compile(r"(^|[{}]|\s)turn\s*$"), re.compile(r"^over$"),
      "there is no 'turn over': to turn a pile over onto another, 'move reverse(waste) to "
      "stock' (the top card ends at the bottom)"),

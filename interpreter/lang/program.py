@@ -39,6 +39,27 @@ class ZoneInfo:
     visibility: str  # hidden, public, owner
     layout: str  # fanned, squared, row
     span: A.Span
+    # a grid (`zone pyramid[row in 1..7][col in 1..row]`): the number of places of each
+    # row; its places are numbered row by row, 1..sum(grid), as an array of that size
+    grid: tuple[int, ...] | None = None
+    # `covered by`: for each place (0-based, one for a single zone), the places that cover
+    # it, as (zone, 1-based place; 0 for a single zone)
+    covers: tuple[tuple[tuple[str, int], ...], ...] = ()
+
+    def place(self, row: int, col: int) -> int | None:
+        """The 1-based place of row `row`, column `col` of a grid (None: not in it)."""
+        if self.grid is None or not 1 <= row <= len(self.grid) or not 1 <= col <= self.grid[row - 1]:
+            return None
+        return sum(self.grid[:row - 1]) + col
+
+    def row_col(self, i: int) -> tuple[int, int]:
+        """The (row, column) of the 1-based place i of a grid."""
+        assert self.grid is not None
+        for r, n in enumerate(self.grid, 1):
+            if i <= n:
+                return r, i
+            i -= n
+        raise IndexError(i)
 
 
 @attrs.define

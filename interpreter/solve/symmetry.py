@@ -10,7 +10,8 @@ outside `setup`, every use of the array's name is
   move uses for nothing else (Chains' `to_slot(i in 1..slot_count)`),
 
 and never an index (`column[1]`, `column[k]`), a loop or quantifier over it (their order
-is the zones' order), a `deal` to it, or anything else. Then every rule sees a zone of
+is the zones' order), a `deal` to it, or anything else; and the array is no grid and
+has no place in a `covered by` (where a place lies matters there). Then every rule sees a zone of
 the array only through a parameter that ranges over all of them, so permuting the zones'
 contents permutes the legal moves and changes nothing else: two positions that differ by
 such a permutation are both winnable or both not. Setup is exempt: it runs before any
@@ -34,8 +35,12 @@ from ..lang import ast as A
 def interchangeable(game: Game) -> list[str]:
     """The zone arrays of `game` whose zones are interchangeable (see the module doc)."""
     program = game.checked
+    # a grid's places, and places that cover or are covered (`covered by`), differ by
+    # where they lie: such an array is never claimed
+    covering = {zn for z in program.zones.values() for places in z.covers for zn, _ in places}
     arrays = {name for name, z in program.zones.items()
-              if z.dim is not None and z.dim[0] == "int" and z.dim[1] > 1}
+              if z.dim is not None and z.dim[0] == "int" and z.dim[1] > 1
+              and z.grid is None and not z.covers and name not in covering}
     if not arrays:
         return []
     bad: set[str] = set()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import attrs
 
 from ..cards import MAX_SUITS, SUITS, suit_symbols
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic, Diagnostics, did_you_mean
 from . import ast as A
 from .check_example import check_examples, effective_settings
 from .check_expr import KEYWORDS, ExprChecker
@@ -58,7 +58,21 @@ def check(loaded: Loaded, players: int | None = None,
     except Diagnostic as d:  # one error that stops the check (a constant too large...)
         if d.source is None:
             d.source = loaded.sources.get(d.span.file)
+        _prelude_hint(d, loaded)
         raise
+    except Diagnostics as ds:
+        for d in ds.items:
+            _prelude_hint(d, loaded)
+        raise
+
+
+def _prelude_hint(d: Diagnostic, loaded: Loaded) -> None:
+    """A name a prelude reads and the game does not declare: say that the game declares it
+    (the prelude's header lists what it reads)."""
+    if d.span.file in loaded.preludes and d.message.startswith("unknown "):
+        name = d.message.split("'")[1] if "'" in d.message else "it"
+        d.hint = (f"the prelude {d.span.file} reads '{name}': declare it in the game (the "
+                  "prelude's first lines list what it reads)")
 
 
 def _check(loaded: Loaded, players: int | None,

@@ -61,8 +61,8 @@ def check(loaded: Loaded, players: int | None = None,
         _prelude_hint(d, loaded)
         raise
     except Diagnostics as ds:
-        for d in ds.items:
-            _prelude_hint(d, loaded)
+        for item in ds.items:
+            _prelude_hint(item, loaded)
         raise
 
 

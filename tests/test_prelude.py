@@ -188,3 +188,59 @@ def test_a_local_prelude_file_is_used(tmp_path: Path) -> None:
     [power] = [d for d in loaded.decls if getattr(d, "name", "") == "power"]
     assert power.span.file.endswith("lowace.cardgame")  # the first prelude's comes first
     compile_game(tmp_path / "t.cardgame")
+
+
+# ------------------------------------------------- Arsène's trick rules are the prelude's
+ARSENE = Path(__file__).resolve().parent.parent / "games" / "arsene.cardgame"
+ARSENE_TRICKS = '''def led = (bottom of trick).suit
+def power(c: card) = if c.rank == A then 14 else c.rank
+def strength(c: card) =
+  if trumps and c.suit == diamonds then 100 + power(c)
+  else if c.suit == led then 50 + power(c)
+  else 0
+# The i-th card of the trick was played by the i-th player clockwise from the leader.
+def winner_of_trick =
+  let best = (max c in trick: strength(c)) in
+  (players from leader)[first i in 1..size(trick) where strength(trick[i]) == best]
+
+move play(c in hand[me]) "play {c}"
+  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led) "you must follow {led}"
+'''
+
+
+def arsene_on_the_prelude(tmp_path: Path) -> Path:
+    """Arsène with its led suit, trick winner and following written by the prelude: only
+    which cards are trumps is its own."""
+    text = ARSENE.read_text(encoding="utf-8")
+    assert ARSENE_TRICKS in text  # what is replaced is still Arsène's
+    text = text.replace(ARSENE_TRICKS, '''def is_trump(c: card) = trumps and c.suit == diamonds
+
+move play(c in hand[me]) "play {c}" when follows_suit(c, me) "you must follow {led}"
+''').replace("deck standard\n", 'deck standard\nuse "tricks"\n', 1)
+    return write(tmp_path, text, "arsene-prelude")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_arsene_on_the_prelude_plays_exactly_as_arsene(tmp_path: Path, players: int) -> None:
+    import random
+
+    mine = compile_game(arsene_on_the_prelude(tmp_path), players=players)
+    theirs = compile_game(ARSENE, players=players)
+    for seed in range(3):
+        a, b = mine.new_state(seed), theirs.new_state(seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not theirs.is_terminal(b) and steps < 400:
+            ma, mb = mine.legal_moves(a), theirs.legal_moves(b)
+            assert [mine.move_text(m) for m in ma] == [theirs.move_text(m) for m in mb]
+            i = rng.randrange(len(mb))
+            a, b = mine.apply(a, ma[i]), theirs.apply(b, mb[i])
+            steps += 1
+        assert mine.variables(a) == theirs.variables(b)
+        assert mine.zone_contents(a) == theirs.zone_contents(b)
+
+
+def test_arsene_on_the_prelude_passes_arsenes_examples(tmp_path: Path) -> None:
+    outcomes = run_examples(arsene_on_the_prelude(tmp_path))
+    assert len(outcomes) >= 9
+    assert [(o.name, o.failures) for o in outcomes if not o.ok] == []

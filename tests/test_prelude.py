@@ -244,3 +244,11 @@ def test_arsene_on_the_prelude_passes_arsenes_examples(tmp_path: Path) -> None:
     outcomes = run_examples(arsene_on_the_prelude(tmp_path))
     assert len(outcomes) >= 9
     assert [(o.name, o.failures) for o in outcomes if not o.ok] == []
+
+
+def test_checking_a_prelude_alone_says_it_is_a_prelude() -> None:
+    from cardgame.interpreter.lang.loader import prelude_dir
+
+    errs = errors_of(prelude_dir() / "tricks.cardgame")
+    [name] = [e for e in errs if e.message == "the game has no name"]
+    assert "this file is a prelude, not a game" in name.hint

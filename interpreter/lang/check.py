@@ -10,6 +10,8 @@ Every error found is reported together; the Program is built only when there is 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 
 from ..cards import MAX_SUITS, SUITS, suit_symbols
@@ -33,7 +35,7 @@ from .declare import (
     player_count,
 )
 from .limits import check_calls, check_loops, check_move_params, check_move_texts
-from .loader import Loaded
+from .loader import Loaded, prelude_dir
 from .program import Program, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
 
@@ -66,6 +68,17 @@ def check(loaded: Loaded, players: int | None = None,
         raise
 
 
+_PRELUDE_HINT = ('this file is a prelude, not a game: a game adds it with use "NAME"; check a '
+                 'game that uses it')
+
+
+def _is_prelude(path: str) -> bool:
+    try:
+        return Path(path).resolve().parent == prelude_dir().resolve()
+    except OSError:
+        return False
+
+
 def _prelude_hint(d: Diagnostic, loaded: Loaded) -> None:
     """A name a prelude reads and the game does not declare: say that the game declares it
     (the prelude's header lists what it reads)."""
@@ -81,7 +94,8 @@ def _check(loaded: Loaded, players: int | None,
     start = A.Span(loaded.path, *_FILE_START)
     d = collect(loaded.decls)
     if not d.name:
-        report.err("the game has no name", start, 'start the file with: game "Name"')
+        report.err("the game has no name", start, _PRELUDE_HINT if _is_prelude(loaded.path)
+                   else 'start the file with: game "Name"')
     # players, options, constants
     n = player_count(d.players, players, report)
     options = option_values(d.options, settings or {}, report)

@@ -762,3 +762,37 @@ def test_membership_form_plays_as_the_generator(tmp_path: Path) -> None:
             assert ra[1] == rb[1]
             sa, sb = ra[1], rb[1]
     assert errors > 0 and quiet_empty > 0
+def test_a_condition_written_as_a_def_is_unswitched_like_one_written_out(
+        tmp_path: Path) -> None:
+    """`when follows_suit(c, me)`, a def whose body is `trick is empty or ...` (as the
+    tricks prelude writes it): the generator sees through the call, tests `trick is empty`
+    once before the loop, and in the other arm computes `led` and the quantifier once per
+    decision, as when the condition is written out in the move. A def whose first
+    disjunct reads its parameter is left as it is."""
+    text = OPTIMISER_GAMES["unswitch"].replace(
+        "  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)\n",
+        "  when follows_suit(c, me)\n").replace(
+        "def led = (bottom of trick).suit\n",
+        "def led = (bottom of trick).suit\n"
+        "def follows_suit(c: card, p: player) =\n"
+        "  trick is empty or c.suit == led or not (any d in hand[p]: d.suit == led)\n")
+    path = tmp_path / "unswitch_def.cardgame"
+    path.write_text(text, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    loops = legal.split("for u_c in")
+    assert len(loops) == 5  # follow twice (unswitched), risky, own
+    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
+    led = re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
+    assert led and f"== {led.group(1)})" in loops[2].split("out.append")[0]
+    assert legal.count("if (not s[") == 1  # the call is opened once, not again inside
+    play_both(fast, plain, seeds=tuple(range(8)))
+    # the first disjunct reads a parameter of the def: nothing is unswitched
+    own = text.replace("  trick is empty or c.suit == led", "  c.rank > 10 or trick is empty"
+                       " or c.suit == led")
+    path.write_text(own, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    legal = fast.gen.source[fast.gen.source.index("def legal_"):]
+    assert legal[:legal.index("LEGAL =")].count("for u_c in") == 3
+    play_both(fast, plain, seeds=tuple(range(8)))

@@ -123,6 +123,7 @@ GAMES = [
     ("arsene", ["stores A..5", "trump card", "trick", "hand", "score"]),
     ("pyramid", ["pyramid", "stock", "waste", "removed", "score"]),
     ("golf", ["column1", "column7", "stock", "waste", "score"]),
+    ("oh-hell", ["turned trump", "trick", "hand", "bid", "trumps", "score"]),
 ]
 
 

@@ -51,7 +51,7 @@ FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 VISIBILITY = {"face down": "hidden", "hidden": "hidden", "face up": "public",
               "public": "public", "owner only": "owner", "owner": "owner"}
 VIS_WORDS = {"hidden": "face down", "public": "face up", "owner": "owner only"}
-SKIPPED = (A.GameDecl, A.About, A.Extends, A.PlayersDecl, A.OptionDecl, A.DeckDecl,
+SKIPPED = (A.GameDecl, A.About, A.Extends, A.Use, A.PlayersDecl, A.OptionDecl, A.DeckDecl,
            A.TableDecl, A.InvariantDecl, A.ExpectDecl, A.EquivalentDecl, A.LimitDecl,
            A.RemoveDecl, A.ResultDecl, A.AutoDecl)
 MAX_MUTANTS = 2000  # a file gives at most this many (the first ones, in file order)

@@ -92,7 +92,8 @@ class Moves:
         return self.unswitched(md, mid, rule, conj, ())
 
     def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[A.Expr | _AnyOf],
-                   guards: tuple[A.Expr, ...], depth: int = 0) -> list[str]:
+                   guards: tuple[A.Expr, ...], depth: int = 0,
+                   opened: tuple[A.Expr, ...] = ()) -> list[str]:
         """Loop unswitching: a conjunct `a or b` whose first disjunct reads no parameter,
         cannot fail and changes nothing (`trick is empty or c.suit == led ...`) is tested
         once, before the loops: when it holds the conjunct is dropped, else it becomes
@@ -101,6 +102,11 @@ class Moves:
         cx = self.cx
         for i, c in enumerate(conj if cx.optimize and depth < UNSWITCH_DEPTH else ()):
             ds = disjuncts(c) if isinstance(c, A.Expr) else list(c.items)
+            seen_through = False
+            if len(ds) == 1 and isinstance(c, A.Call) and not any(c is o for o in opened):
+                # a def called as the whole conjunct (`follows_suit(c, me)`, a prelude's):
+                # the first disjunct of its body, when it reads none of its parameters
+                ds, seen_through = self.def_disjuncts(c), True
             first = ds[0]
             if len(ds) < 2 or params_in(cx, first) or self.may_raise(first):
                 continue
@@ -114,10 +120,15 @@ class Moves:
             if (isinstance(first, A.IsEmpty) and not first.negated
                     and cx.type_of(first.operand) == "zone"):
                 known = guards + (first.operand,)
-            yes = self.unswitched(md, mid, rule, conj[:i] + conj[i + 1:], guards, depth + 1)
-            no = self.unswitched(md, mid, rule, conj[:i] + [
-                rest[0] if len(rest) == 1 else _AnyOf(tuple(rest))] + conj[i + 1:], known,
-                depth + 1)
+            yes = self.unswitched(md, mid, rule, conj[:i] + conj[i + 1:], guards, depth + 1,
+                                  opened)
+            # seen through a def: the call stays (its first disjunct is false there, so it
+            # is the rest), and what the test said is known inside it
+            stays: A.Expr | _AnyOf = c if seen_through else (
+                rest[0] if len(rest) == 1 else _AnyOf(tuple(rest)))
+            now_open = (c,) if seen_through and isinstance(c, A.Expr) else ()
+            no = self.unswitched(md, mid, rule, conj[:i] + [stays] + conj[i + 1:], known,
+                                 depth + 1, opened + now_open)
             return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
                     + [INDENT + ln for ln in no])
         pnames = [p.name for p in md.params]
@@ -140,6 +151,18 @@ class Moves:
         w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
         gen.level(0, fr, w)
         return w.lines
+
+    def def_disjuncts(self, call: A.Call) -> list[A.Expr]:
+        """The disjuncts of a def's body, when the first reads none of the def's
+        parameters (so it means the same at the call); else the call alone."""
+        ref = self.cx.ref(call)
+        if ref.kind != "def" or not isinstance(ref.decl, A.DefDecl):
+            return [call]
+        ds = disjuncts(ref.decl.body)
+        if any(isinstance(n, A.Name) and self.cx.ref(n).kind == "def_param"
+               for n in A.walk(ds[0])):
+            return [call]
+        return ds
 
     def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
         """Could evaluating e fail (an empty zone, a bad index, division by zero...)?"""

@@ -271,7 +271,8 @@ class Optimizing(Exprs):
         if (h is not None and isinstance(e, A.IsEmpty) and e.negated == (op == "and")
                 and self.cx.type_of(e.operand) == "zone"):
             try:
-                h.guards[value_key(self.cx, e.operand, fr.env)] = INNER
+                # known already (an unswitched test before the loops): that fact stands
+                h.guards.setdefault(value_key(self.cx, e.operand, fr.env), INNER)
             except KeyError:  # a name bound inside the expression: no fact
                 pass
 

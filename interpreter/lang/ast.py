@@ -267,6 +267,17 @@ class Extends(Decl):
 
 
 @attrs.frozen
+class Use(Decl):
+    """`use "tricks"`: a prelude's declarations, unless the game declares the same."""
+
+    target: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"Use:{self.target}"
+
+
+@attrs.frozen
 class PlayersDecl(Decl):
     low: int = 1
     high: int = 1

@@ -107,6 +107,9 @@ class _Builder:
     def d_extends_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.Extends(self.unq(c[0]), span=self.span(c[0]))
 
+    def d_use_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        return A.Use(self.unq(c[0]), span=self.span(c[0]))
+
     def d_players_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         nums = [self.num(x) for x in c if x is not None]
         low = nums[0]

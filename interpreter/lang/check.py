@@ -10,10 +10,12 @@ Every error found is reported together; the Program is built only when there is 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 
 from ..cards import MAX_SUITS, SUITS, suit_symbols
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic, Diagnostics, did_you_mean
 from . import ast as A
 from .check_example import check_examples, effective_settings
 from .check_expr import KEYWORDS, ExprChecker
@@ -33,7 +35,7 @@ from .declare import (
     player_count,
 )
 from .limits import check_calls, check_loops, check_move_params, check_move_texts
-from .loader import Loaded
+from .loader import Loaded, prelude_dir
 from .program import Program, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
 
@@ -58,7 +60,32 @@ def check(loaded: Loaded, players: int | None = None,
     except Diagnostic as d:  # one error that stops the check (a constant too large...)
         if d.source is None:
             d.source = loaded.sources.get(d.span.file)
+        _prelude_hint(d, loaded)
         raise
+    except Diagnostics as ds:
+        for item in ds.items:
+            _prelude_hint(item, loaded)
+        raise
+
+
+_PRELUDE_HINT = ('this file is a prelude, not a game: a game adds it with use "NAME"; check a '
+                 'game that uses it')
+
+
+def _is_prelude(path: str) -> bool:
+    try:
+        return Path(path).resolve().parent == prelude_dir().resolve()
+    except OSError:
+        return False
+
+
+def _prelude_hint(d: Diagnostic, loaded: Loaded) -> None:
+    """A name a prelude reads and the game does not declare: say that the game declares it
+    (the prelude's header lists what it reads)."""
+    if d.span.file in loaded.preludes and d.message.startswith("unknown "):
+        name = d.message.split("'")[1] if "'" in d.message else "it"
+        d.hint = (f"the prelude {d.span.file} reads '{name}': declare it in the game (the "
+                  "prelude's first lines list what it reads)")
 
 
 def _check(loaded: Loaded, players: int | None,
@@ -67,7 +94,8 @@ def _check(loaded: Loaded, players: int | None,
     start = A.Span(loaded.path, *_FILE_START)
     d = collect(loaded.decls)
     if not d.name:
-        report.err("the game has no name", start, 'start the file with: game "Name"')
+        report.err("the game has no name", start, _PRELUDE_HINT if _is_prelude(loaded.path)
+                   else 'start the file with: game "Name"')
     # players, options, constants
     n = player_count(d.players, players, report)
     options = option_values(d.options, settings or {}, report)

@@ -4,6 +4,12 @@ A file that `extends` another replaces each declaration of the same kind and nam
 (a `def`, `move`, `zone`, `setup`, `flow`, ...) and adds the rest. `remove KIND NAME`
 drops an inherited declaration. Loading reads only the named file and the files it
 explicitly extends; nothing in a game file is ever executed as Python.
+
+`use "NAME"` adds a prelude, `games/prelude/NAME.cardgame` (or a `.cardgame` file named by
+its path, in the game's folder): shared declarations written in the language, such as the
+trick-taking mechanics of `tricks`. A prelude's declaration is added only where neither the
+game nor the game it extends declares the same kind and name, so a game overrides any piece
+by declaring it, or drops it with `remove`. A prelude neither extends nor uses another.
 """
 
 from __future__ import annotations
@@ -25,6 +31,14 @@ _BOM = b"\xef\xbb\xbf"
 
 def bundled_dir() -> Path:
     return Path(str(importlib.resources.files("cardgame.games")))
+
+
+def prelude_dir() -> Path:
+    return bundled_dir() / "prelude"
+
+
+def prelude_names() -> list[str]:
+    return sorted(p.stem for p in prelude_dir().glob("*.cardgame"))
 
 
 def bundled_names() -> list[str]:
@@ -62,6 +76,7 @@ class Loaded:
     decls: tuple[A.Decl, ...]
     sources: dict[str, str]
     chain: tuple[str, ...]  # the file and the files it extends, nearest first
+    preludes: tuple[str, ...] = ()  # the preludes the chain uses (`use "tricks"`)
 
 
 def _display_name(path: Path) -> str:
@@ -119,12 +134,13 @@ def load(path: Path | str, sources: dict[str, str] | None = None,
     chain: list[str] = []
     roots = (path, bundled_dir(), *allowed)
     folders = tuple((r.parent if r.suffix == ".cardgame" else r).resolve() for r in roots)
-    decls = _load(path, sources, chain, 0, folders)
-    return Loaded(_display_name(path), tuple(decls), sources, tuple(chain))
+    used: list[str] = []
+    decls = _load(path, sources, chain, 0, folders, used)
+    return Loaded(_display_name(path), tuple(decls), sources, tuple(chain), tuple(used))
 
 
 def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int,
-          folders: tuple[Path, ...]) -> list[A.Decl]:
+          folders: tuple[Path, ...], used: list[str]) -> list[A.Decl]:
     module = read_module(path, sources)
     chain.append(module.file)
     extends = [d for d in module.decls if isinstance(d, A.Extends)]
@@ -148,8 +164,57 @@ def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int,
             raise _at(Diagnostic(f"too many levels of 'extends' (at most {MAX_EXTENDS_DEPTH})",
                                  ext.span, f"{chain[0]} starts a chain of more than "
                                  f"{MAX_EXTENDS_DEPTH} games each extending the next"), sources)
-        base = _load(target, sources, chain, depth + 1, folders)
-    return merge(base, [d for d in module.decls if not isinstance(d, A.Extends)], sources)
+        base = _load(target, sources, chain, depth + 1, folders, used)
+    seen_uses: set[str] = set()
+    for u in (d for d in module.decls if isinstance(d, A.Use)):
+        if u.target in seen_uses:
+            raise _at(Diagnostic(f"'{u.target}' is used twice", u.span,
+                                 "a file uses a prelude once"), sources)
+        seen_uses.add(u.target)
+        base = _add_prelude(base, _load_prelude(u, path, sources, folders, used))
+    own = [d for d in module.decls if not isinstance(d, (A.Extends, A.Use))]
+    return merge(base, own, sources)
+
+
+def _add_prelude(base: list[A.Decl], prelude: list[A.Decl]) -> list[A.Decl]:
+    """The prelude's declarations that the game so far does not declare (same key)."""
+    have = {_key(d) for d in base}
+    return base + [d for d in prelude if _key(d) not in have]
+
+
+def _load_prelude(u: A.Use, path: Path, sources: dict[str, str], folders: tuple[Path, ...],
+                  used: list[str]) -> list[A.Decl]:
+    target = u.target
+    if "/" in target or "\\" in target or "." in Path(target).name:
+        if not target.endswith(".cardgame"):
+            raise _at(Diagnostic(f"'{target}' is not a game file", u.span,
+                                 "use a bundled prelude by name ("
+                                 + ", ".join(prelude_names()) + "), or a .cardgame file"),
+                      sources)
+        file = path.parent / target
+        if not file.is_file():
+            raise _at(Diagnostic(f"cannot find the prelude '{target}'", u.span,
+                                 "a path is read from the game's own folder"), sources)
+        if not any(file.resolve().is_relative_to(f) for f in folders):
+            raise _at(Diagnostic(f"'{target}' is outside the game's folder", u.span,
+                                 "a game uses a bundled prelude or a file in its own folder "
+                                 "(symbolic links are followed)"), sources)
+    else:
+        file = prelude_dir() / f"{target}.cardgame"
+        if not file.is_file():
+            raise _at(Diagnostic(f"unknown prelude '{target}'", u.span,
+                                 did_you_mean(target, prelude_names())
+                                 or "the bundled preludes: " + ", ".join(prelude_names())),
+                      sources)
+    module = read_module(file, sources)
+    used.append(module.file)
+    for d in module.decls:
+        if isinstance(d, (A.Extends, A.Use)):
+            word = "extends" if isinstance(d, A.Extends) else "uses"
+            raise _at(Diagnostic(f"a prelude {word} nothing", d.span,
+                                 "a prelude is a plain list of declarations; the game names "
+                                 "each prelude it uses"), sources)
+    return merge([], list(module.decls), sources)
 
 
 def _find_base(ext: A.Extends, path: Path, sources: dict[str, str]) -> Path:

@@ -1,0 +1,108 @@
+"""Shared by openspiel_diff.py and openspiel_speed.py: loading pyspiel (or saying why
+not), random play on both sides, and the statistics."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+SKIP = ("pyspiel is not installed: this comparison needs OpenSpiel "
+        "(pip install open_spiel, in your own environment; it is not a dependency of "
+        "cardgame). Skipped.")
+
+
+def load_pyspiel() -> Any | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def require_pyspiel() -> Any:
+    ps = load_pyspiel()
+    if ps is None:
+        print(SKIP)
+        sys.exit(0)
+    return ps
+
+
+def os_chance(state: Any, rng: random.Random) -> int:
+    """A chance outcome drawn with its probability (by index when they are all equal,
+    as OpenSpiel's card deals are)."""
+    outcomes = state.chance_outcomes()
+    if len(outcomes) == 1:
+        return int(outcomes[0][0])
+    if outcomes[0][1] == outcomes[-1][1]:
+        return int(outcomes[rng.randrange(len(outcomes))][0])
+    actions, probs = zip(*outcomes, strict=True)
+    return int(rng.choices(actions, probs)[0])
+
+
+def os_random_game(game: Any, rng: random.Random,
+                   on_decision: Callable[[Any, list[int]], None] | None = None
+                   ) -> tuple[Any, list[tuple[int, int]]]:
+    """One OpenSpiel game of uniformly random legal actions (chance by its
+    probabilities), with its history as (player, action), chance as -1."""
+    state = game.new_initial_state()
+    history: list[tuple[int, int]] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            a = os_chance(state, rng)
+            history.append((-1, a))
+        else:
+            legal = state.legal_actions()
+            if on_decision is not None:
+                on_decision(state, legal)
+            a = legal[rng.randrange(len(legal))]
+            history.append((state.current_player(), a))
+        state.apply_action(a)
+    return state, history
+
+
+def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The mean and the half-width of its normal-approximation CI."""
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, float("nan")
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, z * math.sqrt(var / n)
+
+
+def ratio_ci(sums: list[float], counts: list[float], z: float = 1.96) -> tuple[float, float]:
+    """sum(sums) / sum(counts) over games, with a CI that treats the game (not the
+    decision) as the unit: decisions of one game are not independent."""
+    g = len(sums)
+    total_n = sum(counts)
+    r = sum(sums) / total_n
+    if g < 2:
+        return r, float("nan")
+    nbar = total_n / g
+    var = sum(((s - r * c) / nbar) ** 2 for s, c in zip(sums, counts, strict=True)) \
+        / (g * (g - 1))
+    return r, z * math.sqrt(var)
+
+
+def chi2_p(table: list[list[int]]) -> float:
+    """The p-value of a chi-square test of homogeneity of the rows of `table` (the
+    Wilson-Hilferty approximation of the chi-square tail; columns with no count dropped)."""
+    cols = [j for j in range(len(table[0])) if sum(row[j] for row in table) > 0]
+    if len(cols) < 2:
+        return 1.0
+    rows = [[row[j] for j in cols] for row in table]
+    total = sum(map(sum, rows))
+    col_tot = [sum(r[j] for r in rows) for j in range(len(cols))]
+    stat = 0.0
+    for r in rows:
+        rt = sum(r)
+        for j, x in enumerate(r):
+            e = rt * col_tot[j] / total
+            if e > 0:
+                stat += (x - e) ** 2 / e
+    k = (len(rows) - 1) * (len(cols) - 1)
+    zz = ((stat / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
+    return 0.5 * math.erfc(zz / math.sqrt(2))

@@ -1,0 +1,66 @@
+"""benchmarks/openspiel_diff.py and openspiel_speed.py: they skip cleanly without pyspiel,
+their statistics are right, and (with pyspiel installed) the differential agrees on Oh Hell
+and catches a rule that differs. The speed figures are not checked (a benchmark, not a
+timed test)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCH))
+
+import openspiel_common  # noqa: E402
+import openspiel_diff  # noqa: E402
+import openspiel_speed  # noqa: E402
+from openspiel_adapters import adapters  # noqa: E402
+from openspiel_adapters.oh_hell import OhHell  # noqa: E402
+
+
+@pytest.mark.parametrize("script", [openspiel_diff, openspiel_speed])
+def test_both_scripts_skip_with_a_message_without_pyspiel(
+        script: object, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(openspiel_common, "load_pyspiel", lambda: None)
+    with pytest.raises(SystemExit) as ei:
+        script.main(["--games", "2"])  # type: ignore[attr-defined]
+    assert ei.value.code == 0
+    out = capsys.readouterr().out
+    assert "pyspiel is not installed" in out and "pip install open_spiel" in out
+
+
+def test_the_adapters_are_listed_by_name() -> None:
+    found = adapters()
+    assert "oh_hell" in found and found["oh_hell"].game == "oh-hell"
+
+
+def test_chi_square_tells_equal_from_different_distributions() -> None:
+    same = [[400, 300, 300], [404, 298, 298]]
+    other = [[400, 300, 300], [250, 300, 450]]
+    assert openspiel_common.chi2_p(same) > 0.5
+    assert openspiel_common.chi2_p(other) < 0.001
+
+
+def test_ratio_ci_treats_the_game_as_the_unit() -> None:
+    r, h = openspiel_common.ratio_ci([10.0, 20.0, 30.0], [5.0, 5.0, 5.0])
+    assert r == pytest.approx(4.0)
+    # the per-game ratios 2, 4, 6: the CI is that of their mean
+    assert h == pytest.approx(1.96 * (4 / 3) ** 0.5, rel=1e-6)
+
+
+def test_oh_hell_agrees_with_openspiel_and_a_changed_rule_is_caught(tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel")
+    rep = openspiel_diff.compare(OhHell(), 3, 400, 3)
+    assert rep["differs"] == [], rep["differs"]
+    # without the dealer's rule, the dealer has one more bid: the bid decision differs
+    variant = tmp_path / "no-hook.cardgame"
+    variant.write_text('extends "oh-hell"\ngame "Oh Hell without the hook"\n'
+                       'move bid(n in 0..hand_size) "bid {n}" {\n  bid[me] = n\n}\n',
+                       encoding="utf-8")
+    loose = OhHell()
+    loose.game = str(variant)
+    rep = openspiel_diff.compare(loose, 3, 400, 3)
+    assert "legal moves per bid decision" in rep["differs"], rep["differs"]

@@ -271,6 +271,11 @@ class ExprChecker:
             return Ref("builtin", n, b.type, b)
         if n in defs:
             self.err(f"'{n}' is a function: call it, {n}(...)", e.span)
+        elif n in syms.roles:
+            self.err(f"'{n}' is a role ({syms.roles[n]}), not a seat or a value: it never "
+                     "chooses, and its play is written as statements", e.span,
+                     f"write what {n} does in the flow (while ... {{ move top of stock to "
+                     f"{n}_hand }}) and name its zones ({n}_hand)")
         elif zone:
             self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, syms.zones)
                      or "zones: " + ", ".join(syms.zones))

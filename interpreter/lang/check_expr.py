@@ -39,7 +39,7 @@ KEYWORDS = {
     "while", "repeat", "phase", "to", "shuffle", "deal", "from", "all", "break", "log",
     "then", "where", "any", "count", "sum", "min", "max", "first", "each", "random", "or",
     "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
-    "highest", "lowest",
+    "highest", "lowest", "role", "against",
 }
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")

@@ -195,3 +195,34 @@ def test_a_step_that_ends_in_one_world_only_tells_nothing_else() -> None:
     other = (Observation(E.MOVE, card="A♠", src="hole", dst="dealer_hand"),
              Observation(E.PUBLIC, to_move=(2,)))
     assert explained(other, goes_on) is False
+
+
+def test_the_repl_says_a_push_is_a_push() -> None:
+    from cardgame.repl.render import plain, turn_line
+    from cardgame.repl.session import Session
+
+    g = compile_game("blackjack")
+    for seed in range(200):  # a hand that ends at once: a push of two naturals
+        st = g.new_state(seed)
+        if g.is_terminal(st) and g.results(st) == ["push"]:
+            break
+    else:
+        raise AssertionError("no push of naturals in 200 deals")
+    sess = Session(g, "blackjack", seed)
+    assert sess.game.results(sess.state) == ["push"]
+    line = plain(turn_line(sess.table()))
+    assert "a push: you neither won nor lost" in line and "you lost" not in line
+
+
+def test_mcts_values_each_seat_against_the_role_on_its_own() -> None:
+    from cardgame.interpreter.bots.mcts import MctsBot
+
+    g = compile_game("blackjack", players=2)
+    bot = MctsBot.__new__(MctsBot)
+    for seed in range(100):
+        st = g.new_state(seed)
+        while not g.is_terminal(st):
+            st = g.apply(st, g.legal_moves(st)[1])  # stand
+        res = g.results(st)
+        want = [{"win": 1.0, "push": 0.5}.get(r, 0.0) for r in res]
+        assert bot.reward(g, st, single=False) == want

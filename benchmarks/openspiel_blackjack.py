@@ -13,7 +13,8 @@ Three games are played N times each with random moves (each legal move equally l
 - **bundled**: `games/blackjack.cardgame` with `double=false` (the same moves: hit and
   stand), to show what the rules OpenSpiel leaves out change.
 
-For each: the legal moves per decision, the decisions per hand, and the shares of wins,
+For each: the legal moves per decision (each hand's mean, averaged over hands), the
+decisions per hand, and the shares of wins,
 pushes and losses with 95% intervals (Wilson); the difference between OpenSpiel and "as
 OpenSpiel" with its interval (Newcombe), flagged `*` when the interval excludes 0 (with
 so many rows, about 1 in 20 is flagged by chance alone). OpenSpiel's returns (+1, 0, -1)
@@ -63,7 +64,7 @@ class Tally:
         self.name = name
         self.results: list[str] = []
         self.decisions: list[float] = []
-        self.legal: list[float] = []  # legal moves at each decision
+        self.legal: list[float] = []  # each hand's mean legal moves per decision
 
     def row(self, what: str) -> stats.Estimate:
         if what in ("win", "push", "loss"):
@@ -76,15 +77,17 @@ def play_openspiel(game: Any, n: int, seed: int) -> Tally:
     rng = random.Random(seed)
     for _ in range(n):
         st = game.new_initial_state()
-        decisions = 0
+        decisions = legal_sum = 0
         while not st.is_terminal():
             legal = st.legal_actions()
             if not st.is_chance_node():
                 decisions += 1
-                t.legal.append(float(len(legal)))
+                legal_sum += len(legal)
             st.apply_action(rng.choice(legal))
         t.results.append(RESULT[st.returns()[0]])
         t.decisions.append(float(decisions))
+        if decisions:  # each game's mean: games are independent, decisions are not
+            t.legal.append(legal_sum / decisions)
     return t
 
 
@@ -93,14 +96,16 @@ def play_ours(g: Game, n: int, seed: int, name: str) -> Tally:
     rng = random.Random(seed)
     for k in range(n):
         st = g.new_state(seed * 1_000_003 + k)
-        decisions = 0
+        decisions = legal_sum = 0
         while not g.is_terminal(st):
             legal = g.legal_moves(st)
             decisions += 1
-            t.legal.append(float(len(legal)))
+            legal_sum += len(legal)
             st = g.apply(st, rng.choice(legal))
         t.results.append(g.results(st)[0])
         t.decisions.append(float(decisions))
+        if decisions:  # each game's mean: games are independent, decisions are not
+            t.legal.append(legal_sum / decisions)
     return t
 
 
@@ -128,7 +133,7 @@ def diff(a: Tally, b: Tally, what: str) -> tuple[str, bool]:
 def table(os_: Tally, same: Tally, bundled: Tally) -> str:
     rows = [("win", "wins", True), ("push", "pushes", True), ("loss", "losses", True),
             ("decisions", "decisions per hand", False),
-            ("legal", "legal moves per decision", False)]
+            ("legal", "legal moves / decision", False)]
     head = (f"{'':26}{'OpenSpiel':24}{'as OpenSpiel':24}{'as OS - OS':30}"
             f"{'bundled (double=false)':24}")
     lines = [head]

@@ -15,7 +15,8 @@ For each player count, N games of each, with random moves (each legal move equal
 - **bundled**: `games/crazy-eights.cardgame` as it is (draw only when unable, until able;
   no play limit), to show what those rules change.
 
-Rows: legal moves per decision, decisions per game, how games end, seat 1's share of
+Rows: legal moves per decision (each game's mean, averaged over games: the games are
+independent, the decisions of one game are not), decisions per game, how games end, seat 1's share of
 wins (going out), and the points left in a hand at the end. The points are **rescored**
 from the hands on both sides with the bundled rule (8: 50; 10, J, Q, K: 10; A: 1; others
 their rank): OpenSpiel's returns count an ace 10, and count a 2-10 as its card index plus
@@ -72,7 +73,7 @@ def points(face: str) -> int:
 
 class Tally:
     def __init__(self) -> None:
-        self.legal: list[float] = []
+        self.legal: list[float] = []  # each game's mean legal moves per decision
         self.decisions: list[float] = []
         self.ends: list[str] = []  # out, limit, blocked
         self.seat1: list[bool] = []  # seat 1 went out
@@ -112,13 +113,13 @@ def play_openspiel(game: Any, n: int, seed: int, players: int) -> Tally:
     rng = random.Random(seed)
     for _ in range(n):
         st = game.new_initial_state()
-        decisions = plays = 0
+        decisions = plays = legal_sum = 0
         while not st.is_terminal():
             legal = st.legal_actions()
             a = rng.choice(legal)
             if not st.is_chance_node():
                 decisions += 1
-                t.legal.append(float(len(legal)))
+                legal_sum += len(legal)
                 plays += a < 52
             st.apply_action(a)
         hands = [os_hand_points(st, p) for p in range(players)]
@@ -127,6 +128,8 @@ def play_openspiel(game: Any, n: int, seed: int, players: int) -> Tally:
         t.seat1.append(out == [0])
         t.left += [float(pts) for _, pts in hands]
         t.decisions.append(float(decisions))
+        if decisions:  # each game's mean: games are independent, decisions are not
+            t.legal.append(legal_sum / decisions)
     return t
 
 
@@ -135,11 +138,11 @@ def play_ours(g: Game, n: int, seed: int) -> Tally:
     rng = random.Random(seed)
     for k in range(n):
         st = g.new_state(seed * 1_000_003 + k)
-        decisions = 0
+        decisions = legal_sum = 0
         while not g.is_terminal(st):
             legal = g.legal_moves(st)
             decisions += 1
-            t.legal.append(float(len(legal)))
+            legal_sum += len(legal)
             st = g.apply(st, rng.choice(legal))
         hands = [g.zone_cards(st, f"hand-p{p}") for p in range(1, g.players + 1)]
         reason = g.end_reason(st) or ""
@@ -148,6 +151,8 @@ def play_ours(g: Game, n: int, seed: int) -> Tally:
         t.seat1.append(not hands[0])
         t.left += [float(sum(points(c[:-1]) for c in h)) for h in hands]
         t.decisions.append(float(decisions))
+        if decisions:  # each game's mean: games are independent, decisions are not
+            t.legal.append(legal_sum / decisions)
     return t
 
 
@@ -176,7 +181,7 @@ def difference(a: Tally, b: Tally, key: str) -> str:
             f"{flag}")
 
 
-ROWS = [("legal", "legal moves per decision"), ("decisions", "decisions per game"),
+ROWS = [("legal", "legal moves / decision"), ("decisions", "decisions per game"),
         ("out", "ends: a player went out"), ("limit", "ends: the play limit"),
         ("blocked", "ends: blocked"), ("seat1", "seat 1 goes out"),
         ("left", "points left in a hand")]

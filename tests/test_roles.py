@@ -226,3 +226,10 @@ def test_mcts_values_each_seat_against_the_role_on_its_own() -> None:
         res = g.results(st)
         want = [{"win": 1.0, "push": 0.5}.get(r, 0.0) for r in res]
         assert bot.reward(g, st, single=False) == want
+
+
+def test_check_names_the_role(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardgame.interpreter.cli import main
+
+    assert main(["check", "blackjack", "--players", "3"]) == 0
+    assert "(Blackjack, 3 players and the dealer, 52 cards," in capsys.readouterr().out

@@ -127,7 +127,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.graph:
             print(game.flow_dot())
         elif not args.quiet:
-            print(sanitize(f"{f}: ok ({game.name}, {_n(game.players, 'player')}, "
+            roles = "".join(f" and {label}" for label in game.checked.roles.values())
+            print(sanitize(f"{f}: ok ({game.name}, {_n(game.players, 'player')}{roles}, "
                            f"{_n(len(game.checked.cards), 'card')}, "
                            f"{_n(len(game.checked.moves), 'move')}, "
                            f"{_n(len(game.decisions), 'decision point')})", newlines=False))

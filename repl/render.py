@@ -78,9 +78,9 @@ def turn_line(info: TableInfo) -> Line:
         reason = game.end_reason(state) or "ended"
         res = game.results(state)
         if game.players == 1:
-            won = res[0] == "win"
             who = info.player_labels.get(1, "p1")
-            verdict = ("you won" if won else "you lost") if who == "you" else res[0]
+            verdict = ({"win": "you won", "push": "a push: you neither won nor lost"}.get(
+                res[0], "you lost") if who == "you" else res[0])
             return [("class:over", f"game over: {reason} — {verdict}")]
         # "draw" is a shared first place: say so
         parts = ", ".join(f"{_seat_label(info, p)} {'shared win' if r == 'draw' else r}"

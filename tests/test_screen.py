@@ -124,6 +124,8 @@ GAMES = [
     ("pyramid", ["pyramid", "stock", "waste", "removed", "score"]),
     ("golf", ["column1", "column7", "stock", "waste", "score"]),
     ("oh-hell", ["turned trump", "trick", "hand", "bid", "trumps", "score"]),
+    ("blackjack", ["dealer", "hole card", "hand", "stake"]),
+    ("crazy-eights", ["discard pile", "stock", "hand", "score"]),
 ]
 
 

@@ -18,7 +18,7 @@ from . import stats
 from .coverage import arm_text, summarize
 from .metrics import Metric, difference, end_reasons, estimate, metrics_for, phase_names
 from .parallel import Runner, make_runner
-from .report import lowest, places, shown, simulation_json
+from .report import against, lowest, places, shown, simulation_json
 from .simulate import Progress, Simulation, simulate
 
 FORMAT = "cardgame-comparison"
@@ -94,7 +94,7 @@ def compare(a: Side, b: Side, games: int, seed: int, max_moves: int = 100_000, *
 def rows(sa: Simulation, sb: Simulation) -> list[Row]:
     recs = sa.records + sb.records
     ms = metrics_for(max(sa.game.players, sb.game.players), phase_names(recs),
-                     end_reasons(recs), lowest(sa))
+                     end_reasons(recs), lowest(sa), against(sa) or against(sb))
     out = []
     for m in ms:
         ea, eb = estimate(m, sa.records), estimate(m, sb.records)

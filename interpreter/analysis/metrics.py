@@ -37,11 +37,19 @@ def _single_winner(r: GameRecord) -> int | None:
 
 
 def metrics_for(players: int, phases: Sequence[str], endings: Sequence[str],
-                lowest: bool = False) -> list[Metric]:
+                lowest: bool = False, against: str = "") -> list[Metric]:
     """The metrics of a game with this many seats, these phase names and end reasons
-    (for `compare`, the union of both games')."""
+    (for `compare`, the union of both games'). `against`: the role every seat plays
+    against (`result against dealer: ...`), whose games end in a win, push or loss."""
     out: list[Metric] = []
-    if players == 1:
+    if against:
+        for p in range(players):
+            for want, word in (("win", "wins"), ("push", "pushes"), ("loss", "loses")):
+                out.append(Metric(f"{want}.p{p + 1}", f"P{p + 1} {word} against {against}",
+                                  "rate", _result(p, want), "%"))
+            out.append(Metric(f"score.p{p + 1}", f"P{p + 1} score", "mean", _score(p),
+                              "points"))
+    elif players == 1:
         out.append(Metric("win.p1", "wins", "rate", _result(0, "win"), "%"))
         out.append(Metric("score.p1", "score", "mean", _score(0), "points"))
     else:

@@ -81,9 +81,17 @@ def lowest(sim: Simulation) -> bool:
     return res is not None and res.kind == "lowest"
 
 
+def against(sim: Simulation) -> str:
+    """The role the seats play against (`result against dealer`), by its label; ''."""
+    res = sim.game.checked.result
+    if res is None or res.kind != "against":
+        return ""
+    return str(sim.game.checked.roles.get(res.role, res.role))
+
+
 def metrics_of(sim: Simulation) -> list[Metric]:
     return metrics_for(sim.game.players, phase_names(sim.records), end_reasons(sim.records),
-                       lowest(sim))
+                       lowest(sim), against(sim))
 
 
 def coverage_of(sim: Simulation) -> Coverage:
@@ -119,8 +127,11 @@ def simulation_text(sim: Simulation) -> str:
     lines.append(f"  played         {sim.games:,} games"
                  + (f" + {extra:,} for coverage" if extra else "")
                  + f" in {secs:.1f} s, {sim.runner}")
+    vs = against(sim)
     if not ended:
         lines.append("  no game ended: no figures")
+    elif vs:
+        lines += _against_lines(sim, est, vs)
     elif g.players == 1:
         lines.append(f"  win rate       {shown(est['win.p1'][1], 'rate')}")
         sc = [float(r.scores[0]) for r in ended]
@@ -134,7 +145,7 @@ def simulation_text(sim: Simulation) -> str:
         lines.append(f"  scores         {_spread(sc, ci=False)} (all seats)")
     if ended:
         lines += _length_lines(sim, est, ended)
-        if g.players > 1:
+        if g.players > 1 and not vs:
             lines += _race_lines(est, ended)
         lines += _end_lines(est)
     lines += _trouble_lines(sim)
@@ -171,6 +182,23 @@ def _spread(vals: Sequence[float], ci: bool = True) -> str:
     h = histogram(vals)
     return (f"median {med}  p10 {num(q['p10'].value, 0)}  p90 {num(q['p90'].value, 0)}  "
             f"{sparkline(h)} {num(min(vals), 0)}..{num(max(vals), 0)}")
+
+
+def _against_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]],
+                   vs: str) -> list[str]:
+    """Each seat's wins, pushes and losses against the role, and its score (payout)."""
+    rows = [("win", "win", "rate"), ("push", "push", "rate"), ("loss", "loss", "rate"),
+            ("score", "score", "mean")]
+    n = sim.game.players
+    cells = [[shown(est[f"{k}.p{p}"][1], kind) for _, k, kind in rows] for p in range(1, n + 1)]
+    width = [max(len(head), *(len(c[i]) for c in cells)) for i, (head, _, _) in enumerate(rows)]
+    lines = [f"  against {vs}:",
+             ("  seat  " + "  ".join(head.ljust(w) for (head, _, _), w in zip(
+                 rows, width, strict=True))).rstrip()]
+    for p in range(1, n + 1):
+        row = "  ".join(c.ljust(w) for c, w in zip(cells[p - 1], width, strict=True))
+        lines.append(f"  P{p:<5}{row.rstrip()}")
+    return lines
 
 
 def _seat_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]]) -> list[str]:

@@ -354,6 +354,8 @@ class MctsBot:
             return [v]
         if game.is_terminal(end):
             res = game.results(end)
+            if "push" in res or _against(game):  # each seat against a role, on its own
+                return [{"win": 1.0, "push": 0.5}.get(r, 0.0) for r in res]
             winners = sum(1 for r in res if r in ("win", "draw"))
             return [1.0 / winners if r in ("win", "draw") else 0.0 for r in res]
         ranks = rank_values(game.scores(end), lowest=_lowest(game))
@@ -386,6 +388,12 @@ def rank_values(scores: list[int], lowest: bool = False) -> list[float]:
                 beat += 1.0 if better else 0.5 if a == b else 0.0
         out.append(beat / (n - 1))
     return out
+
+
+def _against(game: Game) -> bool:
+    """`result against ROLE`: each seat wins, pushes or loses against the role."""
+    res = game.checked.result
+    return res is not None and res.kind == "against"
 
 
 def _lowest(game: Game) -> bool:

@@ -249,6 +249,13 @@ def results(x: Exprs) -> list[str]:
     else:
         out.append("    return False")
     out.append("")
+    out.append("def pushed(s, me):")  # `result against ROLE: ..., push when COND`
+    if g.result is not None and g.result.push is not None:
+        out.append(reset)
+        out.append(f"    return bool({x.expr(g.result.push, Frame(dict(me), 'result'))})")
+    else:
+        out.append("    return False")
+    out.append("")
     names = []
     for inv in g.invariants:
         out.append(f"def inv_{inv.name}(s, _legal):")

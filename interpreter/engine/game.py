@@ -358,12 +358,17 @@ class Game(Machine):
         return [self._score(s, p) for p in range(1, self.players + 1)]
 
     def results(self, state: State) -> list[str]:
-        """'win', 'loss' or 'draw' (a shared first place) for each player; '' while playing."""
+        """'win', 'loss' or 'draw' (a shared first place) for each player; '' while playing.
+        Against a role (`result against dealer: ...`): 'win', 'push' or 'loss'."""
         if not self.is_terminal(state):
             return [""] * self.players
         s = list(state.slots)
         res = self.checked.result
         gave_up = self.conceded_by(state)
+        if res is not None and res.kind == "against":
+            return ["loss" if p == gave_up else "win" if self._won(s, p)
+                    else "push" if self._pushed(s, p) else "loss"
+                    for p in range(1, self.players + 1)]
         if res is not None and res.kind == "won":
             return ["win" if self._won(s, p) and p != gave_up else "loss"
                     for p in range(1, self.players + 1)]

@@ -118,6 +118,7 @@ class Machine:
         self._eff = ns["EFF"]
         self._score = ns["score"]
         self._won = ns["won"]
+        self._pushed = ns["pushed"]
         self._setup = ns["setup"]
         self._step_settle = ns["step_settle"]
         self._steps: dict[int, Callable[..., list[Move]]] | None = ns.get("STEP")

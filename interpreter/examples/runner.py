@@ -37,7 +37,7 @@ from ..lang import effective_settings
 from ..observe import view
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "in", "notin")
-_RESULT = {"wins": "win", "loses": "loss", "draws": "draw"}
+_RESULT = {"wins": "win", "loses": "loss", "draws": "draw", "pushes": "push"}
 
 
 @attrs.define

@@ -453,12 +453,33 @@ class ScoreDecl(Decl):
 
 @attrs.frozen
 class ResultDecl(Decl):
-    kind: str = "highest"  # highest, lowest, won
-    cond: Expr | None = None
+    kind: str = "highest"  # highest, lowest, won, against
+    cond: Expr | None = None  # won: the condition; against: the `win when` condition
+    role: str = ""  # against: the role the players play against
+    push: Expr | None = None  # against: the `push when` condition (None: no push)
+    cases: tuple[ResultCase, ...] = ()  # against: the cases as written
 
     @property
     def key(self) -> str:
         return "ResultDecl:"
+
+
+@attrs.frozen
+class ResultCase:
+    """`win when COND` or `push when COND` of `result against ROLE: ...`."""
+
+    outcome: str = ""
+    cond: Expr = attrs.field(factory=Expr)
+    span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
+
+
+@attrs.frozen
+class RoleDecl(Decl):
+    """`role dealer "the dealer"`: a participant that is not a seat. It plays by the
+    rules the flow states, never chooses, and `players` does not count it."""
+
+    name: str = ""
+    label: str = ""
 
 
 @attrs.frozen

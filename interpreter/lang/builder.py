@@ -343,6 +343,35 @@ class _Builder:
     def d_result_won(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.ResultDecl("won", self.expr(c[0]), span=self.span(t))
 
+    def d_result_against(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        """`result against ROLE: win when C, push when C`: the others lose."""
+        cases: list[A.ResultCase] = []
+        for x in c[1:]:
+            word = x.children[0]
+            outcome = str(word)
+            if outcome not in ("win", "push"):
+                hint = ("a player who neither wins nor pushes loses: leave the loss out"
+                        if outcome in ("loss", "lose") else
+                        "write 'win when ...' and, if ties are pushes, 'push when ...'")
+                raise Diagnostic(f"'{outcome}': a result against a role is 'win when ...' or "
+                                 "'push when ...'", self.span(word), hint)
+            if any(k.outcome == outcome for k in cases):
+                raise Diagnostic(f"'{outcome} when' is given twice", self.span(word),
+                                 f"join the conditions with 'or' in one '{outcome} when'")
+            cases.append(A.ResultCase(outcome, self.expr(x.children[1]), span=self.span(x)))
+        win = next((k.cond for k in cases if k.outcome == "win"), None)
+        if win is None:
+            raise Diagnostic("'result against' says when a player loses or pushes, but not "
+                             "when a player wins", self.span(t),
+                             f"start with 'result against {c[0]}: win when ...'")
+        push = next((k.cond for k in cases if k.outcome == "push"), None)
+        return A.ResultDecl("against", win, role=str(c[0]), push=push, cases=tuple(cases),
+                            span=self.span(t))
+
+    def d_role_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
+        label = self.unq(c[1]) if len(c) > 1 and c[1] is not None else ""
+        return A.RoleDecl(str(c[0]), label, span=self.span(c[0]))
+
     def d_invariant_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         doc = self.unq(c[1]) if len(c) == 3 else ""
         return A.InvariantDecl(str(c[0]), doc, self.expr(c[-1]), span=self.span(c[0]))

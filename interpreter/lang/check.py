@@ -11,6 +11,7 @@ Every error found is reported together; the Program is built only when there is 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -117,11 +118,13 @@ def _check(loaded: Loaded, players: int | None,
     # names, zones, variables
     zones = {"deck": ZoneInfo("deck", "deck", None, "hidden", "squared", A.NOSPAN)}
     check_declared_names(loaded.decls, report)
-    declare_zones(d.zones, zones, n, consts, report, len(suit_names))
+    check_roles(d, constants, report)
+    declare_zones(d.zones, zones, n, consts, report, len(suit_names), d.roles)
     syms = Symbols(players=n, constants=constants, consts=consts, card_attrs=deck.card_attrs,
                    bool_attrs=deck.bool_attrs, zones=zones, vars={}, defs=d.defs,
                    procs=d.procs, moves=d.moves, option_decls=d.options,
-                   suit_names=suit_names)
+                   suit_names=suit_names,
+                   roles={r: rd.label or r for r, rd in d.roles.items()})
     exprs = ExprChecker(syms, report)
     declare_vars(d.vars, syms, exprs)
     for dname, dd in d.defs.items():
@@ -152,8 +155,23 @@ def _check(loaded: Loaded, players: int | None,
         autos=d.autos, suit_names=suit_names, suit_symbols=suit_symbols(suit_names),
         examples=tuple(d.examples), players_default=d.players.default,
         example_errors=broken, expects=[x for x in d.expects if x.kind == "sometimes"],
-        equivalents=d.equivalents,
+        equivalents=d.equivalents, roles=syms.roles,
     )
+
+
+def check_roles(d: Decls, constants: dict[str, Any], report: Reporter) -> None:
+    """`role NAME`: a name of its own; `result against NAME` names a declared role."""
+    taken = ({z.name for z in d.zones} | {v.name for v in d.vars} | set(d.defs)
+             | set(d.procs) | set(d.moves) | set(constants))
+    for rname, rd in d.roles.items():
+        if rname in taken or rname in ("player", "players", "me", "suit", "deck"):
+            report.err(f"'{rname}' is already defined", rd.span,
+                       f"call the role something else, such as 'the_{rname}'")
+    res = d.result
+    if res is not None and res.kind == "against" and res.role not in d.roles:
+        report.err(f"'result against {res.role}': '{res.role}' is not a role", res.span,
+                   did_you_mean(res.role, list(d.roles))
+                   or f'declare it: role {res.role} "the {res.role}"')
 
 
 def _nevers(expects: list[A.ExpectDecl]) -> list[A.InvariantDecl]:
@@ -207,6 +225,8 @@ def _check_bodies(d: Decls, syms: Symbols, exprs: ExprChecker, report: Reporter,
         exprs.want("int", d.score, Scope(), Ctx("pure", me=True, rule="score"))
     if d.result is not None and d.result.cond is not None:
         exprs.want("bool", d.result.cond, Scope(), Ctx("pure", me=True, rule="result"))
+    if d.result is not None and d.result.push is not None:
+        exprs.want("bool", d.result.push, Scope(), Ctx("pure", me=True, rule="result"))
     if d.result is not None and d.result.kind in ("highest", "lowest") and d.score is None:
         report.err(f"'result {d.result.kind} score' needs a 'score = ...'", d.result.span)
     for inv in d.invariants:

@@ -39,7 +39,7 @@ KEYWORDS = {
     "while", "repeat", "phase", "to", "shuffle", "deal", "from", "all", "break", "log",
     "then", "where", "any", "count", "sum", "min", "max", "first", "each", "random", "or",
     "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
-    "highest", "lowest", "use",
+    "highest", "lowest", "use", "role", "against",
 }
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
@@ -285,6 +285,11 @@ class ExprChecker:
             return Ref("builtin", n, b.type, b)
         if n in defs:
             self.err(f"'{n}' is a function: call it, {n}(...)", e.span)
+        elif n in syms.roles:
+            self.err(f"'{n}' is a role ({syms.roles[n]}), not a seat or a value: it never "
+                     "chooses, and its play is written as statements", e.span,
+                     f"write what {n} does in the flow (while ... {{ move top of stock to "
+                     f"{n}_hand }}) and name its zones ({n}_hand)")
         elif zone:
             self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, syms.zones)
                      or "zones: " + ", ".join(syms.zones))

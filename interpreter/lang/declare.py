@@ -3,6 +3,7 @@ values, the named constants, the zones and the variables (with their index domai
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import attrs
@@ -52,6 +53,7 @@ class Decls:
     examples: list[A.ExampleDecl] = attrs.field(factory=list)
     expects: list[A.ExpectDecl] = attrs.field(factory=list)  # sometimes and never
     equivalents: list[A.EquivalentDecl] = attrs.field(factory=list)
+    roles: dict[str, A.RoleDecl] = attrs.field(factory=dict)  # `role dealer`: not seats
 
 
 def collect(decls: tuple[A.Decl, ...]) -> Decls:
@@ -105,6 +107,8 @@ def collect(decls: tuple[A.Decl, ...]) -> Decls:
             out.expects.append(d)
         elif isinstance(d, A.EquivalentDecl):
             out.equivalents.append(d)
+        elif isinstance(d, A.RoleDecl):
+            out.roles[d.name] = d
     return out
 
 
@@ -202,7 +206,7 @@ def check_declared_names(decls: tuple[A.Decl, ...], report: Reporter) -> None:
     for decl in decls:
         nm = getattr(decl, "name", "")
         if isinstance(decl, (A.ZoneDecl, A.VarDecl, A.DefDecl, A.ProcDecl, A.MoveDecl,
-                             A.OptionDecl)) and nm in KEYWORDS:
+                             A.OptionDecl, A.RoleDecl)) and nm in KEYWORDS:
             what = type(decl).__name__[:-4].lower()
             report.err(f"'{nm}' is a word of the language and cannot name "
                        f"{'an' if what[0] in 'aeiou' else 'a'} {what}",
@@ -213,8 +217,13 @@ def check_declared_names(decls: tuple[A.Decl, ...], report: Reporter) -> None:
 
 
 def dim(e: A.Expr, n: int, consts: Constants, report: Reporter,
-        suits: int = 4) -> tuple[str, int]:
+        suits: int = 4, roles: Collection[str] = ()) -> tuple[str, int]:
     """The index domain of an array: ("player", n), ("suit", 4) or ("int", size)."""
+    if isinstance(e, A.Name) and e.name in roles:
+        report.err(f"'{e.name}' is a role, not a size: an array has one zone per seat, "
+                   "suit or number", e.span,
+                   f"give {e.name} a zone of its own: zone {e.name}_hand")
+        return ("int", 1)
     if isinstance(e, A.Name) and e.name == "player":
         return ("player", n)
     if isinstance(e, A.Name) and e.name == "suit":
@@ -236,7 +245,8 @@ MAX_VAR_ELEMENTS = 100_000  # variables in all, counting each element of an arra
 
 
 def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
-                  consts: Constants, report: Reporter, suits: int = 4) -> None:
+                  consts: Constants, report: Reporter, suits: int = 4,
+                  roles: Collection[str] = ()) -> None:
     total = 1  # the deck
     for z in decls:
         if z.name in zones or z.name in consts.values:
@@ -249,7 +259,7 @@ def declare_zones(decls: list[A.ZoneDecl], zones: dict[str, ZoneInfo], n: int,
         elif z.index is not None and index_name(z.index)[0] is not None:
             zdim = ("int", _named_size(z.index, consts, report) or 1)  # `pile[i in 1..4]`
         elif z.index is not None:
-            zdim = dim(z.index, n, consts, report, suits)
+            zdim = dim(z.index, n, consts, report, suits, roles)
         else:
             zdim = None
         total += zdim[1] if zdim else 1

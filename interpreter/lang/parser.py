@@ -26,7 +26,7 @@ _TERMINAL_WORDS = {
     "QUANT": "a quantifier (any, all, count, sum, min, max, first, each, random)",
     "HIGHLOW": "'highest' or 'lowest'",
     "CARD": "a card (7♣)",
-    "EX_RESULT": "'wins', 'loses' or 'draws'",
+    "EX_RESULT": "'wins', 'loses', 'draws' or 'pushes'",
     "_EXPECT_KW": "'expect'", "_SOMETIMES": "'sometimes'", "_NEVER": "'never'",
     **{term: f"'{word}'" for word, term in {
         "expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS",
@@ -50,6 +50,7 @@ EXAMPLE_WORDS = {"expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS", "no
                  "plays": "_EX_PLAYS", "can": "_EX_CAN", "cannot": "_EX_CANNOT",
                  "play": "_EX_PLAY", "see": "_EX_SEE", "because": "_EX_BECAUSE",
                  "wins": "EX_RESULT", "loses": "EX_RESULT", "draws": "EX_RESULT",
+                 "pushes": "EX_RESULT",
                  "scores": "_EX_SCORES", "over": "_EX_OVER"}
 
 

@@ -245,6 +245,8 @@ class Program:
     # among the invariants, negated); `equivalent` marks for `cardgame mutate`
     expects: list[A.ExpectDecl] = attrs.field(factory=list)
     equivalents: list[A.EquivalentDecl] = attrs.field(factory=list)
+    # `role dealer "the dealer"`: participants that are not seats (name -> label)
+    roles: dict[str, str] = attrs.field(factory=dict)
 
     def const_int(self, e: A.Expr) -> int | None:
         """The value of a constant integer expression (numbers, options, constant defs,
@@ -267,6 +269,7 @@ class Program:
         roots += [self.setup, self.game_flow]
         roots += [e.cond for e in self.ends] + [self.score]
         roots += [self.result.cond if self.result else None]
+        roots += [self.result.push if self.result else None]
         roots += [i.cond for i in self.invariants]
         roots += [x.cond for x in self.expects]
         seen: set[int] = set()

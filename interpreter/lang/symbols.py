@@ -66,6 +66,7 @@ class Symbols:
     option_decls: dict[str, A.OptionDecl] = attrs.field(factory=dict)
     blocking: set[str] = attrs.field(factory=set)
     suit_names: tuple[str, ...] = SUITS
+    roles: dict[str, str] = attrs.field(factory=dict)  # `role NAME "label"`: name -> label
     # what the checker records, once per node
     types: NodeTable[str] = attrs.field(factory=lambda: NodeTable("type"))
     refs: NodeTable[Ref] = attrs.field(factory=lambda: NodeTable("ref"))

@@ -118,7 +118,11 @@ def explained(a: Step, b: Step) -> bool | None:
     what it sees, as they may. False: the first difference is anything else (a log line,
     a variable, who decides, a card moving or not, another zone...): the step *tells* the
     seat something about cards it cannot see. An end in one world and not the other is
-    explained (an end on hidden cards shows them, like a player calling gin)."""
+    explained (an end on hidden cards shows them, like a player calling gin): the whole
+    step that ends the game in one world only, whatever came before its end (a dealer's
+    peek that ends the hand in one world, where the other logs a line and goes on)."""
+    if a and b and a[-1].kind == E.PUBLIC == b[-1].kind and a[-1].ended != b[-1].ended:
+        return True
     for x, y in zip(a, b, strict=False):
         if x == y:
             continue

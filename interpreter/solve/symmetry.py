@@ -80,6 +80,7 @@ def _roots(program: Any) -> list[Any]:
     roots += [a.cond for a in getattr(program, "autos", {}).values()]
     if program.result is not None:
         roots.append(program.result.cond)
+        roots.append(program.result.push)
     return roots
 
 

@@ -45,6 +45,7 @@ class Exprs:
             A.Call: self.call,  # type: ignore[dict-item]
             A.Unary: self.unary,  # type: ignore[dict-item]
             A.TopN: self.top_n,  # type: ignore[dict-item]
+            A.PositionOf: self.position_of,  # type: ignore[dict-item]
             A.Binary: self.binary,  # type: ignore[dict-item]
             A.IsEmpty: self.is_empty,  # type: ignore[dict-item]
             A.IfExpr: self.if_expr,  # type: ignore[dict-item]
@@ -256,8 +257,14 @@ class Exprs:
         items = [self.as_tuple(x, fr) for x in e.items]
         return "(" + "".join(i + ", " for i in items) + ")"
 
+    def position_of(self, e: A.PositionOf, fr: Frame) -> str:
+        return f"{self.cx.helper('_posof')}(s[{self.expr(e.zone, fr)}], {self.expr(e.card, fr)})"
+
     def attr(self, e: A.Attr, fr: Frame) -> str:
         obj = self.expr(e.obj, fr)
+        if e.name == "face_up" and self.cx.type_of(e.obj) in ("card", "any"):
+            sid = self.sid(e.obj.span, fr)
+            return f"{self.cx.helper('_faceup')}(s, {obj}, FACES, PUB, {sid})"
         table = _ATTR_TABLES.get(e.name, f"X_{e.name}")
         return self.card_attr(e, table, obj, fr)
 

@@ -145,6 +145,10 @@ class Position:
         s = self._s
         new = set(ids)
         leftover = tuple(c for c in s[z] if c not in new)
+        f = self.game.gen.faces_slot
+        if f is not None and s[f]:  # placed cards lie with their zone's face
+            moved = new.union(leftover)
+            s[f] = tuple(c for c in s[f] if c not in moved)
         for other in self.game._zone_slots:
             if other != z and not new.isdisjoint(s[other]):
                 s[other] = tuple(c for c in s[other] if c not in new)
@@ -183,6 +187,31 @@ class Position:
             s[z] = tuple(cards[i:i + k])
             i += k
         return self
+
+    def turned(self) -> frozenset[int]:
+        """The cards that lie turned from their zone's face now."""
+        f = self.game.gen.faces_slot
+        return frozenset(self._s[f]) if f is not None else frozenset()
+
+    def faces(self, turned: Sequence[int] | frozenset[int] | set[int]) -> Position:
+        """Exactly these cards lie turned from their zone's face (a face-down card in a
+        face-up zone...): for a game whose rules turn cards."""
+        f = self.game.gen.faces_slot
+        if f is None:
+            if turned:
+                raise CardgameError("this game's rules never turn a card face up or down")
+            return self
+        self._s[f] = tuple(sorted(set(turned)))
+        return self
+
+    def face_down(self, zone: str, count: int) -> Position:
+        """The bottom `count` cards of a face-up zone lie face down, the others face up
+        (a Klondike column)."""
+        ids = self.ids(zone)
+        if count > len(ids):
+            raise CardgameError(f"'{zone}' holds {len(ids)} cards, not {count}")
+        mine = set(ids)
+        return self.faces((self.turned() - mine) | set(ids[:count]))
 
     def var(self, name: str, value: Any) -> Position:
         """Set a variable (a list for a whole array) or one element (`chips[p2]`)."""

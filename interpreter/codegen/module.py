@@ -149,8 +149,8 @@ def tables(cx: Ctx) -> list[str]:
     # zone slot, whether the zone is face up
     out.append(f"FACES = {cx.layout.faces!r}")
     pub = [False] * (max((z.slot for z in cx.layout.zone_slots), default=0) + 1)
-    for z in cx.layout.zone_slots:
-        pub[z.slot] = g.zones[z.decl].visibility == "public"
+    for zs in cx.layout.zone_slots:
+        pub[zs.slot] = g.zones[zs.decl].visibility == "public"
     out.append(f"PUB = {tuple(pub)!r}")
     out.append("")
     return out

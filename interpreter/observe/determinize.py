@@ -70,7 +70,7 @@ def _redeal_faces(game: Game, state: State, seat: int | None, rng: random.Random
     new = {name: list(ids) for name, ids in contents.items()}
     face_down = {z.name for z in game.zones if z.visibility == "public"}
     now_turned = set(turned)
-    for (name, i), c in zip(places, cards, strict=True):
+    for name, i in places:
         now_turned.discard(contents[name][i])
     for (name, i), c in zip(places, cards, strict=True):
         new[name][i] = c

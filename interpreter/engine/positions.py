@@ -162,13 +162,22 @@ class Position:
 
     def rearrange(self, zones: Mapping[str, Sequence[int]]) -> Position:
         """The named zones hold exactly these card ids, which must be the cards they hold
-        between them now (dealt again among them); no other zone changes."""
+        between them now (dealt again among them); no other zone changes. A place that
+        held a card turned from its zone's face holds a turned card again (faces belong
+        to the places)."""
         slots = [zone_slot(self.game, name) for name in zones]
         before = sorted(c for z in slots for c in self._s[z])
         if sorted(c for ids in zones.values() for c in ids) != before:
             raise CardgameError("a re-deal must use the cards of the zones it deals to")
+        f = self.game.gen.faces_slot
+        turned = set(self._s[f]) if f is not None else set()
+        places = {(z, i) for z in slots for i, c in enumerate(self._s[z]) if c in turned}
+        turned.difference_update(before)
         for z, ids in zip(slots, zones.values(), strict=True):
             self._s[z] = tuple(ids)
+            turned.update(c for i, c in enumerate(ids) if (z, i) in places)
+        if f is not None:
+            self._s[f] = tuple(sorted(turned))
         return self
 
     def redeal(self, zones: Sequence[str], rng: random.Random) -> Position:

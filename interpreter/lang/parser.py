@@ -345,8 +345,9 @@ _SLIPS = (
      "a zone array has one index: 'zone place[49]' (place (row - 1) * 7 + column), or one "
      "array per row ('zone row1[7]', 'zone row2[7]', ...)"),
     (re.compile(r"(^|[{}]|\s)turn\s*$"), re.compile(r"^over$"),
-     "there is no 'turn over': to turn a pile over onto another, 'move reverse(waste) to "
-     "stock' (the top card ends at the bottom)"),
+     "there is no 'turn over': to turn a pile over onto another, 'move all of waste to "
+     "stock turned over' (the top card ends at the bottom); to turn one card where it "
+     "lies, 'turn top of waste face down'"),
 )
 
 

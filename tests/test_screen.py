@@ -121,6 +121,8 @@ GAMES = [
     ("chains-advanced", ["terminal cards", "work area", "slot1", "score"]),
     ("interaction", ["center card", "hand", "field", "score"]),
     ("arsene", ["stores A..5", "trump card", "trick", "hand", "score"]),
+    ("klondike", ["stock", "waste", "foundation ♠", "column7", "▒▒", "score"]),
+    ("freecell", ["free cell", "foundation ♠", "column8", "score"]),
 ]
 
 

@@ -180,3 +180,20 @@ def test_random_games_keep_the_invariants(klondike):
                 break
             st = g.apply(st, rng.choice(g.legal_moves(st)))
             assert g.check_invariants(st) == []
+
+
+def test_the_repl_refuses_a_face_down_card_without_telling_where_it_lies(klondike):
+    from cardgame.repl.session import Session
+
+    g = klondike
+    sess = Session(g, "klondike", 3)
+    st = sess.state
+    hidden = [c for z in COLUMNS for c in g.zone_ids(st, z)[:-1]]
+    elsewhere = g.zone_ids(st, "stock")[0]  # face down in the stock, not in column 7
+    messages = []
+    for c in (hidden[-1], elsewhere):
+        with pytest.raises(IllegalMove) as e:
+            sess.parse(f"shift column7 {g.card_text[c]} column1")
+        messages.append(str(e.value).replace(g.card_text[c], "CARD"))
+    assert messages[0] == messages[1]  # the same words, wherever the card lies
+    assert "you cannot see CARD" in messages[0]

@@ -351,6 +351,10 @@ _SLIPS = (
 )
 
 
+# tokens that only ever add to a statement that is complete without them
+_OPTIONAL_TAILS = frozenset({"AND_ABOVE", "FACE", "TURNED_OVER"})
+
+
 def _known_slip(text: str, tok: lark.Token) -> str | None:
     """A hint for a slip users make often, judged from the line before the token."""
     before = text[:max((tok.column or 1) - 1, 0)]
@@ -380,6 +384,8 @@ def parse(source: str, filename: str, start: str = "start",
             words = {t for t in ip.choices() if t in _POSTLEXED}
             if words:
                 expected = words | (expected - {"NAME"})
+        if expected - _OPTIONAL_TAILS:  # `and above`, `face up`, `turned over` after a
+            expected = expected - _OPTIONAL_TAILS  # `move`: an option, not what is missing
         hint = _expected_hint(expected)
         if tok.type == "$END":
             msg = "unexpected end of file"

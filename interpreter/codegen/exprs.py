@@ -262,23 +262,27 @@ class Exprs:
         known (`top of Z`, a parameter `c in Z`) no zone is searched."""
         faces = self.cx.layout.faces
         o = e.obj
-        sid = self.sid(o.span, fr)
-        slow = f"{self.cx.helper('_faceup')}(s, {obj}, FACES, PUB, {sid})"
+
+        def slow() -> str:  # search the zones for the card
+            sid = self.sid(o.span, fr)
+            return f"{self.cx.helper('_faceup')}(s, {obj}, FACES, PUB, {sid})"
+
         if self.card_may_be_none(o, fr):
-            return slow
-        here = "True"  # the card is certainly in `zone`
+            return slow()
+        zone: str | None
+        here = ""  # the card is certainly in `zone`
         if isinstance(o, A.Unary) and o.op in ("top", "bottom") and self.cx.type_of(o.operand) == "zone":
             zone = self.expr(o.operand, fr)
         else:
             zone = self.origin(o, fr) if not isinstance(o, A.Unary) else None
             if zone is None:
-                return slow
+                return slow()
             # a parameter's zone: certain while the legal moves are made (the state does
             # not change), not in an effect (the card may have moved)
             if fr.tables is None:
                 here = f"{obj} in s[{zone}]"
         fast = f"PUB[{zone}]" if faces is None else f"(PUB[{zone}] != ({obj} in s[{faces}]))"
-        return fast if here == "True" else f"({fast} if {here} else {slow})"
+        return f"({fast} if {here} else {slow()})" if here else fast
 
     def position_of(self, e: A.PositionOf, fr: Frame) -> str:
         return f"{self.cx.helper('_posof')}(s[{self.expr(e.zone, fr)}], {self.expr(e.card, fr)})"

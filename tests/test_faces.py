@@ -156,3 +156,54 @@ def test_the_leak_check_follows_the_card(tmp_path):
                shrink_seconds=1, write_replay=False)
     assert not r.ok and r.failure is not None
     assert r.failure.property == "leak", F.format_report(r)
+
+
+SEQ = '''
+game "Sequences"
+players 1
+deck standard
+zone a: face up, fanned
+zone b: face up, fanned
+zone pile: face down, squared
+var at = 0
+var missing = 0
+setup {
+  move top 5 of deck to a face down
+  move top 3 of a to b turned over
+  at = position of top of b in b
+  missing = position of top of deck in b
+  shuffle b
+}
+move redeal "deal b's cards to the pile" when b is not empty {
+  deal 1 from b to [pile]
+}
+move stack "turn two of a face up and put them on the pile" when size(a) >= 2 {
+  turn top 2 of a face up
+  move top 2 of a to pile
+}
+end when b is empty and size(a) < 2
+'''
+
+
+def test_turned_over_reverses_position_of_counts_and_a_shuffle_squares(tmp_path):
+    g = compile_text(SEQ, tmp_path, "seq")
+    st = g.new_state(0)
+    deck = list(range(52))  # the deck's declared order: the top is the last
+    a_cards = deck[-5:]
+    assert g.zone_ids(st, "a") == tuple(a_cards[:2])
+    assert sorted(g.zone_ids(st, "b")) == sorted(a_cards[2:])  # shuffled afterwards
+    assert g.var(st, "at") == 3 and g.var(st, "missing") == 0
+    # the shuffle squared b (its cards lie face up like the zone); a's two stay face down
+    assert all(g.face_up(st, c) for c in g.zone_ids(st, "b"))
+    assert not any(g.face_up(st, c) for c in g.zone_ids(st, "a"))
+    assert g.turned(st) == frozenset(a_cards[:2])
+
+
+def test_a_deal_and_a_move_square_the_cards_with_their_new_zone(tmp_path):
+    g = compile_text(SEQ, tmp_path, "seq")
+    st = g.new_state(0)
+    st = g.apply_text(st, "stack")  # turned face up in a, then squared face down on the pile
+    assert g.turned(st) == frozenset()
+    assert all(not g.face_up(st, c) for c in g.zone_ids(st, "pile"))
+    st = g.apply_text(st, "redeal")
+    assert len(g.zone_ids(st, "pile")) == 3 and g.turned(st) == frozenset()

@@ -248,7 +248,27 @@ class Session:
                 limit = f"choose 1 to {len(moves)}" if len(moves) > 1 else "the only move is 1"
                 raise IllegalMove(f"there is no move {n}: {limit}")
             return moves[n - 1]
-        return self.game.parse_move(self.state, t, p)
+        try:
+            return self.game.parse_move(self.state, t, p)
+        except IllegalMove:
+            unseen = self._unseen_named(t, p) if self.game.uses_faces else []
+            if unseen:  # why it is refused could tell where a face-down card lies
+                raise IllegalMove(f"{t}: you cannot see {', '.join(unseen)}: a move names "
+                                  "only cards you see") from None
+            raise
+
+    def _unseen_named(self, text: str, p: int) -> list[str]:
+        """The cards a typed move names that seat `p` cannot see now."""
+        seen = visible_cards(self.game, self.state, p)
+        out = []
+        for word in text.split()[1:]:
+            try:
+                c = self.game.card_id(word)
+            except CardgameError:
+                continue
+            if c not in seen:
+                out.append(self.game.card_text[c])
+        return out
 
     def pending_auto(self) -> tuple[int, str] | None:
         """The next move that is not the person's free choice: (player, 'bot'|'auto')."""

@@ -126,6 +126,8 @@ GAMES = [
     ("oh-hell", ["turned trump", "trick", "hand", "bid", "trumps", "score"]),
     ("blackjack", ["dealer", "hole card", "hand", "stake"]),
     ("crazy-eights", ["discard pile", "stock", "hand", "score"]),
+    ("klondike", ["stock", "waste", "foundation ♠", "column7", "▒▒", "score"]),
+    ("freecell", ["free cell", "foundation ♠", "column8", "score"]),
 ]
 
 

@@ -83,5 +83,6 @@ def sample_world(game: Game, state: State, seat: int, rng: random.Random,
 
 
 def has_hidden_information(game: Game) -> bool:
-    """Does some seat not see some zone (cards it cannot know: a stock, others' hands)?"""
-    return any(hidden_zones(game, p) for p in range(1, game.players + 1))
+    """Does some seat not see some zone (cards it cannot know: a stock, others' hands), or
+    do the rules turn cards face down?"""
+    return game.uses_faces or any(hidden_zones(game, p) for p in range(1, game.players + 1))

@@ -45,6 +45,7 @@ class Exprs:
             A.Call: self.call,  # type: ignore[dict-item]
             A.Unary: self.unary,  # type: ignore[dict-item]
             A.TopN: self.top_n,  # type: ignore[dict-item]
+            A.PositionOf: self.position_of,  # type: ignore[dict-item]
             A.Binary: self.binary,  # type: ignore[dict-item]
             A.IsEmpty: self.is_empty,  # type: ignore[dict-item]
             A.IfExpr: self.if_expr,  # type: ignore[dict-item]
@@ -270,8 +271,40 @@ class Exprs:
         items = [self.as_tuple(x, fr) for x in e.items]
         return "(" + "".join(i + ", " for i in items) + ")"
 
+    def face_up(self, e: A.Attr, obj: str, fr: Frame) -> str:
+        """`c.face_up`: its zone's face, unless the card is turned. Where the card's zone is
+        known (`top of Z`, a parameter `c in Z`) no zone is searched."""
+        faces = self.cx.layout.faces
+        o = e.obj
+
+        def slow() -> str:  # search the zones for the card
+            sid = self.sid(o.span, fr)
+            return f"{self.cx.helper('_faceup')}(s, {obj}, FACES, PUB, {sid})"
+
+        if self.card_may_be_none(o, fr):
+            return slow()
+        zone: str | None
+        here = ""  # the card is certainly in `zone`
+        if isinstance(o, A.Unary) and o.op in ("top", "bottom") and self.cx.type_of(o.operand) == "zone":
+            zone = self.expr(o.operand, fr)
+        else:
+            zone = self.origin(o, fr) if not isinstance(o, A.Unary) else None
+            if zone is None:
+                return slow()
+            # a parameter's zone: certain while the legal moves are made (the state does
+            # not change), not in an effect (the card may have moved)
+            if fr.tables is None:
+                here = f"{obj} in s[{zone}]"
+        fast = f"PUB[{zone}]" if faces is None else f"(PUB[{zone}] != ({obj} in s[{faces}]))"
+        return f"({fast} if {here} else {slow()})" if here else fast
+
+    def position_of(self, e: A.PositionOf, fr: Frame) -> str:
+        return f"{self.cx.helper('_posof')}(s[{self.expr(e.zone, fr)}], {self.expr(e.card, fr)})"
+
     def attr(self, e: A.Attr, fr: Frame) -> str:
         obj = self.expr(e.obj, fr)
+        if e.name == "face_up" and self.cx.type_of(e.obj) in ("card", "any"):
+            return self.face_up(e, obj, fr)
         table = _ATTR_TABLES.get(e.name, f"X_{e.name}")
         return self.card_attr(e, table, obj, fr)
 

@@ -8,7 +8,9 @@ The state is a flat list of slots while a step runs (a tuple between steps):
     3 PENDING  simultaneous choices made so far (a tuple of moves), or None
     4 ENDED    None while the game runs, else why it ended
     5 WHO      who decides at the current node (a player, or a tuple for a simultaneous choice)
-    6...       zones (each a tuple of card ids, bottom first), variables, flow variables
+    6...       zones (each a tuple of card ids, bottom first), variables, the faces (only
+               when a rule turns cards: the sorted ids of the cards turned from their
+               zone's face), flow variables
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ class Layout:
         for v in g.vars.values():
             self.var_base[v.name] = slot
             slot += 1 if v.dim is None else v.dim[1]
+        # the cards turned from their zone's face (a face-down card in a face-up zone, a
+        # face-up card in a face-down or owner zone), sorted: a game that never turns a
+        # card has no such slot and pays nothing
+        self.faces: int | None = None
+        if g.uses_faces:
+            self.faces = slot
+            slot += 1
         self.nslots = slot
         self.move_ids = {name: i for i, name in enumerate(g.moves)}
         self.pass_id = len(g.moves)  # the move id of `pass` at an optional choice

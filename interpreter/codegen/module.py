@@ -60,6 +60,7 @@ class Generated:
     edges: dict[int, list[int]]
     graph: FlowGraph | None = None
     arms: list[Arm] = attrs.Factory(list)  # coverage mode: arm id -> the arm of an `if`
+    faces_slot: int | None = None  # the cards turned from their zone's face (layout.py)
 
 
 def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Generated:
@@ -115,7 +116,7 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         node_span={i: n.span for i, n in enumerate(graph.nodes)}, entry=graph.entry,
         end_node=len(graph.nodes), spans=cx.names.spans,
         card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
-        arms=list(cx.names.arms),
+        arms=list(cx.names.arms), faces_slot=lay.faces,
     )
 
 
@@ -159,6 +160,13 @@ def tables(cx: Ctx) -> list[str]:
             cover[base + i] = tuple(cx.layout.zone_base[zn] + max(k, 1) - 1
                                     for zn, k in places)
     out.append(f"COVER = {tuple(cover)!r}")
+    # per-card faces: the slot of the turned cards (None: no rule turns a card) and, by
+    # zone slot, whether the zone is face up
+    out.append(f"FACES = {cx.layout.faces!r}")
+    pub = [False] * (max((z.slot for z in cx.layout.zone_slots), default=0) + 1)
+    for zs in cx.layout.zone_slots:
+        pub[zs.slot] = g.zones[zs.decl].visibility == "public"
+    out.append(f"PUB = {tuple(pub)!r}")
     out.append("")
     return out
 
@@ -168,6 +176,8 @@ def setup(stmts: Stmts) -> list[str]:
     cx = stmts.cx
     out = ["def setup(s):", f"    _B[0] = {STEPS}  # each entry point starts a budget"]
     w = CodeWriter("    ")
+    if cx.layout.faces is not None:
+        w.line(f"s[{cx.layout.faces}] = ()  # no card turned yet")
     for v in cx.g.vars.values():
         fr = Frame({}, f"var {v.name}")
         code = stmts.x.as_tuple(v.init, fr)

@@ -37,6 +37,10 @@ EXPORTED: dict[str, Helper] = {
     "_flow_loop": Helper(True), "_rng": Helper(True), "_rep": Helper(True),
     "_big": Helper(True), "_big_items": Helper(True), "_players": Helper(True),
     "_GameOver": Helper(False),
+    # per-card faces and sequences
+    "_unturn": Helper(False, pure=False), "_turnto": Helper(False, pure=False),
+    "_turn": Helper(True, pure=False), "_faceup": Helper(True), "_posof": Helper(False),
+    "_above": Helper(True),
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
@@ -265,6 +269,64 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
                 _take(s, z, c, sid)
                 return
         err(sid, f"card {c} is nowhere")  # pragma: no cover - cards are always somewhere
+
+    # ---- per-card faces: s[f] holds the sorted ids of the cards turned from their zone's
+    # face; `pub[z]` says whether zone slot z is face up
+    @export
+    def _unturn(s: list[Any], f: int, cs: Any) -> None:
+        """The cards `cs` (an id or ids) take their zone's face."""
+        if isinstance(cs, int):
+            s[f] = tuple(x for x in s[f] if x != cs)
+        else:
+            gone = set(cs)
+            s[f] = tuple(x for x in s[f] if x not in gone)
+
+    @export
+    def _turnto(s: list[Any], f: int, cs: Any, turned: bool) -> None:
+        """The cards `cs` (an id or ids) turned from their zone's face, or not."""
+        ids = {cs} if isinstance(cs, int) else set(cs)
+        t = set(s[f])
+        s[f] = tuple(sorted(t | ids if turned else t - ids))
+
+    def _zone_of(s: list[Any], c: Any, sid: int) -> int:
+        if c is None:
+            err(sid, "no card (the value is none)")
+        for z in all_zones:
+            if c in s[z]:
+                return z
+        err(sid, f"card {c} is nowhere")  # pragma: no cover - cards are always somewhere
+
+    @export
+    def _faceup(s: list[Any], c: Any, f: int | None, pub: tuple[bool, ...], sid: int) -> bool:
+        """Is card c face up where it lies (its zone's face, unless it was turned)?"""
+        z = _zone_of(s, c, sid)
+        return pub[z] != (f is not None and c in s[f])
+
+    @export
+    def _turn(s: list[Any], f: int, pub: tuple[bool, ...], cs: Any, up: bool, sid: int) -> None:
+        """`turn C face up/down`: each card where it lies."""
+        t = set(s[f])
+        for c in ((cs,) if isinstance(cs, int) or cs is None else cs):
+            if up != pub[_zone_of(s, c, sid)]:
+                t.add(c)
+            else:
+                t.discard(c)
+        s[f] = tuple(sorted(t))
+
+    @export
+    def _posof(t: tuple[int, ...], c: Any) -> int:
+        """`position of C in Z`: 1 at the bottom; 0 when C is not in Z."""
+        try:
+            return t.index(c) + 1
+        except ValueError:
+            return 0
+
+    @export
+    def _above(s: list[Any], c: Any, sid: int) -> tuple[int, tuple[int, ...]]:
+        """`C and above`: the zone C lies in, and C with every card on it, bottom first."""
+        z = _zone_of(s, c, sid)
+        t = s[z]
+        return z, t[t.index(c):]
 
     @export
     def _rng(a: int, b: int, sid: int) -> range:

@@ -35,6 +35,7 @@ class Stmts:
             A.Repeat: self.repeat,  # type: ignore[dict-item]
             A.Phase: lambda st, fr, w: self.block(st.body, fr, w),  # type: ignore[attr-defined]
             A.MoveCards: self.move_cards,  # type: ignore[dict-item]
+            A.Turn: self.turn,  # type: ignore[dict-item]
             A.Shuffle: self.shuffle,  # type: ignore[dict-item]
             A.Deal: self.deal,  # type: ignore[dict-item]
             A.End: self.end,  # type: ignore[dict-item]
@@ -261,6 +262,9 @@ class Stmts:
             w.line(f"{zt} = {z}")
             z = zt
         w.line(f"s[{z}] = {self.cx.helper('_shuffle')}(s, s[{z}])")
+        f = self.cx.layout.faces
+        if f is not None:  # a shuffled pile is squared: its cards take its face
+            w.line(f"if s[{f}]: {self.cx.helper('_unturn')}(s, {f}, s[{z}])")
         w.line(f"if REC is not None: REC.shuffle(s, {z})")
 
     def deal(self, st: A.Deal, fr: Frame, w: CodeWriter) -> None:
@@ -270,7 +274,25 @@ class Stmts:
             dests = f"({dests},)"
         n = "None" if st.count is None else self.x.expr(st.count, fr)
         sid = self.sid(st.span, fr)
-        w.line(f"{self.cx.helper('_deal')}(s, {src}, {dests}, {n}, {sid}, REC)")
+        f = self.cx.layout.faces
+        if f is None:
+            w.line(f"{self.cx.helper('_deal')}(s, {src}, {dests}, {n}, {sid}, REC)")
+            return
+        # the dealt cards take the face of the zones they reach
+        srcv, before = self.cx.names.tmp("z"), self.cx.names.tmp("t")
+        w.line(f"{srcv} = {src}")
+        w.line(f"{before} = s[{srcv}]")
+        w.line(f"{self.cx.helper('_deal')}(s, {srcv}, {dests}, {n}, {sid}, REC)")
+        w.line(f"if s[{f}]: {self.cx.helper('_unturn')}(s, {f}, {before}[len(s[{srcv}]):])")
+
+    def turn(self, st: A.Turn, fr: Frame, w: CodeWriter) -> None:
+        f = self.cx.layout.faces
+        assert f is not None  # a `turn` statement makes the game keep faces
+        cs = self.cx.names.tmp("c")
+        w.line(f"{cs} = {self.x.expr(st.cards, fr)}")
+        w.line(f"if REC is not None: REC.turn(s, {cs}, {st.up})")
+        sid = self.sid(st.span, fr)
+        w.line(f"{self.cx.helper('_turn')}(s, {f}, PUB, {cs}, {st.up}, {sid})")
 
     def move_cards(self, st: A.MoveCards, fr: Frame, w: CodeWriter) -> None:
         x = self.x
@@ -281,8 +303,19 @@ class Stmts:
         d = tmp("d")
         w.line(f"{d} = {dest}")
 
+        face = "" if not st.face else f", {st.face == 'up'}"
+
         def tell(cs: str) -> None:  # before the cards leave: the recorder finds where they are
-            w.line(f"if REC is not None: REC.move(s, {cs}, {d}, {st.bottom})")
+            w.line(f"if REC is not None: REC.move(s, {cs}, {d}, {st.bottom}{face})")
+
+        f = cx.layout.faces
+
+        def faced(cs: str) -> None:  # once they arrived: they take d's face, or the one said
+            if f is None:
+                return
+            w.line(f"if s[{f}]: {cx.helper('_unturn')}(s, {f}, {cs})")
+            if st.face:
+                w.line(f"{cx.helper('_turnto')}(s, {f}, {cs}, {st.face == 'up'} != PUB[{d}])")
 
         def put(c: str) -> None:
             w.line(f"s[{d}] = ({c},) + s[{d}]" if st.bottom else f"s[{d}] = s[{d}] + ({c},)")
@@ -292,6 +325,15 @@ class Stmts:
 
         c = st.cards
         sid = self.sid(st.span, fr)
+        if st.above:  # the card and every card on it, in their order
+            card, z, cs = tmp("c"), tmp("z"), tmp("cs")
+            w.line(f"{card} = {x.expr(c, fr)}")
+            w.line(f"{z}, {cs} = {cx.helper('_above')}(s, {card}, {sid})")
+            tell(cs)
+            w.line(f"s[{z}] = s[{z}][:len(s[{z}]) - len({cs})]")
+            put_many(cs)
+            faced(cs)
+            return
         if isinstance(c, A.Unary) and c.op in ("top", "bottom") and cx.type_of(c.operand) == "zone":
             z = tmp("z")
             t = tmp("t")
@@ -302,9 +344,11 @@ class Stmts:
             if c.op == "top":
                 w.line(f"s[{z}] = {t}[:-1]")
                 put(f"{t}[-1]")
+                faced(f"{t}[-1]")
             else:
                 w.line(f"s[{z}] = {t}[1:]")
                 put(f"{t}[0]")
+                faced(f"{t}[0]")
             return
         if ct == "zone" or (isinstance(c, A.Unary) and c.op == "all"
                             and cx.type_of(c.operand) == "zone"):
@@ -313,8 +357,10 @@ class Stmts:
             w.line(f"{z} = {x.expr(src_e, fr)}")
             w.line(f"if {z} != {d}:")
             with w.indented():
-                tell(f"s[{z}]")
-                put_many(f"s[{z}]")
+                moved = f"s[{z}][::-1]" if st.over else f"s[{z}]"
+                tell(moved)
+                put_many(moved)
+                faced(f"s[{z}]")
                 w.line(f"s[{z}] = ()")
             return
         if isinstance(c, A.TopN):
@@ -324,24 +370,28 @@ class Stmts:
             w.line(f"{z} = {x.expr(c.zone, fr)}")
             w.line(f"{n} = {x.expr(c.count, fr)}")
             w.line(f"{t} = {cx.helper('_topn')}(s[{z}], {n}, {sid})")
+            if st.over:
+                w.line(f"{t} = {t}[::-1]")
             tell(t)
             w.line(f"s[{z}] = s[{z}][:len(s[{z}]) - len({t})]")
             put_many(t)
+            faced(t)
             return
         if ct == "card":
             origin = x.origin(c, fr)
             card = tmp("c")
             w.line(f"{card} = {x.expr(c, fr)}")
-            w.line(f"if REC is not None and {card} is not None: REC.move(s, {card}, {d}, {st.bottom})")
+            w.line(f"if REC is not None and {card} is not None: REC.move(s, {card}, {d}, {st.bottom}{face})")
             if origin is not None:
                 w.line(f"{cx.helper('_take')}(s, {origin}, {card}, {sid})")
             else:
                 w.line(f"{cx.helper('_take_any')}(s, {card}, {sid})")
             put(card)
+            faced(card)
             return
         # a list of cards: each leaves wherever it is, and they arrive in list order
         cs = tmp("cs")
-        w.line(f"{cs} = tuple({x.expr(c, fr)})")
+        w.line(f"{cs} = tuple({x.expr(c, fr)})" + ("[::-1]" if st.over else ""))
         tell(cs)
         origin = None
         if isinstance(c, A.Quant) and cx.type_of(c.source) == "zone":
@@ -351,6 +401,7 @@ class Stmts:
         else:
             w.line(f"for _c in {cs}: {cx.helper('_take_any')}(s, _c, {sid})")
         put_many(cs)
+        faced(cs)
 
 
 def assigns(cx: Ctx, stmts: tuple[A.Stmt, ...], decl: A.For | A.MoveParam) -> bool:

@@ -25,7 +25,8 @@ LOG = "log"  # a `log` line: `parts`
 CHOICE = "choice"  # a player's move (`actor`, `move`); at a simultaneous choice, secret
 REVEAL = "reveal"  # a simultaneous choice revealed: `actor` chose `move`
 PUBLIC = "public"  # after a step: `changes` (variables that changed), `to_move`, `phase`, `ended`
-KINDS = (MOVE, SHUFFLE, RANDOM, LOG, CHOICE, REVEAL, PUBLIC)
+TURN = "turn"  # the card at `src_index` of `src` was turned: `dst_turned` says how it lies now
+KINDS = (MOVE, SHUFFLE, RANDOM, LOG, CHOICE, REVEAL, PUBLIC, TURN)
 
 Part = str | tuple[Any, str]  # a log line's piece: text, or (value, its type)
 
@@ -52,6 +53,11 @@ class Event:
     to_move: tuple[int, ...] = ()  # PUBLIC: who decides now
     phase: str = ""  # PUBLIC: the flow's phase
     ended: Any = None  # PUBLIC: why the game ended (None: it goes on)
+    # per-card faces (only in a game whose rules turn cards): a card *turned* lies with
+    # the other face up than its zone's (a face-down card in a face-up zone...)
+    src_turned: bool = False  # MOVE, TURN: the card was turned where it lay before
+    dst_turned: bool = False  # MOVE: turned where it arrived; TURN: turned now
+    turned: tuple[int, ...] = ()  # LOG, CHOICE, REVEAL: the cards of `where` turned then
 
 
 class Recorder:
@@ -98,13 +104,25 @@ class Recorder:
         return getattr(self._local, "target", None)
 
     # -------------------------------------------------------------- from generated code
-    def move(self, s: list[Any], cards: Any, dst: int, bottom: bool) -> None:
+    def _faces(self) -> tuple[int | None, tuple[bool, ...]]:
+        return self._ns.get("FACES"), self._ns.get("PUB", ())
+
+    def turned(self, s: list[Any]) -> frozenset[int]:
+        f = self._ns.get("FACES")
+        return frozenset(s[f]) if f is not None else frozenset()
+
+    def move(self, s: list[Any], cards: Any, dst: int, bottom: bool,
+             face: bool | None = None) -> None:
         """Called before the statement moves `cards` (one id or a sequence) to `dst`:
         each leaves the zone it is in, in order, and arrives on top (or at the bottom,
-        keeping their order)."""
+        keeping their order); `face`: they arrive face up (True) or down (False), else
+        with `dst`'s face."""
         out = self._out()
         if out is None:
             return
+        f, pub = self._faces()
+        was = frozenset(s[f]) if f is not None else frozenset()
+        now = face is not None and face != pub[dst]
         ids = (cards,) if isinstance(cards, int) else tuple(cards)
         work: dict[int, list[int]] = {}
 
@@ -126,7 +144,24 @@ class Recorder:
             j = k if bottom else len(dst_l)
             dst_l.insert(j, c)
             out.append(Event(MOVE, actor, card=c, src=text[src], dst=text[dst], src_index=i,
-                             dst_index=j))
+                             dst_index=j, src_turned=c in was, dst_turned=now))
+
+    def turn(self, s: list[Any], cards: Any, up: bool) -> None:
+        """Called before `turn` turns `cards` (one id or a sequence) face up or down."""
+        out = self._out()
+        if out is None:
+            return
+        f, pub = self._faces()
+        was = frozenset(s[f]) if f is not None else frozenset()
+        ids = (cards,) if isinstance(cards, int) or cards is None else tuple(cards)
+        for c in ids:
+            z = next((z for z in self._zone_slots if c in s[z]), None)
+            if z is None:
+                continue  # a rule error follows
+            now = up != pub[z]
+            if now != (c in was):
+                out.append(Event(TURN, self.actor, card=c, src=self._zone_text[z],
+                                 src_index=s[z].index(c), src_turned=c in was, dst_turned=now))
 
     def deal(self, s: list[Any], src: int, dests: tuple[int, ...], n: int | None) -> None:
         """Called before `_deal` deals: one card at a time from the top of `src`, round."""
@@ -138,11 +173,12 @@ class Recorder:
         sizes = {d: len(s[d]) for d in dests}
         text = self._zone_text
         actor = self.actor
+        was = self.turned(s)
         for k in range(total):
             d = dests[k % len(dests)]
             c = pile.pop()
             out.append(Event(MOVE, actor, card=c, src=text[src], dst=text[d], src_index=len(pile),
-                             dst_index=sizes[d]))
+                             dst_index=sizes[d], src_turned=c in was))
             sizes[d] += 1
 
     def shuffle(self, s: list[Any], z: int) -> None:
@@ -170,7 +206,9 @@ class Recorder:
                     cards.update(x for x in v if x is not None)
         where = tuple((c, self._zone_text[z]) for c in sorted(cards)
                       for z in self._zone_slots if c in s[z])
-        out.append(Event(LOG, self.actor, parts=parts, where=where))
+        was = self.turned(s)
+        out.append(Event(LOG, self.actor, parts=parts, where=where,
+                         turned=tuple(c for c, _ in where if c in was)))
 
     def text(self, parts: tuple[Part, ...]) -> str:
         """A log line as the rules wrote it, every card named (no seat's view)."""

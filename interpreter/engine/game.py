@@ -185,12 +185,13 @@ class Game(Machine):
         move = tuple(move)
         sim = state.slots[PC] in self._sim
         head = [Event(CHOICE, actor=move[0], move=move, secret=sim,
-                      where=self._where(state, move))]
+                      where=self._where(state, move), turned=self._turned_of(state, move))]
         if sim and move in self.legal_moves(state):
             pending = (*self.pending(state), move)
             if len(pending) == len(state.slots[WHO]):
                 order = {p: i for i, p in enumerate(state.slots[WHO])}
-                head += [Event(REVEAL, actor=m[0], move=m, where=self._where(state, m))
+                head += [Event(REVEAL, actor=m[0], move=m, where=self._where(state, m),
+                               turned=self._turned_of(state, m))
                          for m in sorted(pending, key=lambda m: order[m[0]])]
         after, events = self._observed(move[0], self.apply, state, move)
         return after, (*head, *events, self._public(after, state))
@@ -245,6 +246,33 @@ class Game(Machine):
             return ()
         return tuple((c, name) for name, ids in self.zone_contents(state).items()
                      for c in ids if c in cards)
+
+    def _turned_of(self, state: State, move: Move) -> tuple[int, ...]:
+        """The cards a move names that lie turned from their zone's face."""
+        turned = self.turned(state)
+        if not turned:
+            return ()
+        return tuple(c for c, _ in self._where(state, move) if c in turned)
+
+    # ------------------------------------------------------------------ faces
+    @property
+    def uses_faces(self) -> bool:
+        """Do the rules turn cards one by one (`turn`, `move ... face up`)?"""
+        return self.gen.faces_slot is not None
+
+    def turned(self, state: State) -> frozenset[int]:
+        """The cards that lie turned from their zone's face: face down in a face-up zone,
+        face up in a face-down or owner zone (empty when the rules never turn a card)."""
+        f = self.gen.faces_slot
+        return frozenset(state.slots[f]) if f is not None else frozenset()
+
+    def face_up(self, state: State, card: int) -> bool:
+        """Does `card` lie face up (its zone is face up and it is not turned, or it is
+        turned in a face-down or owner zone)?"""
+        for z in self.zones:
+            if card in self.zone_ids(state, z.name):
+                return (z.visibility == "public") != (card in self.turned(state))
+        raise ValueError(f"card {card} is nowhere")
 
     def _public(self, after: State, before: State | None) -> Event:
         new = self.variables(after)

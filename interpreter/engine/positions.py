@@ -145,6 +145,10 @@ class Position:
         s = self._s
         new = set(ids)
         leftover = tuple(c for c in s[z] if c not in new)
+        f = self.game.gen.faces_slot
+        if f is not None and s[f]:  # placed cards lie with their zone's face
+            moved = new.union(leftover)
+            s[f] = tuple(c for c in s[f] if c not in moved)
         for other in self.game._zone_slots:
             if other != z and not new.isdisjoint(s[other]):
                 s[other] = tuple(c for c in s[other] if c not in new)
@@ -158,13 +162,22 @@ class Position:
 
     def rearrange(self, zones: Mapping[str, Sequence[int]]) -> Position:
         """The named zones hold exactly these card ids, which must be the cards they hold
-        between them now (dealt again among them); no other zone changes."""
+        between them now (dealt again among them); no other zone changes. A place that
+        held a card turned from its zone's face holds a turned card again (faces belong
+        to the places)."""
         slots = [zone_slot(self.game, name) for name in zones]
         before = sorted(c for z in slots for c in self._s[z])
         if sorted(c for ids in zones.values() for c in ids) != before:
             raise CardgameError("a re-deal must use the cards of the zones it deals to")
+        f = self.game.gen.faces_slot
+        turned = set(self._s[f]) if f is not None else set()
+        places = {(z, i) for z in slots for i, c in enumerate(self._s[z]) if c in turned}
+        turned.difference_update(before)
         for z, ids in zip(slots, zones.values(), strict=True):
             self._s[z] = tuple(ids)
+            turned.update(c for i, c in enumerate(ids) if (z, i) in places)
+        if f is not None:
+            self._s[f] = tuple(sorted(turned))
         return self
 
     def redeal(self, zones: Sequence[str], rng: random.Random) -> Position:
@@ -183,6 +196,31 @@ class Position:
             s[z] = tuple(cards[i:i + k])
             i += k
         return self
+
+    def turned(self) -> frozenset[int]:
+        """The cards that lie turned from their zone's face now."""
+        f = self.game.gen.faces_slot
+        return frozenset(self._s[f]) if f is not None else frozenset()
+
+    def faces(self, turned: Sequence[int] | frozenset[int] | set[int]) -> Position:
+        """Exactly these cards lie turned from their zone's face (a face-down card in a
+        face-up zone...): for a game whose rules turn cards."""
+        f = self.game.gen.faces_slot
+        if f is None:
+            if turned:
+                raise CardgameError("this game's rules never turn a card face up or down")
+            return self
+        self._s[f] = tuple(sorted(set(turned)))
+        return self
+
+    def face_down(self, zone: str, count: int) -> Position:
+        """The bottom `count` cards of a face-up zone lie face down, the others face up
+        (a Klondike column)."""
+        ids = self.ids(zone)
+        if count > len(ids):
+            raise CardgameError(f"'{zone}' holds {len(ids)} cards, not {count}")
+        mine = set(ids)
+        return self.faces((self.turned() - mine) | set(ids[:count]))
 
     def var(self, name: str, value: Any) -> Position:
         """Set a variable (a list for a whole array) or one element (`chips[p2]`)."""

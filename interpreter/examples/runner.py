@@ -432,7 +432,8 @@ class _Run:
             zones[zone] = list(want)
         for cid in want:
             self.pinned[cid] = zone
-        self.position(st, lambda pos: pos.rearrange(zones))
+        # the cards named lie with the zone's face (faces belong to the places otherwise)
+        self.position(st, lambda pos: pos.rearrange(zones).faces(pos.turned() - set(want)))
 
     def place_end(self, st: A.ExStep, zone: str, text: str, top: bool) -> None:
         zones = {z: list(ids) for z, ids in self.g.zone_contents(self.state).items()}
@@ -454,7 +455,7 @@ class _Run:
             zones[src][zones[src].index(cid)] = d
             here[end] = cid
         self.pinned[cid] = zone
-        self.position(st, lambda pos: pos.rearrange(zones))
+        self.position(st, lambda pos: pos.rearrange(zones).faces(pos.turned() - {cid}))
 
 
 def normalize_text(s: str) -> str:

@@ -18,7 +18,7 @@ import attrs
 from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
-from ..observe import hidden_zones, view
+from ..observe import has_hidden, hidden_zones, view
 from .told import Leak, Shadows
 
 # property id -> what it promises (the report's headline says which one failed)
@@ -102,6 +102,8 @@ class Playthrough:
         # zones holding cards a seat cannot see: for each seat 1..n
         self.hidden: dict[int, list[str]] = {
             p: hidden_zones(g, p) for p in range(1, g.players + 1)}
+        # or cards the rules turn face down: the leak check watches every seat then
+        self.leak_seats = [p for p in range(1, g.players + 1) if has_hidden(g, p)]
         # a repeated state means a possible endless game unless a limit ends it; the
         # slot of moves played is left out of the comparison, unless a rule reads it
         self.detect_loops = not g.limit and "moves_played" not in names_used(g)
@@ -192,7 +194,7 @@ class Playthrough:
     # ------------------------------------------------------------------ leaks
     # (told.py: shadow worlds with the seat's whole observation history, from the deal on)
     def new_shadows(self, seed: int, st: State) -> Shadows | None:
-        seats = [p for p in range(1, self.g.players + 1) if self.hidden[p]]
+        seats = self.leak_seats
         if not seats:
             return None
         try:

@@ -203,6 +203,9 @@ class MoveCards(Stmt):
     cards: Expr = attrs.field(factory=Expr)
     dest: Expr = attrs.field(factory=Expr)
     bottom: bool = False
+    face: str = ""  # `face up` / `face down`: "up", "down" ("" : the destination's face)
+    over: bool = False  # `turned over`: the cards arrive in the reverse order (a redeal)
+    above: bool = False  # `move c and above to Z`: c and every card on it, in order
 
 
 @attrs.frozen
@@ -663,3 +666,19 @@ class SuitsDecl(Decl):
     @property
     def key(self) -> str:
         return "SuitsDecl:"
+
+
+@attrs.frozen
+class Turn(Stmt):
+    """`turn C face up` / `turn C face down`: a card (or a list of cards) turned where it lies."""
+
+    cards: Expr = attrs.field(factory=Expr)
+    up: bool = True
+
+
+@attrs.frozen
+class PositionOf(Expr):
+    """`position of C in Z`: where card C lies in zone Z, 1 at the bottom (0: not there)."""
+
+    card: Expr = attrs.field(factory=Expr)
+    zone: Expr = attrs.field(factory=Expr)

@@ -527,6 +527,10 @@ class _Builder:
                 bottom = dest.op == "bottom"
                 dest = dest.operand
             return A.MoveCards(self.expr(c[0]), dest, bottom, span=sp)
+        if d in ("move_face_stmt", "move_over_stmt", "move_above_stmt"):
+            return self.move_more(d, c, sp)
+        if d == "turn_stmt":
+            return A.Turn(self.expr(c[1]), str(c[2]).split()[-1] == "up", span=sp)
         if d == "shuffle_stmt":
             return A.Shuffle(self.expr(c[0]), span=sp)
         if d == "deal_stmt":
@@ -543,6 +547,21 @@ class _Builder:
             text = self.unq(c[0])
             return A.Log(text, self.interpolate(text, c[0]), span=sp)
         raise Diagnostic(f"internal: unknown statement {d}", sp)  # pragma: no cover
+
+    def move_more(self, d: str, c: list[Any], sp: A.Span) -> A.Stmt:
+        """`move X to Z face up`, `move X to Z turned over`, `move C and above to Z [face ..]`."""
+        words = [str(x).split()[-1] for x in c if isinstance(x, lark.Token)
+                 and x.type in ("FACE", "TURNED_OVER")]
+        trees = [x for x in c if not (isinstance(x, lark.Token)
+                                      and x.type in ("FACE", "TURNED_OVER", "AND_ABOVE"))]
+        dest = self.expr(trees[1])
+        bottom = False
+        if isinstance(dest, A.Unary) and dest.op in ("top", "bottom"):
+            bottom = dest.op == "bottom"
+            dest = dest.operand
+        face = next((w for w in words if w in ("up", "down")), "")
+        return A.MoveCards(self.expr(trees[0]), dest, bottom, face=face,
+                           over="over" in words, above=d == "move_above_stmt", span=sp)
 
     def interpolate(self, text: str, tok: lark.Token) -> tuple[str | A.Expr, ...]:
         parts: list[str | A.Expr] = []
@@ -628,6 +647,8 @@ class _Builder:
             return A.Unary(op, self.expr(c[0]), span=sp)
         if d == "top_n_of":
             return A.TopN(self.expr(c[0]), self.expr(c[1]), span=sp)
+        if d == "position_of":
+            return A.PositionOf(self.expr(c[1]), self.expr(c[2]), span=sp)
         if d in ("or_", "and_"):
             op = "or" if d == "or_" else "and"
             result = self.expr(c[0])

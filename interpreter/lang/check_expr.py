@@ -43,7 +43,7 @@ KEYWORDS = {
 }
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
-_CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool"}
+_CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool", "face_up": "bool"}
 _PURE_CHANCE = "'random' is a chance event: not allowed in a condition or function"
 
 _Visit = Callable[[Any, Scope, Ctx], str]
@@ -79,6 +79,7 @@ class ExprChecker:
             A.Call: self._call,
             A.Unary: self._unary,
             A.TopN: self._top_n,
+            A.PositionOf: self._position_of,
             A.Binary: self._binary,
             A.IsEmpty: self._is_empty,
             A.IfExpr: self._if,
@@ -320,7 +321,7 @@ class ExprChecker:
         ot = self.expr(e.obj, scope, ctx)
         where = e.name_span if e.name_span.line else e.span
         if ot in ("card", "any"):
-            known = ("rank", "suit", "color", "joker") + self.syms.card_attrs
+            known = ("rank", "suit", "color", "joker", "face_up") + self.syms.card_attrs
             if e.name not in known:
                 self.err(f"cards have no attribute '{e.name}'", where,
                          did_you_mean(e.name, known) or "attributes: " + ", ".join(known))
@@ -449,6 +450,14 @@ class ExprChecker:
         self.want("int", e.count, scope, ctx)
         self.want("zone", e.zone, scope, ctx)
         return "list:card"
+
+    def _position_of(self, e: A.PositionOf, scope: Scope, ctx: Ctx) -> str:
+        ct = self.expr(e.card, scope, ctx)
+        if ct not in ("card", "any"):
+            self.err(f"'position of' takes a card, found {ct}", e.card.span,
+                     "write 'position of C in Z': where the card C lies in the zone Z")
+        self.want("zone", e.zone, scope, ctx)
+        return "int"
 
     def _is_empty(self, e: A.IsEmpty, scope: Scope, ctx: Ctx) -> str:
         ot = self.expr(e.operand, scope, ctx)

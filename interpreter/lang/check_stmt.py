@@ -41,6 +41,7 @@ class StmtChecker:
             A.Repeat: self._repeat,
             A.Phase: lambda s, scope, ctx: self.block(s.body, scope, ctx),
             A.MoveCards: self._move_cards,
+            A.Turn: self._turn,
             A.Shuffle: self._shuffle,
             A.Deal: self._deal,
             A.End: self._end,
@@ -230,9 +231,25 @@ class StmtChecker:
 
     def _move_cards(self, s: A.MoveCards, scope: Scope, ctx: Ctx) -> None:
         ct = self.expr(s.cards, scope, ctx)
-        if ct not in ("card", "list:card", "zone", "any"):
+        if s.above:
+            if ct not in ("card", "any"):
+                self.err(f"'and above' follows one card (it moves that card and every card "
+                         f"on it), found {ct}", s.cards.span,
+                         "to move the top cards of a zone write 'move top N of Z to ...'"
+                         if ct in ("zone", "list:card") else "")
+        elif ct not in ("card", "list:card", "zone", "any"):
             self.err(f"expected a card, cards or a zone to move, found {ct}", s.cards.span)
         self.want("zone", s.dest, scope, ctx)
+
+    def _turn(self, s: A.Turn, scope: Scope, ctx: Ctx) -> None:
+        ct = self.expr(s.cards, scope, ctx)
+        if ct == "zone":
+            self.err("'turn' turns a card (or a list of cards) where it lies, not a zone",
+                     s.cards.span, "write 'turn top of Z face up', or 'turn all of Z face "
+                     "down'; to turn a pile over onto another zone, 'move all of Z to Y "
+                     "turned over'")
+        elif ct not in ("card", "list:card", "any"):
+            self.err(f"expected a card or cards to turn, found {ct}", s.cards.span)
 
     def _shuffle(self, s: A.Shuffle, scope: Scope, ctx: Ctx) -> None:
         if ctx.kind == "pure":

@@ -346,9 +346,14 @@ _SLIPS = (
      "a zone array has one index, or two for a grid of rows and columns: 'zone board[3][3]', "
      "'zone pyramid[row in 1..7][col in 1..row]'"),
     (re.compile(r"(^|[{}]|\s)turn\s*$"), re.compile(r"^over$"),
-     "there is no 'turn over': to turn a pile over onto another, 'move reverse(waste) to "
-     "stock' (the top card ends at the bottom)"),
+     "there is no 'turn over': to turn a pile over onto another, 'move all of waste to "
+     "stock turned over' (the top card ends at the bottom); to turn one card where it "
+     "lies, 'turn top of waste face down'"),
 )
+
+
+# tokens that only ever add to a statement that is complete without them
+_OPTIONAL_TAILS = frozenset({"AND_ABOVE", "FACE", "TURNED_OVER"})
 
 
 def _known_slip(text: str, tok: lark.Token) -> str | None:
@@ -380,6 +385,8 @@ def parse(source: str, filename: str, start: str = "start",
             words = {t for t in ip.choices() if t in _POSTLEXED}
             if words:
                 expected = words | (expected - {"NAME"})
+        if expected - _OPTIONAL_TAILS:  # `and above`, `face up`, `turned over` after a
+            expected = expected - _OPTIONAL_TAILS  # `move`: an option, not what is missing
         hint = _expected_hint(expected)
         if tok.type == "$END":
             msg = "unexpected end of file"

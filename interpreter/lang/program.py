@@ -259,6 +259,14 @@ class Program:
     def ref_of(self, node: A.Name | A.Call | A.CallStmt) -> Ref:
         return self.refs[node]
 
+    @property
+    def uses_faces(self) -> bool:
+        """Does a rule turn cards face up or down one by one (`turn`, `move ... face up`)?
+        Only then does the state hold each card's face (docs/language.md "Face up and
+        face down")."""
+        return any(isinstance(n, A.Turn) or (isinstance(n, A.MoveCards) and n.face)
+                   for n in self.nodes())
+
     def nodes(self) -> Iterator[A.Expr | A.Stmt]:
         """Every expression and statement of the program's rules, once each."""
         roots: list[Any] = [v.init for v in self.vars.values()]

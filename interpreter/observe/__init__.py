@@ -20,10 +20,12 @@ from .visibility import (
     BACK,
     CHOSEN,
     card_args,
+    has_hidden,
     hidden_zones,
     masked_move,
     secret_choice,
     sees,
+    sees_card,
     view,
     visible_cards,
     visible_zones,
@@ -40,6 +42,6 @@ from .worlds import (
 )
 
 __all__ = ["BACK", "CHOSEN", "History", "Observation", "card_args", "describe", "determinize",
-           "hidden_zones", "histories", "history", "masked_move", "observation", "observe_step",
+           "has_hidden", "hidden_zones", "histories", "history", "masked_move", "observation", "observe_step",
            "Record", "Sampler", "World", "explained", "first_shuffle", "relabel_move", "replay_histories",
-           "reseed", "sample_world", "secret_choice", "sees", "shown_cards", "view", "visible_cards", "visible_zones"]
+           "reseed", "sample_world", "secret_choice", "sees", "sees_card", "shown_cards", "view", "visible_cards", "visible_zones"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from ..engine import Game, Position, State
-from .visibility import hidden_zones
+from .visibility import hidden_zones, sees_card
 
 
 def determinize(game: Game, state: State, seat: int | None, rng: random.Random,
@@ -36,7 +36,10 @@ def determinize(game: Game, state: State, seat: int | None, rng: random.Random,
     earlier and that is now face down is dealt again like any other.
     """
     # (the re-deal ignores the real order of the hidden cards: it cannot show through)
-    pos = Position(game, state).redeal(hidden_zones(game, seat), rng)
+    if game.uses_faces and game.turned(state):
+        pos = _redeal_faces(game, state, seat, rng)
+    else:
+        pos = Position(game, state).redeal(hidden_zones(game, seat), rng)
     chosen = game.pending(state)
     if any(m[0] != seat for m in chosen):
         mine = [m for m in chosen if m[0] == seat]
@@ -49,3 +52,30 @@ def determinize(game: Game, state: State, seat: int | None, rng: random.Random,
     if reseed:
         pos.random_seed(rng.getrandbits(63))
     return pos.state(check=False)
+
+
+def _redeal_faces(game: Game, state: State, seat: int | None, rng: random.Random) -> Position:
+    """The re-deal when cards lie turned: every card the seat cannot see (in a zone it
+    cannot see, or face down in a face-up zone) goes to the place of one, uniformly; each
+    place keeps its face."""
+    turned = game.turned(state)
+    contents = game.zone_contents(state)
+    places: list[tuple[str, int]] = []
+    for z in game.zones:
+        for i, c in enumerate(contents[z.name]):
+            if not sees_card(z, c in turned, seat):
+                places.append((z.name, i))
+    cards = sorted(contents[name][i] for name, i in places)
+    rng.shuffle(cards)
+    new = {name: list(ids) for name, ids in contents.items()}
+    face_down = {z.name for z in game.zones if z.visibility == "public"}
+    now_turned = set(turned)
+    for name, i in places:
+        now_turned.discard(contents[name][i])
+    for (name, i), c in zip(places, cards, strict=True):
+        new[name][i] = c
+        if name in face_down:  # an unseen place of a face-up zone: a face-down card
+            now_turned.add(c)
+    touched = {name for name, _ in places}
+    return (Position(game, state).rearrange({n: new[n] for n in touched})
+            .faces(now_turned))

@@ -3,7 +3,8 @@
 An `Event` (engine) says what happened in full. `observation` says what one seat sees of
 it, by the visibility of the zones involved at that moment:
 
-- a card that moves is seen when the seat sees the zone it leaves or the zone it reaches,
+- a card that moves is seen when the seat sees it where it leaves or where it arrives
+  (by the zone's face, or the card's own when the rules turned it; `visibility.sees_card`),
   so a card played face up into a trick and gathered face down in the same step is seen;
   its place in a zone the seat cannot see is not told;
 - a shuffle's new order is seen by the seats that see the zone; a random pick's outcome
@@ -13,6 +14,8 @@ it, by the visibility of the zones involved at that moment:
   move is the chooser's secret until the REVEAL;
 - a log line names a card when the seat sees the zone the card is in at that moment, or
   saw the card earlier in the step; other cards are written as card backs;
+- a card turned where it lies is seen turning by everyone; its face when the seat sees
+  it before or after;
 - what became public after a step (variables, who decides, the phase, the end) is seen
   by all.
 
@@ -54,6 +57,7 @@ class Observation:
     to_move: tuple[int, ...] = ()  # PUBLIC
     phase: str = ""  # PUBLIC
     ended: Any = None  # PUBLIC
+    turned: bool = False  # TURN: the card lies turned from its zone's face now
 
     def to_data(self) -> dict[str, Any]:
         """As JSON-ready data, defaults left out (replay files)."""
@@ -77,20 +81,44 @@ _by_seat: weakref.WeakKeyDictionary[Game, dict[int | None, frozenset[str]]] = (
     weakref.WeakKeyDictionary())
 
 
+def _public(game: Game) -> frozenset[str]:
+    """The names of the face-up zones (a card turned there is seen by nobody)."""
+    found = _pub.get(game)
+    if found is None:
+        found = _pub[game] = frozenset(z.name for z in game.zones if z.visibility == "public")
+    return found
+
+
+_pub: weakref.WeakKeyDictionary[Game, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _seen(zone: str, turned: bool, vis: frozenset[str], pub: frozenset[str]) -> bool:
+    """Does a seat that sees the zones `vis` see a card in `zone`, turned or not?"""
+    return zone not in pub if turned else zone in vis
+
+
 def shown_cards(game: Game, event: Event, seat: int | None) -> set[int]:
     """The cards that this event shows to `seat` (it sees them, wherever they go next)."""
-    return _shown(event, _visible(game, seat))
+    return _shown(event, _visible(game, seat), _public(game))
 
 
-def _shown(event: Event, vis: frozenset[str]) -> set[int]:
+def _shown(event: Event, vis: frozenset[str], pub: frozenset[str]) -> set[int]:
     k = event.kind
     if k == E.MOVE:
-        if event.card is not None and (event.src in vis or event.dst in vis):
+        if event.card is not None and (_seen(event.src, event.src_turned, vis, pub)
+                                       or _seen(event.dst, event.dst_turned, vis, pub)):
+            return {event.card}
+        return set()
+    if k == E.TURN:
+        if event.card is not None and (_seen(event.src, event.src_turned, vis, pub)
+                                       or _seen(event.src, event.dst_turned, vis, pub)):
             return {event.card}
         return set()
     if k == E.SHUFFLE:
         return set(event.cards) if event.src in vis else set()
     if k in (E.LOG, E.CHOICE, E.REVEAL):
+        if event.turned:
+            return {c for c, z in event.where if _seen(z, c in event.turned, vis, pub)}
         return {c for c, z in event.where if z in vis}
     return set()
 
@@ -99,18 +127,29 @@ def observation(game: Game, event: Event, seat: int | None,
                 seen: set[int] | frozenset[int] = frozenset()) -> Observation:
     """What `seat` (None: a spectator) sees of `event`; `seen`: the cards the seat saw
     earlier in the same step (`observe_step` keeps it)."""
-    return _observation(game, event, seat, seen, _visible(game, seat))
+    return _observation(game, event, seat, seen, _visible(game, seat), _public(game))
 
 
 def _observation(game: Game, event: Event, seat: int | None,
-                 seen: set[int] | frozenset[int], vis: frozenset[str]) -> Observation:
+                 seen: set[int] | frozenset[int], vis: frozenset[str],
+                 pub: frozenset[str]) -> Observation:
     k = event.kind
     if k == E.MOVE:
         src, dst = event.src in vis, event.dst in vis
-        card = game.card_text[event.card] if event.card is not None and (src or dst) else BACK
+        shown = (_seen(event.src, event.src_turned, vis, pub)
+                 or _seen(event.dst, event.dst_turned, vis, pub))
+        card = game.card_text[event.card] if event.card is not None and shown else BACK
         return Observation(k, event.actor, card=card, src=event.src, dst=event.dst,
                            src_index=event.src_index if src else None,
-                           dst_index=event.dst_index if dst else None)
+                           dst_index=event.dst_index if dst else None,
+                           turned=event.dst_turned)
+    if k == E.TURN:
+        shown = (_seen(event.src, event.src_turned, vis, pub)
+                 or _seen(event.src, event.dst_turned, vis, pub))
+        card = game.card_text[event.card] if event.card is not None and shown else BACK
+        return Observation(k, event.actor, card=card, src=event.src,
+                           src_index=event.src_index if event.src in vis else None,
+                           turned=event.dst_turned)
     if k == E.SHUFFLE:
         cards = tuple(game.card_text[c] for c in event.cards) if event.src in vis else ()
         return Observation(k, event.actor, src=event.src, cards=cards)
@@ -120,11 +159,11 @@ def _observation(game: Game, event: Event, seat: int | None,
         assert event.move is not None
         if k == E.CHOICE and event.secret and event.actor != seat:
             return Observation(k, event.actor, move=CHOSEN, text=CHOSEN)
-        known = seen | _shown(event, vis)
+        known = seen | _shown(event, vis, pub)
         text, desc = _masked(game, event.move, known, event.actor == seat)
         return Observation(k, event.actor, move=text, text=desc)
     if k == E.LOG:
-        known = seen | _shown(event, vis)
+        known = seen | _shown(event, vis, pub)
         return Observation(k, event.actor, text="".join(
             p if isinstance(p, str) else _value_text(game, p[0], p[1], known) for p in event.parts))
     return Observation(k, event.actor, changes=event.changes, to_move=event.to_move,
@@ -152,10 +191,11 @@ def observe_step(game: Game, events: Iterable[Event], seat: int | None) -> tuple
     comes first, so the whole step is looked at before it is written)."""
     events = tuple(events)
     vis = _visible(game, seat)
+    pub = _public(game)
     seen: set[int] = set()
     for e in events:
-        seen |= _shown(e, vis)
-    return tuple(_observation(game, e, seat, seen, vis) for e in events)
+        seen |= _shown(e, vis, pub)
+    return tuple(_observation(game, e, seat, seen, vis, pub) for e in events)
 
 
 def history(game: Game, seed: int, moves: Sequence[Move], seat: int | None) -> History:
@@ -200,7 +240,10 @@ def describe(game: Game, obs: Observation, seat: int | None,
     if k == E.REVEAL:
         return f"{who(obs.actor)} chose: {obs.text}"
     if k == E.MOVE:
-        return f"{obs.card}: {obs.src} -> {obs.dst}"
+        return f"{obs.card}: {obs.src} -> {obs.dst}" + (" (face down)" if obs.turned and
+                                                        obs.card == BACK else "")
+    if k == E.TURN:
+        return f"{obs.card} turned in {obs.src}"
     if k == E.SHUFFLE:
         return f"{obs.src} shuffled"
     if k == E.RANDOM:

@@ -3,6 +3,9 @@
 - A zone's cards are seen as its declaration says: `face up` (public) by every seat,
   `owner` by the owning player only, `face down` (hidden) by nobody. A seat that cannot
   see a zone sees how many cards it holds.
+- A card turned from its zone's face (`turn C face down`, `move ... face up`: only in a
+  game whose rules turn cards) is seen the other way: a face-down card in a face-up zone
+  by nobody, a face-up card in a face-down or owner zone by everyone.
 - Every variable is public.
 - At a simultaneous choice, who has chosen is public; what they chose is seen by the
   chooser only, until all have chosen.
@@ -26,6 +29,19 @@ def sees(zone: Zone, seat: int | None) -> bool:
     if zone.visibility == "public":
         return True
     return zone.visibility == "owner" and seat is not None and zone.owner == seat
+
+
+def sees_card(zone: Zone, turned: bool, seat: int | None) -> bool:
+    """May this seat see a card that lies in `zone`, `turned` from the zone's face or not?"""
+    if turned:
+        return zone.visibility != "public"
+    return sees(zone, seat)
+
+
+def has_hidden(game: Game, seat: int | None) -> bool:
+    """May this seat ever be unable to see a card: a zone it cannot see, or rules that
+    turn cards face down?"""
+    return bool(_hidden_zones(game, seat)) or game.uses_faces
 
 
 def visible_zones(game: Game, seat: int | None) -> list[str]:
@@ -53,9 +69,13 @@ _hidden: weakref.WeakKeyDictionary[Game, dict[int | None, tuple[str, ...]]] = (
 def visible_cards(game: Game, state: State, seat: int | None) -> set[int]:
     """The ids of the cards this seat sees in `state`."""
     out: set[int] = set()
+    turned = game.turned(state)
     for z in game.zones:
-        if sees(z, seat):
-            out.update(game.zone_ids(state, z.name))
+        if not turned:
+            if sees(z, seat):
+                out.update(game.zone_ids(state, z.name))
+            continue
+        out.update(c for c in game.zone_ids(state, z.name) if sees_card(z, c in turned, seat))
     return out
 
 
@@ -66,6 +86,14 @@ def view(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     zones: dict[str, Any] = {
         name: {"hidden": len(ids)} if name in hidden else [text[c] for c in ids]
         for name, ids in game.zone_contents(state).items()}
+    turned = game.turned(state)
+    if turned:  # per-card faces: a face-down card is a back, wherever it lies
+        by_name = {z.name: z for z in game.zones}
+        for name, ids in game.zone_contents(state).items():
+            if not turned.isdisjoint(ids):
+                zone = by_name[name]
+                zones[name] = [text[c] if sees_card(zone, c in turned, seat) else BACK
+                               for c in ids]
     variables = {name: _jsonable(v) for name, v in game.variables(state).items()}
     pending = [{"player": m[0], "move": game.move_text(m) if m[0] == seat else CHOSEN}
                for m in game.pending(state)]

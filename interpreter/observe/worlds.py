@@ -130,6 +130,9 @@ def explained(a: Step, b: Step) -> bool | None:
             return False
         if x.kind == E.MOVE:
             return (x.src, x.dst) == (y.src, y.dst) and BACK not in (x.card, y.card)
+        if x.kind == E.TURN:
+            return (x.src, x.src_index, x.turned) == (y.src, y.src_index, y.turned) and \
+                BACK not in (x.card, y.card)
         if x.kind == E.SHUFFLE:
             return x.src == y.src and len(x.cards) == len(y.cards) and bool(x.cards)
         if x.kind in (E.CHOICE, E.REVEAL):

@@ -21,15 +21,17 @@ import attrs
 from ..engine import Game, State, compile_game, replay
 from ..errors import UsageError
 from ..intervals import wilson
-from ..observe import sees
+from ..observe import sees_card
 from .search import SOLVED, UNDECIDED, UNSOLVABLE, Bounds, Result, solve
 from .symmetry import key_for
 
 
 def hidden_cards(game: Game, state: State) -> list[str]:
-    """The zones player 1 cannot see that hold cards in `state`."""
+    """The zones where player 1 cannot see a card in `state` (a zone it cannot see, or a
+    card face down)."""
+    turned = game.turned(state)
     return [z.name for z in game.zones
-            if not sees(z, 1) and game.zone_ids(state, z.name)]
+            if any(not sees_card(z, c in turned, 1) for c in game.zone_ids(state, z.name))]
 
 
 def check_solvable(game: Game, state: State, thoughtful: bool) -> None:

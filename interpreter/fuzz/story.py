@@ -7,7 +7,13 @@ playthrough is already "minimal" to it, however long it is, and a playthrough of
 than `search.SHRINK_LIMIT` choices is not shrunk at all. This module tries other deals:
 
 - random walks from fresh deal seeds, cut off at the length of the best story so far (a
-  walk that gets as long as the best one stops: it cannot beat it);
+  walk that gets as long as the best one stops: it cannot beat it) — the independent
+  search's own strategy;
+- *scouting* walks from fresh deals, cut off later (at twice the best length): a deal on
+  which the property fails at all, even in a longer story, joins a pool of failing deals;
+- random walks from the start of the pool's deals, cut off at the best length: a deal on
+  which the property failed once fails far more often than a fresh one, and often sooner
+  (the position the failure needs is there: a card near the top, a suit well placed);
 - random walks that replay a prefix of the best story, then choose at random;
 - Hypothesis-style passes over the best story's list of choices (deleting blocks of
   choices, lowering a choice, the same choices on another deal).
@@ -125,16 +131,19 @@ def _choices(play: Playthrough, seed: int, moves: list[Any], lenient: bool) -> l
 
 class Script:
     """A chooser: the given choices (a choice too large for the options is wrapped), then
-    random choices from `rng` (or the first option, without one). It records what it chose."""
+    random choices from `rng` (or the first option, without one). It records what it chose.
+    With `sticky` > 0, a random choice repeats the one before it with that probability
+    (when it is still an option): a walk that does one thing several times in a row."""
 
-    __slots__ = ("choices", "rng", "taken", "check")
+    __slots__ = ("choices", "rng", "taken", "check", "sticky")
 
     def __init__(self, choices: list[int], rng: random.Random | None,
-                 check: Callable[[], None]) -> None:
+                 check: Callable[[], None], sticky: float = 0.0) -> None:
         self.choices = choices
         self.rng = rng
         self.taken: list[int] = []
         self.check = check
+        self.sticky = sticky
 
     def __call__(self, n: int) -> int:
         i = len(self.taken)
@@ -143,7 +152,10 @@ class Script:
             if c >= n:
                 c %= n
         elif self.rng is not None:
-            c = self.rng.randrange(n)
+            if self.sticky and i and self.taken[-1] < n and self.rng.random() < self.sticky:
+                c = self.taken[-1]
+            else:
+                c = self.rng.randrange(n)
         else:
             c = 0
         self.taken.append(c)
@@ -167,10 +179,20 @@ class StorySearch:
     """Looks for a shorter failure of `cx.property` than `cx`, until `deadline` (a
     time.monotonic() value), `max_games` playthroughs, or `memory_mb` more memory."""
 
-    # the share of the candidates that are edits of the best story, and walks from its
-    # start (the rest are walks from fresh deals)
-    EDITS = 0.3
-    PREFIXES = 0.25
+    # the share of the candidates that are edits of the best story, walks from its start,
+    # walks on the pool's deals and scouting walks (the rest: walks from fresh deals, cut
+    # at the best length)
+    EDITS = 0.15
+    PREFIXES = 0.15
+    POOL = 0.35
+    SCOUTS = 0.15
+    # scouting walks are cut at this many times the best length
+    SCOUT_CUT = 2.0
+    # half the walks on the pool's deals and the scouting walks are sticky (`Script`):
+    # many failures need one thing done several times (a pile built tall)
+    STICKY = 0.6
+    # the pool keeps this many deals: those of the shortest failures seen
+    POOL_SIZE = 24
 
     def __init__(self, play: Playthrough, cx: Counterexample, *, deadline: float,
                  rng: random.Random, max_games: int | None = None,
@@ -191,6 +213,8 @@ class StorySearch:
         self.remembered = 0
         self.best_choices = choices_of(play, cx.seed, cx.moves)
         self.mem0 = _peak_mb()
+        # failing deals: deal seed -> the shortest failure of the property seen on it
+        self.pool: dict[int, int] = {cx.seed: length(cx)}
 
     # ------------------------------------------------------------------ bounds
     def bound(self) -> str:
@@ -221,17 +245,19 @@ class StorySearch:
             raise _Cut
 
     # ------------------------------------------------------------------ one candidate
-    def attempt(self, seed: int, choices: list[int], rng: random.Random | None) -> bool:
-        """Play one candidate, cut at the best length; True if it is the new best."""
+    def attempt(self, seed: int, choices: list[int], rng: random.Random | None,
+                cut: int | None = None, sticky: float = 0.0) -> bool:
+        """Play one candidate, cut at the best length (or `cut` moves); True if it is the
+        new best. A deal on which the property fails joins the pool."""
         play = self.play
         best_len = length(self.best)
         if best_len <= 0:
             return False
         self.games += 1
-        script = Script(choices, rng, self._check)
+        script = Script(choices, rng, self._check, sticky)
         saved = play.max_moves
         # a failure on the state after best_len - 1 moves can still be shorter or as short
-        play.max_moves = min(saved, best_len - 1)
+        play.max_moves = min(saved, best_len - 1 if cut is None else max(cut, best_len - 1))
         try:
             play.run(seed, script)
         except PropertyFailure as e:
@@ -239,6 +265,7 @@ class StorySearch:
             if cx.property != self.target:
                 return False
             cx.draws = len(script.taken)
+            self.pool_add(seed, length(cx))
             if key(cx) < key(self.best):
                 self.best = cx
                 self.best_choices = script.taken
@@ -251,6 +278,20 @@ class StorySearch:
         finally:
             play.max_moves = saved
         return False
+
+    def pool_add(self, seed: int, n: int) -> None:
+        pool = self.pool
+        if n < pool.get(seed, n + 1):
+            pool[seed] = n
+            if len(pool) > self.POOL_SIZE:  # drop the deal of the longest failure
+                del pool[max(pool, key=lambda k: (pool[k], k))]
+
+    def pool_deal(self) -> int:
+        """A deal of the pool, the shorter its failure the likelier (by rank: 1, 1/2,
+        1/3...)."""
+        ranked = sorted(self.pool, key=lambda k: (self.pool[k], k))
+        weights = [1.0 / (i + 1) for i in range(len(ranked))]
+        return self.rng.choices(ranked, weights)[0]
 
     def remember(self, seed: int, choices: list[int]) -> bool:
         """False if this exact candidate was already tried."""
@@ -314,12 +355,27 @@ class StorySearch:
                     if self.remember(seed, choices) and self.attempt(seed, choices, None):
                         version += 1
                     continue
-            if r < self.EDITS + self.PREFIXES and self.best_choices:  # the best story's start, then at random
+            r -= self.EDITS
+            if r < self.PREFIXES and self.best_choices:  # the best story's start, then at random
                 cut = rng.randrange(len(self.best_choices) + 1)
                 if self.attempt(self.best.seed, self.best_choices[:cut],
                                 random.Random(rng.getrandbits(64))):
                     version += 1
                 continue
+            r -= self.PREFIXES
+            if r < self.POOL:  # a walk from the start of a deal that failed before
+                sticky = self.STICKY if rng.random() < 0.5 else 0.0
+                if self.attempt(self.pool_deal(), [], random.Random(rng.getrandbits(64)),
+                                None, sticky):
+                    version += 1
+                continue
+            r -= self.POOL
+            limit: int | None = None
+            sticky = 0.0
+            if r < self.SCOUTS:  # a scouting walk: a longer failure still finds a deal
+                limit = int(length(self.best) * self.SCOUT_CUT)
+                sticky = self.STICKY if rng.random() < 0.5 else 0.0
             # a random walk on a fresh deal
-            if self.attempt(rng.getrandbits(32), [], random.Random(rng.getrandbits(64))):
+            if self.attempt(rng.getrandbits(32), [], random.Random(rng.getrandbits(64)),
+                            limit, sticky):
                 version += 1

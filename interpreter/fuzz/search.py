@@ -31,11 +31,11 @@ DRAW_CAP = 2000
 SHRINK_LIMIT = 500
 # the share of the shrinking time that Hypothesis's shrinker has (the story search on
 # other deals has the rest)
-HYPOTHESIS_SHARE = 0.5
+HYPOTHESIS_SHARE = 0.35
 # ... and it stops sooner when it has not shortened the story for this share of the
 # shrinking time (at least HYPOTHESIS_STALL_MIN seconds): the story search has the rest
-HYPOTHESIS_STALL = 0.15
-HYPOTHESIS_STALL_MIN = 1.5
+HYPOTHESIS_STALL = 0.1
+HYPOTHESIS_STALL_MIN = 1.0
 # the story search plays at least this many games after a budget of games is spent
 MIN_GAMES = 100
 

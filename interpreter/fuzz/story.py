@@ -18,6 +18,12 @@ than `search.SHRINK_LIMIT` choices is not shrunk at all. This module tries other
 - Hypothesis-style passes over the best story's list of choices (deleting blocks of
   choices, lowering a choice, the same choices on another deal).
 
+For a property of a state (an invariant, the cards in play), the best story with moves
+deleted is first played quickly (the moves applied, that property checked after each,
+nothing else): only a story that fails sooner that way is played again as a full checked
+playthrough. Delta debugging a long story under its deal costs a few full games, not
+hundreds.
+
 Every candidate is played by the same `Playthrough`, so every property is still checked on
 every step; only a failure of the property first found, shorter (or as short, with fewer
 choices), replaces the best story. The search stops at the first bound it meets: time, the
@@ -44,6 +50,11 @@ MEMORY_MB = 512.0
 # the stories tried by the deterministic passes are remembered (not tried twice): at most
 # this many choices in all
 REMEMBER_CHOICES = 4_000_000
+
+# properties of one state: the quick replay of an edited story checks them alone
+QUICK = ("invariant", "conservation")
+# the edited stories tried quickly in one turn of the story search
+QUICK_BATCH = 8
 
 STOPS = {
     "time": "the time bound",
@@ -193,6 +204,9 @@ class StorySearch:
     STICKY = 0.6
     # the pool keeps this many deals: those of the shortest failures seen
     POOL_SIZE = 24
+    # for a property of a state (QUICK), this share of the walks on the pool's deals and
+    # on fresh ones are played quickly (`fast_walk`)
+    FAST = 1.0
 
     def __init__(self, play: Playthrough, cx: Counterexample, *, deadline: float,
                  rng: random.Random, max_games: int | None = None,
@@ -308,15 +322,52 @@ class StorySearch:
         left that are still legal are played), then Hypothesis-style edits of its
         choices."""
         seed = self.best.seed
+        for moves in self.deletions():
+            ch = choices_for(self.play, seed, moves)
+            if ch is not None:
+                yield seed, ch
+        yield from self.choice_edits()
+
+    def deletions(self) -> Iterator[list[Any]]:
+        """The best story's moves with a block of k of them deleted, from the end
+        backwards: large blocks first (half the story, a quarter...), as delta debugging
+        does, then 16, 12, 8, 6, 4, 3, 2 and 1 move(s)."""
         moves = list(self.best.moves)
         nm = len(moves)
-        for k in (1, 2, 3, 4, 6, 8, 12, 16):  # delete k moves, from the end backwards
-            if k >= nm:
-                break
-            for i in range(nm - k, -1, -1):
-                ch = choices_for(self.play, seed, moves[:i] + moves[i + k:])
-                if ch is not None:
-                    yield seed, ch
+        ks = sorted({k for k in (nm // 2, nm // 4, nm // 8, 16, 12, 8, 6, 4, 3, 2, 1)
+                     if 1 <= k < nm}, reverse=True)
+        for k in ks:
+            step = 1 if k <= 4 else max(1, k // 2)
+            for i in range(nm - k, -1, -step):
+                yield moves[:i] + moves[i + k:]
+
+    def quick(self, seed: int, moves: list[Any]) -> int | None:
+        """The moves played quickly from the deal (a move no longer legal is left out),
+        only the target property checked after each: the number of moves after which it
+        fails, or None."""
+        play = self.play
+        g = play.g
+        check = play.invariants if self.target == "invariant" else play.conservation
+        n = 0
+        try:
+            st = g.new_state(seed)
+            if check(st):
+                return 0
+            for m in moves:
+                if g.is_terminal(st):
+                    return None
+                if m not in g.legal_moves(st):
+                    continue
+                st = g.apply(st, m)
+                n += 1
+                if check(st):
+                    return n
+        except Exception:
+            return None
+        return None
+
+    def choice_edits(self) -> Iterator[tuple[int, list[int]]]:
+        seed = self.best.seed
         base = self.best_choices
         if base is None:
             return
@@ -335,9 +386,84 @@ class StorySearch:
             if s != seed:
                 yield s, base
 
+    def fast_walk(self, seed: int, rng: random.Random, cut: int | None,
+                  sticky: float, prefix: list[Any] | None = None) -> bool:
+        """A random walk played quickly (no lookahead, only the target property checked
+        after each move), cut at the best length (or `cut` moves), after the moves of
+        `prefix` (the start of the best story). A walk that fails joins
+        the pool; one that fails sooner than the best story is played again as a full
+        checked playthrough. True if the best story changed."""
+        play = self.play
+        g = play.g
+        check = play.invariants if self.target == "invariant" else play.conservation
+        best = length(self.best)
+        limit = best - 1 if cut is None else max(cut, best - 1)
+        self.games += 1
+        moves: list[Any] = []
+        last = -1
+        n = 0
+        try:
+            st = g.new_state(seed)
+            failed = bool(check(st))
+            for m in prefix or ():
+                if failed or len(moves) >= limit or g.is_terminal(st):
+                    break
+                st = g.apply(st, m)
+                moves.append(m)
+                failed = bool(check(st))
+            while not failed and len(moves) < limit and not g.is_terminal(st):
+                options = g.legal_moves(st)
+                if play.dup_texts:
+                    options = play.first_by_text(options)
+                if not options:
+                    return False
+                k = len(options)
+                if sticky and 0 <= last < k and rng.random() < sticky:
+                    i = last
+                else:
+                    i = rng.randrange(k)
+                last = i
+                m = options[i]
+                st = g.apply(st, m)
+                moves.append(m)
+                failed = bool(check(st))
+                if not len(moves) & 63:
+                    self._check()
+            n = len(moves)
+        except _Cut:
+            return False
+        except Exception:
+            return False
+        if not failed:
+            return False
+        self.pool_add(seed, n)
+        if n >= best:
+            return False
+        ch = choices_of(play, seed, moves)
+        return ch is not None and self.attempt(seed, ch, None)
+
+    def quick_edits(self, cands: Iterator[list[Any]]) -> bool:
+        """Up to QUICK_BATCH stories with moves deleted, played quickly; one that fails
+        sooner is played as a full checked playthrough. True if the best story changed."""
+        seed = self.best.seed
+        best = length(self.best)
+        for _ in range(QUICK_BATCH):
+            moves = next(cands, None)
+            if moves is None:
+                return False
+            n = self.quick(seed, moves)
+            if n is None or n >= best:
+                continue
+            ch = choices_for(self.play, seed, moves)
+            if ch is not None and self.remember(seed, ch) and self.attempt(seed, ch, None):
+                return True
+        return False
+
     def run(self) -> Counterexample:
         rng = self.rng
-        gen = self.passes()
+        quick_on = self.target in QUICK
+        gen = iter(()) if quick_on else self.passes()
+        quick: Iterator[list[Any]] | None = None
         version = 0
         seen_version = 0
         while True:
@@ -345,9 +471,17 @@ class StorySearch:
             if self.stop:
                 return self.best
             if seen_version != version:
-                gen = self.passes()
+                gen = iter(()) if quick_on else self.passes()
+                quick = None
                 seen_version = version
             r = rng.random()
+            if r < self.EDITS and self.target in QUICK:  # delta debugging, quickly
+                if quick is None:
+                    quick = self.deletions()
+                if self.quick_edits(quick):
+                    version += 1
+                    quick = None
+                    continue
             if r < self.EDITS:  # an edit of the best story
                 cand = next(gen, None)
                 if cand is not None:
@@ -356,17 +490,26 @@ class StorySearch:
                         version += 1
                     continue
             r -= self.EDITS
-            if r < self.PREFIXES and self.best_choices:  # the best story's start, then at random
+            if r < self.PREFIXES and quick_on:  # the best story's start, then at random
+                cut = rng.randrange(len(self.best.moves) + 1)
+                if self.fast_walk(self.best.seed, random.Random(rng.getrandbits(64)), None,
+                                  0.0, list(self.best.moves[:cut])):
+                    version += 1
+                continue
+            if r < self.PREFIXES and self.best_choices:
                 cut = rng.randrange(len(self.best_choices) + 1)
                 if self.attempt(self.best.seed, self.best_choices[:cut],
                                 random.Random(rng.getrandbits(64))):
                     version += 1
                 continue
             r -= self.PREFIXES
+            fast = quick_on and rng.random() < self.FAST
             if r < self.POOL:  # a walk from the start of a deal that failed before
                 sticky = self.STICKY if rng.random() < 0.5 else 0.0
-                if self.attempt(self.pool_deal(), [], random.Random(rng.getrandbits(64)),
-                                None, sticky):
+                deal = self.pool_deal()
+                wrng = random.Random(rng.getrandbits(64))
+                if (self.fast_walk(deal, wrng, None, sticky) if fast
+                        else self.attempt(deal, [], wrng, None, sticky)):
                     version += 1
                 continue
             r -= self.POOL
@@ -376,6 +519,8 @@ class StorySearch:
                 limit = int(length(self.best) * self.SCOUT_CUT)
                 sticky = self.STICKY if rng.random() < 0.5 else 0.0
             # a random walk on a fresh deal
-            if self.attempt(rng.getrandbits(32), [], random.Random(rng.getrandbits(64)),
-                            limit, sticky):
+            deal = rng.getrandbits(32)
+            wrng = random.Random(rng.getrandbits(64))
+            if (self.fast_walk(deal, wrng, limit, sticky) if fast
+                    else self.attempt(deal, [], wrng, limit, sticky)):
                 version += 1

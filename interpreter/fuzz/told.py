@@ -315,7 +315,7 @@ class Shadows:
                 if not self._follow(p, sh, m, a, shown, shuffles):
                     self.worlds[p].remove(sh)
 
-    def _step(self, p: int, sh: Shadow, m: Move, order: Order, shuffles: bool
+    def _play_move(self, p: int, sh: Shadow, m: Move, order: Order, shuffles: bool
               ) -> tuple[State, tuple[Event, ...], Shadow] | None:
         """Play the real move `m` in the shadow: the state after it, its events and the
         shadow as it is after it (a copy: its `to` and shuffles change when the move
@@ -360,7 +360,7 @@ class Shadows:
             return new
 
         mm = relabel_move(g, m, sh.to)
-        step = self._step(p, sh, m, order, shuffles)
+        step = self._play_move(p, sh, m, order, shuffles)
         if step is None:
             return False
         _, events, nxt = step
@@ -373,7 +373,7 @@ class Shadows:
                                      upto=len(self.moves) - 1)
                 if again is None:
                     return False
-                redo = self._step(p, again, m, nxt.replayed(), shuffles)
+                redo = self._play_move(p, again, m, nxt.replayed(), shuffles)
                 if redo is None:
                     return False
                 b = observe_step(g, redo[1], p)

@@ -172,3 +172,37 @@ def test_deep_mutant_is_caught_with_its_property(name: str) -> None:
     assert r.failure is not None, f"{name}: nothing found in {games} games"
     assert r.failure.property == prop, F.format_report(r)
     assert r.story is not None and r.story.shrunk_moves <= r.story.found_moves
+
+
+def test_fast_walks_find_a_short_story_of_an_invariant() -> None:
+    """For an invariant, the story search plays its walks quickly (the invariant alone
+    checked, no lookahead) and replays only a shorter failure in full. Every 5 going to
+    hearts needs a non-heart suit built to 4 first: a deal's first failure of 20 moves or
+    more shrinks, within 1,000 games, to at most 10 (an independent random search over
+    deals finds 6 to 8 in 60 s)."""
+    import random
+    import time
+
+    path = DEEP / "deep-besieged-five-astray.cardgame"
+    play = Playthrough(compile_game(path), 2000, Coverage())
+    rng = random.Random(5)
+    cx = None
+    while cx is None:
+        try:
+            play.run(rng.getrandbits(32), random.Random(rng.getrandbits(64)).randrange)
+        except PropertyFailure as e:
+            if e.cx.property == "invariant":
+                cx = e.cx
+    assert length(cx) >= 20
+    s = story.StorySearch(play, cx, deadline=time.monotonic() + 600,
+                          rng=random.Random(0), max_games=1000)
+    best = s.run()
+    assert s.stop == "games"
+    assert best.property == "invariant" and length(best) <= 10, length(best)
+    # the shorter story is a full checked playthrough that fails the same way
+    again = Playthrough(compile_game(path), 2000, Coverage())
+    choices = story.choices_of(again, best.seed, list(best.moves))
+    assert choices is not None
+    with pytest.raises(PropertyFailure) as e:
+        again.run(best.seed, story.Script(choices, None, lambda: None))
+    assert e.value.cx.property == "invariant" and length(e.value.cx) <= length(best)

@@ -5,6 +5,8 @@ sample (`observe.worlds`).
   property and the words that say which) and in a near miss that does not (clean):
   the flow branching on a hidden card, a log line telling a hidden rank, a variable
   computed from a hidden card, and a zone's size telling a secret discard.
+- A leak that only a later shuffle makes (Recycle: the flow branches on the top card of a
+  stock rebuilt from cards every seat saw), found; its near miss, clean.
 - The worlds: every one has the seat's history; a player seen not to follow clubs holds
   no club in any; the cards seen played stay where they went; the same history with
   other hidden cards gives the same worlds and the same ISMCTS choice for the same seed.
@@ -83,6 +85,43 @@ def test_the_flow_branch_is_found_in_the_first_playthrough() -> None:
     assert r.failure is not None and r.failure.property == "leak"
     assert r.coverage.found_after <= 3
     assert r.failure.moves == []
+
+
+# ---------------------------------------------------------------------- after a reshuffle
+def test_a_leak_after_a_reshuffle_is_found(tmp_path: Path) -> None:
+    """Recycle turns every card face up, then shuffles the table face down into a new
+    stock, and the flow branches on that stock's top card. Shadows that dealt only the
+    first shuffle otherwise hold the real cards in the real places by then (every card
+    was seen): only a shadow with an order of its own for the second shuffle sees it."""
+    r = fuzz("recycle-leak", examples=100, write_replay=True, out=tmp_path / "cx.json")
+    assert r.failure is not None, "nothing found"
+    assert r.failure.property == "leak", F.format_report(r)
+    assert "p1's legal moves depend on cards p1 cannot see" in r.failure.message
+    assert "the same observations so far" in r.failure.message
+    assert r.coverage.found_after <= 3
+    assert len(r.failure.moves) >= 6  # after the reshuffle: six cards turned first
+    assert r.replay_ok, F.format_report(r)
+
+
+@pytest.mark.parametrize("name", ["recycle", "recycle-clean"])
+def test_a_reshuffle_that_tells_nothing_is_clean(name: str) -> None:
+    r = fuzz(name, examples=40)
+    assert r.ok, F.format_report(r)
+    assert r.coverage.moves >= 40 * 8  # whole games, past the reshuffle
+
+
+def test_worlds_after_a_reshuffle_give_the_new_stock_other_orders() -> None:
+    g = compile_game(str(LEAKS / "recycle.cardgame"))
+    moves, st = random_game(g, 3, lambda ms, s: len(ms) >= 6)  # just after the reshuffle
+    assert g.zone_cards(st, "stock") and not g.zone_cards(st, "table")
+    sampler = Sampler(g, Record(3, tuple(moves)), 0)
+    rng = random.Random(1)
+    worlds = [w for w in (sampler.draw(rng) for _ in range(20)) if w is not None]
+    assert len(worlds) == 20  # nothing the seat saw tells the new order: every draw fits
+    tops = {g.zone_cards(w.state, "stock")[-1] for w in worlds}
+    assert len(tops) > 1
+    assert all(sorted(g.zone_cards(w.state, "stock")) == sorted(g.zone_cards(st, "stock"))
+               for w in worlds)
 
 
 # ---------------------------------------------------------------------- worlds

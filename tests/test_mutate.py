@@ -19,6 +19,7 @@ from cardgame.interpreter.analysis.mutate import (
     KILLED,
     STILLBORN,
     SURVIVED,
+    deals_judge,
     examples_judge,
     judges_for,
     mutants,
@@ -152,7 +153,46 @@ def test_the_examples_judge_kills_a_mutant_its_example_notices(tmp_path):
     reason = judge(compile_game(bad))
     assert reason is not None and reason.startswith("example 'a step adds one' fails: ")
     assert "n == 1" in reason
-    assert len(judges_for(1.0, 0, {})) == 3
+    assert len(judges_for(1.0, 0, {})) == 4
+
+
+LOW = """game "Low"
+players 1
+deck {
+  for r in 1..12 {
+    card(rank: r)
+  }
+}
+zone stock: face down, squared
+zone taken: face up, row
+setup {
+  shuffle deck
+  move first c in deck where c.rank == 12 to stock
+  move all of deck to stock
+}
+move take "take the top card of the stock" {
+  move top of stock to taken
+}
+end when stock is empty "every card is taken"
+invariant low "the 12 lies at the stock's bottom, never on top":
+  stock is empty or (top of stock).rank != 12 or size(stock) == 1
+"""
+
+
+def test_the_deals_judge_checks_the_invariants_on_many_deals(tmp_path):
+    """A setup bug that breaks an invariant on one deal in twelve (the 12 shuffled with
+    the rest instead of put at the bottom): the deals judge sees it on the first states
+    of many deals, where a short fuzz may play too few games."""
+    good = tmp_path / "good.cardgame"
+    good.write_text(LOW, encoding="utf-8")
+    bad = tmp_path / "bad.cardgame"
+    bad.write_text(LOW.replace("  move first c in deck where c.rank == 12 to stock\n", ""),
+                   encoding="utf-8")
+    assert LOW != bad.read_text(encoding="utf-8")
+    judge = deals_judge(5.0, 0)
+    assert judge(compile_game(good)) is None
+    reason = judge(compile_game(bad))
+    assert reason is not None and reason.startswith("deals: invariant 'low' fails on the deal")
 
 
 def test_the_command(tmp_path, monkeypatch, capsys):

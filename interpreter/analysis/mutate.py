@@ -15,7 +15,9 @@ options: they are the checks and the frame, not the rules.
 
 A mutant that fails `check` is stillborn. Every other one is judged by a list of judges,
 each `(game) -> str | None`: the reason it is killed, or None. The first that kills it
-decides. A survivor no judge kills; one the file marks `equivalent "NAME" "REASON"` is
+decides: the examples, then the invariants on the first state of many deals (a setup
+that breaks an invariant on one deal in twelve is caught there, where a short fuzz plays
+only a few whole games), then a short fuzz, then the reachability expectations. A survivor no judge kills; one the file marks `equivalent "NAME" "REASON"` is
 counted apart. The score is killed / (mutants - stillborn - equivalent).
 
 A mutant's NAME is stable when lines move: the declaration it is in, the code before and
@@ -307,6 +309,35 @@ def fuzz_judge(seconds: float, seed: int) -> Judge:
     return judge
 
 
+# the deals judge: the first state of at most this many deals (within its time)
+DEALS = 300
+
+
+def deals_judge(seconds: float, seed: int, deals: int = DEALS) -> Judge:
+    """Killed when a declared invariant (`expect never` among them) fails on the first
+    state of a deal, or the deal itself fails: at most `deals` deals drawn from `seed`,
+    within `seconds` (at least one deal)."""
+
+    def judge(game: Game) -> str | None:
+        import random
+
+        rng = random.Random(f"cardgame-mutate-deals/{seed}")
+        end = time.perf_counter() + seconds
+        for i in range(deals):
+            if i and time.perf_counter() > end:
+                break
+            s = rng.getrandbits(32)
+            try:
+                st = game.new_state(s)
+            except CardgameError as e:
+                return f"deals: the deal of seed {s} fails: {_one_line(str(e), 100)}"
+            bad = game.check_invariants(st)
+            if bad:
+                return f"deals: invariant '{bad[0]}' fails on the deal of seed {s}"
+        return None
+    return judge
+
+
 Witnesses = dict[int, tuple[int, tuple[Move, ...]]]  # expectation -> (deal, moves)
 
 
@@ -387,7 +418,7 @@ def compile_text(path: str, text: str, players: int | None,
 
 def judges_for(seconds: float, seed: int, witnesses: Witnesses) -> list[Judge]:
     out = [fuzz_judge(seconds * 0.5, seed), reach_judge(seconds * 0.5, seed, witnesses)]
-    return [examples_judge(), *out]
+    return [examples_judge(), deals_judge(seconds * 0.25, seed), *out]
 
 
 def judge_task(task: Task) -> tuple[str, str, float]:

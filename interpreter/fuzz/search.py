@@ -31,7 +31,11 @@ DRAW_CAP = 2000
 SHRINK_LIMIT = 500
 # the share of the shrinking time that Hypothesis's shrinker has (the story search on
 # other deals has the rest)
-HYPOTHESIS_SHARE = 0.5
+HYPOTHESIS_SHARE = 0.35
+# ... and it stops sooner when it has not shortened the story for this share of the
+# shrinking time (at least HYPOTHESIS_STALL_MIN seconds): the story search has the rest
+HYPOTHESIS_STALL = 0.1
+HYPOTHESIS_STALL_MIN = 1.0
 # the story search plays at least this many games after a budget of games is spent
 MIN_GAMES = 100
 
@@ -143,6 +147,8 @@ class Search:
         self.digest = digest
         self.progress = progress
         self.shrink_deadline = 0.0
+        self.stall = 0.0  # Hypothesis stops shrinking after this long without progress
+        self.improved_at = 0.0
         self.best: Counterexample | None = None
         self.shrunk = False
         play.tick = self.tick
@@ -154,8 +160,11 @@ class Search:
         if self.best is None:
             if self.budget.expired():
                 raise _Stop
-        elif self.best.draws > SHRINK_LIMIT or time.monotonic() > self.shrink_deadline:
-            raise _Stop
+        else:
+            now = time.monotonic()
+            if (self.best.draws > SHRINK_LIMIT or now > self.shrink_deadline
+                    or now - self.improved_at > self.stall):
+                raise _Stop
 
     def record(self, cx: Counterexample) -> None:
         def key(c: Counterexample) -> tuple[int, int, int]:
@@ -167,10 +176,12 @@ class Search:
             self.play.cov.found_after = self.play.cov.games
             # Hypothesis shrinks for a share of the time left to shrink; the story search
             # on other deals has the rest (see story_deadline)
-            self.shrink_deadline = (self.found_at + (self.story_end() - self.found_at)
-                                    * HYPOTHESIS_SHARE)
+            window = self.story_end() - self.found_at
+            self.shrink_deadline = self.found_at + window * HYPOTHESIS_SHARE
+            self.stall = max(HYPOTHESIS_STALL_MIN, window * HYPOTHESIS_STALL)
             self.progress.stage = "shrinking"
         if self.best is None or key(cx) < key(self.best):
+            self.improved_at = time.monotonic()
             self.best = cx
             self.progress.best = key(cx)[0]
 

@@ -6,15 +6,17 @@ played in both tells it something different (a log line, a variable, who decides
 moving or not) before it sees any card that differs.
 
 Beside each playthrough, every seat that cannot see some cards gets *shadow worlds*
-(`observe.worlds`): the deal with the cards the seat has not seen put in other places of
-the setup's shuffle, so that every branch the flow takes on a hidden card is taken again in the shadow,
-from the start. Each move of the playthrough is played in the shadows too (the cards it
-names relabeled). When the playthrough shows the seat a card that a shadow holds
-elsewhere, the shadow is mended (the two cards swap places in it) and it goes on. A shadow
-that the seat can tell apart by a card it sees is dropped, and a new one is drawn from the
-start. A difference found in a mended shadow is checked by playing the shadow again from
-its relabeled deal before it is reported: every leak reported has two worlds with the
-same history.
+(`observe.worlds`): the game played again from the start with the cards the seat has not
+seen put in other places of every shuffle so far, so that every branch the flow takes on
+a hidden card is taken again in the shadow, from the start. Each move of the playthrough
+is played in the shadows too (the cards it names relabeled); a shuffle that the move makes
+(a discard pile turned into a new stock) gives the shadow an order of its own, unless the
+seat watched it. When the playthrough shows the seat a card that a shadow holds
+elsewhere, the shadow is mended (the two cards swap places in it, and in every shuffle it
+made) and it goes on. A shadow that the seat can tell apart by a card it sees is dropped,
+and a new one is drawn from the start. A difference found in a mended shadow is checked by
+playing the shadow again from the start, with its shuffles' orders, before it is
+reported: every leak reported has two worlds with the same history.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine import Event, Game, Move, State
+from ..engine import events as E
 from ..errors import CardgameError
 from ..observe import (
     Observation,
     explained,
-    first_shuffle,
     observe_step,
     relabel_move,
     shown_cards,
@@ -56,18 +58,37 @@ class Leak(Exception):
         self.why = why
 
 
+class _Refused(Exception):
+    """A shuffle that the shadow cannot make as asked (it is dropped)."""
+
+
+Order = Callable[[int, list[int], dict[int, int]], list[int]]
+
+
 class Shadow:
-    """One world beside the playthrough: the relabeling of the first shuffle (the real
-    card id -> the card in its place here; it maps the real moves too), its state and its
-    moves."""
+    """One world beside the playthrough: where the real cards are in it (the real card
+    id -> the card in its place here, after the last shuffle of each; it maps the real
+    moves too), the order each of its shuffles gave, its state and its moves."""
 
-    __slots__ = ("to", "state", "moves", "mended")
+    __slots__ = ("to", "orders", "state", "moves", "mended")
 
-    def __init__(self, to: dict[int, int], state: State) -> None:
+    def __init__(self, to: dict[int, int], orders: list[tuple[int, ...]], state: Any) -> None:
         self.to = to
-        self.state = state
+        self.orders = orders
+        self.state: State = state
         self.moves: list[Move] = []
         self.mended = False
+
+    def replayed(self) -> Order:
+        """The shadow's own shuffles, in order (to play it again from the start)."""
+        orders = self.orders
+
+        def order(k: int, cards: list[int], to: dict[int, int]) -> list[int]:
+            if k >= len(orders) or sorted(orders[k]) != sorted(cards):
+                raise _Refused
+            return list(orders[k])
+
+        return order
 
     def swapped(self, g: Game) -> str:
         pairs = [f"{g.card_text[c]}->{g.card_text[d]}" for c, d in self.to.items() if c != d]
@@ -86,11 +107,15 @@ class Shadows:
         self.seats = tuple(seats)
         self.rng = random.Random(seed * 1_000_003 + 424_242)
         _, events = g.start_observed(seed)
-        self.shuffled = first_shuffle(events)  # the places that worlds deal otherwise
         self.moves: list[Move] = []
         self.steps: dict[int, list[tuple[Observation, ...]]] = {
             p: [observe_step(g, events, p)] for p in self.seats}
         self.seen: dict[int, set[int]] = {p: set() for p in self.seats}
+        # the order each real shuffle gave; per seat, for each shuffle, whether the seat
+        # watched it, and the cards shown to the seat since
+        self.orders: list[tuple[int, ...]] = []
+        self.watched: dict[int, list[bool]] = {p: [] for p in self.seats}
+        self.since: dict[int, list[set[int]]] = {p: [] for p in self.seats}
         self._see(events)
         self.worlds: dict[int, list[Shadow]] = {p: [] for p in self.seats}
         self.checks = 0
@@ -98,65 +123,106 @@ class Shadows:
         self.probed: set[int] = set()  # the seats whose first decision was probed
 
     def _see(self, events: Sequence[Event]) -> None:
+        for e in events:
+            if e.kind == E.SHUFFLE:
+                self.orders.append(tuple(e.cards))
         for p in self.seats:
             s = self.seen[p]
+            since = self.since[p]
             for e in events:
-                s |= shown_cards(self.g, e, p)
+                shown = shown_cards(self.g, e, p)
+                if e.kind == E.SHUFFLE:
+                    since.append(set())
+                    self.watched[p].append(bool(shown))
+                if shown:
+                    s |= shown
+                    for x in since:
+                        x |= shown
 
     # ------------------------------------------------------------------ new shadows
     def spawn(self, p: int, keep: bool = True) -> Shadow | None:
         """Draw a new shadow for `p` from the start; raises Leak when the replay itself
         meets a step that tells `p` something (two worlds with the same history so far)."""
-        seen = self.seen[p]
-        unseen = sorted(c for c in self.shuffled if c not in seen)
-        if len(unseen) < 2:
+        # each shuffle: the places of the cards not shown to p since (none if p watched it)
+        free = [[] if self.watched[p][k] else
+                [i for i, c in enumerate(order) if c not in self.since[p][k]]
+                for k, order in enumerate(self.orders)]
+        if sum(len(f) for f in free) < 2:
             return None
+        rng = self.rng
+
+        def order(k: int, cards: list[int], to: dict[int, int]) -> list[int]:
+            # the cards seen since keep their places; the world's other shuffled cards
+            # (sorted: the draw does not depend on where the real ones were) fill the rest
+            real = self.orders[k]
+            places = free[k]
+            rest = sorted(cards)
+            kept = set(places)
+            for i, c in enumerate(real):
+                if i not in kept:
+                    rest.remove(c)  # a seen card the shadow's shuffle lacks: ValueError
+            rng.shuffle(rest)
+            new = list(real)
+            for i, c in zip(places, rest, strict=True):
+                new[i] = c
+            return new
+
         for _ in range(SPAWN_TRIES):
-            cards = list(unseen)
-            self.rng.shuffle(cards)
             self.spawned += 1
-            sh = self._replay(p, dict(zip(unseen, cards, strict=True)), report=True)
+            sh = self._replay(p, order, report=True)
             if sh is not None:
                 if keep:
                     self.worlds[p].append(sh)
                 return sh
         return None
 
-    def _replay(self, p: int, to: dict[int, int], report: bool,
+    def _rewrite(self, sh: Shadow, order: Order) -> Callable[[list[int]], list[int]]:
+        """The shuffles of a shadow: its k-th shuffle (k counted over the game) gives
+        `order(k, cards, sh.to)`; `sh.to` then maps each real card of the real k-th
+        shuffle to the card in its place. Raises _Refused when the shadow shuffles
+        other cards than the real game does (or more often)."""
+
+        def rewrite(cards: list[int]) -> list[int]:
+            k = len(sh.orders)
+            if k >= len(self.orders) or len(cards) != len(self.orders[k]):
+                raise _Refused
+            new = order(k, cards, sh.to)
+            to = sh.to
+            for a, b in zip(self.orders[k], new, strict=True):
+                if a == b:
+                    to.pop(a, None)
+                else:
+                    to[a] = b
+            if set(to) != set(to.values()):  # the places no longer match
+                raise _Refused
+            sh.orders.append(tuple(new))
+            return new
+
+        return rewrite
+
+    def _replay(self, p: int, order: Order, report: bool,
                 upto: int | None = None) -> Shadow | None:
-        """The shadow of the relabeling `to` played along the moves so far (`upto` of
-        them), or None when `p` can tell it apart by a card it sees, or the rules refuse
-        a move there."""
+        """The shadow whose shuffles give `order(k, cards, to)`, played from the start
+        along the moves so far (`upto` of them), or None when `p` can tell it apart by a
+        card it sees, or the rules refuse a move there."""
         g = self.g
-        to = {a: b for a, b in to.items() if a != b}
-        first = [True]
-
-        def rewrite(cards: list[int]) -> list[int]:  # the setup's first shuffle only
-            if not first[0]:
-                return cards
-            first[0] = False
-            return [to.get(c, c) for c in cards]
-
-        try:
-            with g.relabeling(rewrite):
-                state, events = g.start_observed(self.seed)
-        except (CardgameError, ValueError):
-            return None
-        sh = Shadow(to, state)
+        sh = Shadow({}, [], None)
         real = self.steps[p]
-        if not self._same(p, real[0], observe_step(g, events, p), sh, None, report):
-            return None
-        for k, m in enumerate(self.moves[:upto], 1):
-            mm = relabel_move(g, m, sh.to)
-            try:
-                if mm not in g.legal_moves(sh.state):
+        try:
+            with g.relabeling(self._rewrite(sh, order)):
+                sh.state, events = g.start_observed(self.seed)
+                if not self._same(p, real[0], observe_step(g, events, p), sh, None, report):
                     return None
-                sh.state, events = g.apply_observed(sh.state, mm)
-            except CardgameError:
-                return None
-            sh.moves.append(mm)
-            if not self._same(p, real[k], observe_step(g, events, p), sh, m, report):
-                return None
+                for k, m in enumerate(self.moves[:upto], 1):
+                    mm = relabel_move(g, m, sh.to)
+                    if mm not in g.legal_moves(sh.state):
+                        return None
+                    sh.state, events = g.apply_observed(sh.state, mm)
+                    sh.moves.append(mm)
+                    if not self._same(p, real[k], observe_step(g, events, p), sh, m, report):
+                        return None
+        except (_Refused, CardgameError, ValueError):
+            return None
         return sh
 
     def _same(self, p: int, a: tuple[Observation, ...], b: tuple[Observation, ...],
@@ -187,7 +253,7 @@ class Shadows:
                 if why is None:
                     continue
                 if sh.mended:  # play it again from the deal: is the history really the same?
-                    again = self._replay(p, sh.to, report=False)
+                    again = self._replay(p, sh.replayed(), report=False)
                     if again is None or self._differs(st, again, p, p in movers, views) is None:
                         if sh in self.worlds[p]:
                             self.worlds[p].remove(sh)
@@ -237,49 +303,87 @@ class Shadows:
         g = self.g
         _, events = g.apply_observed(st, m)
         self.moves.append(m)
+        self._see(events)  # the real shuffles first: the shadows' are matched with them
+        shuffles = any(e.kind == E.SHUFFLE for e in events)
         for p in self.seats:
             a = observe_step(g, events, p)
             self.steps[p].append(a)
             shown: set[int] = set()
             for e in events:
                 shown |= shown_cards(g, e, p)
-            self.seen[p] |= shown
             for sh in list(self.worlds[p]):
-                if not self._follow(p, sh, m, a, shown):
+                if not self._follow(p, sh, m, a, shown, shuffles):
                     self.worlds[p].remove(sh)
 
+    def _play_move(self, p: int, sh: Shadow, m: Move, order: Order, shuffles: bool
+              ) -> tuple[State, tuple[Event, ...], Shadow] | None:
+        """Play the real move `m` in the shadow: the state after it, its events and the
+        shadow as it is after it (a copy: its `to` and shuffles change when the move
+        shuffles), or None when the rules refuse it there. A shuffle the move makes
+        gives `order`; `shuffles`: the real move shuffles (if not, a shuffle in the
+        shadow is left as its seed makes it, and the seat sees the difference)."""
+        g = self.g
+        mm = relabel_move(g, m, sh.to)
+        nxt = Shadow(dict(sh.to) if shuffles else sh.to, list(sh.orders) if shuffles
+                     else sh.orders, sh.state)
+        nxt.moves = sh.moves  # the caller appends mm when the shadow goes on
+        nxt.mended = sh.mended
+        try:
+            if mm not in g.legal_moves(sh.state):
+                return None
+            if shuffles:
+                with g.relabeling(self._rewrite(nxt, order)):
+                    after, events = g.apply_observed(sh.state, mm)
+            else:
+                after, events = g.apply_observed(sh.state, mm)
+        except (_Refused, CardgameError, ValueError):
+            return None
+        nxt.state = after
+        return after, events, nxt
+
     def _follow(self, p: int, sh: Shadow, m: Move, a: tuple[Observation, ...],
-              shown: set[int]) -> bool:
+                shown: set[int], shuffles: bool) -> bool:
         g = self.g
         for x in shown:
             self._mend(sh, x)
+        watched = self.watched[p]
+        rng = self.rng
+
+        def order(k: int, cards: list[int], to: dict[int, int]) -> list[int]:
+            # a shuffle made now: the seat saw none of its cards since, so the shadow's
+            # is an order of its own (sorted first: it does not depend on the real one),
+            # unless the seat watched it
+            if watched[k]:
+                return cards
+            new = sorted(cards)
+            rng.shuffle(new)
+            return new
+
         mm = relabel_move(g, m, sh.to)
-        try:
-            if mm not in g.legal_moves(sh.state):
-                return False
-            after, events = g.apply_observed(sh.state, mm)
-        except CardgameError:
+        step = self._play_move(p, sh, m, order, shuffles)
+        if step is None:
             return False
+        _, events, nxt = step
         b = observe_step(g, events, p)
         ex = explained(a, b)
         if ex is False:
             before = sh
-            if sh.mended:
-                again = self._replay(p, sh.to, report=False, upto=len(self.moves) - 1)
+            if sh.mended:  # play it again from the start: is the history really the same?
+                again = self._replay(p, nxt.replayed(), report=False,
+                                     upto=len(self.moves) - 1)
                 if again is None:
                     return False
-                try:
-                    after, events = g.apply_observed(again.state, relabel_move(g, m, again.to))
-                except CardgameError:
+                redo = self._play_move(p, again, m, nxt.replayed(), shuffles)
+                if redo is None:
                     return False
-                b = observe_step(g, events, p)
+                b = observe_step(g, redo[1], p)
                 if explained(a, b) is not False:
                     return False
                 before = again
             raise Leak(p, self._told(p, a, b, before, m))
         if ex is True:
             return False
-        sh.state = after
+        sh.state, sh.to, sh.orders = nxt.state, nxt.to, nxt.orders
         sh.moves.append(mm)
         return True
 
@@ -296,6 +400,8 @@ class Shadows:
         else:
             sh.to[w] = y
         sh.state = _swap(self.g, sh.state, x, y)
+        swap = {x: y, y: x}
+        sh.orders = [tuple(swap.get(c, c) for c in o) for o in sh.orders]
         sh.mended = True
 
     # ------------------------------------------------------------------ messages

@@ -118,11 +118,11 @@ def explained(a: Step, b: Step) -> bool | None:
     what it sees, as they may. False: the first difference is anything else (a log line,
     a variable, who decides, a card moving or not, another zone...): the step *tells* the
     seat something about cards it cannot see. An end in one world and not the other is
-    explained (an end on hidden cards shows them, like a player calling gin): the whole
-    step that ends the game in one world only, whatever came before its end (a dealer's
-    peek that ends the hand in one world, where the other logs a line and goes on)."""
-    if a and b and a[-1].kind == E.PUBLIC == b[-1].kind and a[-1].ended != b[-1].ended:
-        return True
+    explained (an end on hidden cards shows them, like a player calling gin), and so is
+    anything else a step that ends the game shows otherwise (a card drawn or not before
+    the card that ends it, a log line saying why)."""
+    if _ends(a) or _ends(b):
+        return None if a == b else True
     for x, y in zip(a, b, strict=False):
         if x == y:
             continue
@@ -141,6 +141,10 @@ def explained(a: Step, b: Step) -> bool | None:
             return True  # the game ends in one world: an end tells what it tells anyway
         return False
     return None if len(a) == len(b) else False
+
+
+def _ends(step: Step) -> bool:
+    return any(o.kind == E.PUBLIC and o.ended for o in step)
 
 
 class Sampler:

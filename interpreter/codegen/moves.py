@@ -144,7 +144,7 @@ class Moves:
     def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
         """Could evaluating e fail (an empty zone, a bad index, division by zero...)?"""
         cx = self.cx
-        if isinstance(e, (A.TopN, A.Index)):
+        if isinstance(e, (A.TopN, A.Index, A.Subsets)):
             return True
         if isinstance(e, A.Unary) and e.op in ("top", "bottom", "players_from"):
             return True

@@ -36,7 +36,7 @@ EXPORTED: dict[str, Helper] = {
     "_fmt": Helper(False), "_dist": Helper(True), "_pass_effect": Helper(False),
     "_flow_loop": Helper(True), "_rng": Helper(True), "_rep": Helper(True),
     "_big": Helper(True), "_big_items": Helper(True), "_players": Helper(True),
-    "_GameOver": Helper(False),
+    "_GameOver": Helper(False), "_subsets": Helper(True),
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
@@ -61,6 +61,7 @@ BIG = 2**63
 # code sets `_B[0] = STEPS` (module.py, step.py, playout.py).
 STEPS = 1_000_000
 MAX_LIST = 100_000  # elements of a list a rule keeps or builds
+MAX_SETS = 10_000  # sets of cards one `subsets of Z` (or `c in N of Z`) may give
 
 
 SAFE_BUILTINS = {
@@ -147,6 +148,53 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if len(seq) > MAX_LIST:
             err(sid, f"a list grew beyond {MAX_LIST:,} elements: a runaway rule")
         return _n(seq, sid)
+
+    @export
+    def _subsets(seq: tuple[int, ...], k: int | None, vals: tuple[int, ...] | None,
+                 target: int | None, sid: int) -> tuple[tuple[int, ...], ...]:
+        """The sets of `seq`'s cards (of k cards, when k is given; whose values sum to
+        target, when given), each in deck order, in one canonical order. A search that
+        prunes: by the count, and by the sum when no value is negative. Each node of the
+        search draws one step from the budget; more than MAX_SETS sets is a rule error."""
+        pairs = sorted(zip(seq, vals)) if vals is not None else [(c, 0) for c in sorted(seq)]
+        n = len(pairs)
+        if k is not None and not 0 <= k <= n:
+            return ()
+        ids = [c for c, _ in pairs]
+        vs = [v for _, v in pairs]
+        summed = vals is not None and target is not None
+        prune = summed and all(v >= 0 for v in vs)
+        left = [0] * (n + 1)  # the sum of the values from i on
+        for i in range(n - 1, -1, -1):
+            left[i] = left[i + 1] + vs[i]
+        out: list[tuple[int, ...]] = []
+        chosen: list[int] = []
+
+        def walk(i: int, total: int) -> None:
+            b = budget[0] - 1
+            budget[0] = b
+            if b < 0:
+                _over(sid)
+            if k is not None and len(chosen) == k or i == n:
+                if (k is None or len(chosen) == k) and (not summed or total == target):
+                    if len(out) >= MAX_SETS:
+                        err(sid, f"more than {MAX_SETS:,} sets of cards to choose from: "
+                                 "a runaway rule (narrow the sets with 'where')")
+                    out.append(tuple(chosen))
+                return
+            if k is not None and len(chosen) + (n - i) < k:
+                return
+            if prune:
+                assert target is not None
+                if total > target or total + left[i] < target:
+                    return
+            chosen.append(ids[i])
+            walk(i + 1, total + vs[i])
+            chosen.pop()
+            walk(i + 1, total)
+
+        walk(0, 0)
+        return tuple(out)
 
     @export
     def _min(seq: Any, sid: int) -> int:

@@ -39,7 +39,7 @@ KEYWORDS = {
     "while", "repeat", "phase", "to", "shuffle", "deal", "from", "all", "break", "log",
     "then", "where", "any", "count", "sum", "min", "max", "first", "each", "random", "or",
     "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
-    "highest", "lowest",
+    "highest", "lowest", "subsets",
 }
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
@@ -79,6 +79,7 @@ class ExprChecker:
             A.Call: self._call,
             A.Unary: self._unary,
             A.TopN: self._top_n,
+            A.Subsets: self._subsets,
             A.Binary: self._binary,
             A.IsEmpty: self._is_empty,
             A.IfExpr: self._if,
@@ -425,6 +426,19 @@ class ExprChecker:
         self.want("int", e.count, scope, ctx)
         self.want("zone", e.zone, scope, ctx)
         return "list:card"
+
+    def _subsets(self, e: A.Subsets, scope: Scope, ctx: Ctx) -> str:
+        zt = self.expr(e.zone, scope, ctx, zone=True)
+        if zt != "zone" and not compatible("list:card", zt):
+            self.err(f"sets of cards are taken from a zone or a list of cards, found {shown(zt)}",
+                     e.zone.span, "write 'subsets of hand[me]', or 'c in 3 of hand[me]' "
+                     "for a move that chooses 3 cards")
+        if e.count is not None:
+            self.want("int", e.count, scope, ctx)
+        if e.values is not None and e.target is not None:
+            self.expr(e.values, scope, ctx)
+            self.expr(e.target, scope, ctx)
+        return "list:list:card"
 
     def _is_empty(self, e: A.IsEmpty, scope: Scope, ctx: Ctx) -> str:
         ot = self.expr(e.operand, scope, ctx)

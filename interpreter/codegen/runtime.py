@@ -156,7 +156,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         target, when given), each in deck order, in one canonical order. A search that
         prunes: by the count, and by the sum when no value is negative. Each node of the
         search draws one step from the budget; more than MAX_SETS sets is a rule error."""
-        pairs = sorted(zip(seq, vals)) if vals is not None else [(c, 0) for c in sorted(seq)]
+        pairs = (sorted(zip(seq, vals, strict=True)) if vals is not None
+                 else [(c, 0) for c in sorted(seq)])
         n = len(pairs)
         if k is not None and not 0 <= k <= n:
             return ()

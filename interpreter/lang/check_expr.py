@@ -428,14 +428,18 @@ class ExprChecker:
         return "list:card"
 
     def _subsets(self, e: A.Subsets, scope: Scope, ctx: Ctx) -> str:
+        if e.count is not None:
+            ct = self.expr(e.count, scope, ctx)
+            if not compatible("int", ct):
+                self.err(f"the number of cards to choose must be a number, found {shown(ct)}",
+                         e.count.span, "the number comes first: 'cards in 3 of hand[me]', "
+                         "'subsets 2 of table'")
         zt = self.expr(e.zone, scope, ctx, zone=True)
         if zt != "zone" and not compatible("list:card", zt):
             self.err(f"sets of cards are taken from a zone or a list of cards, found {shown(zt)}",
                      e.zone.span, "write 'subsets of hand[me]', or 'c in 3 of hand[me]' "
                      "for a move that chooses 3 cards")
-        if e.count is not None:
-            self.want("int", e.count, scope, ctx)
-        if e.values is not None and e.target is not None:
+        elif e.values is not None and e.target is not None:
             self.expr(e.values, scope, ctx)
             self.expr(e.target, scope, ctx)
         return "list:list:card"

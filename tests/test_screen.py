@@ -121,6 +121,7 @@ GAMES = [
     ("chains-advanced", ["terminal cards", "work area", "slot1", "score"]),
     ("interaction", ["center card", "hand", "field", "score"]),
     ("arsene", ["stores A..5", "trump card", "trick", "hand", "score"]),
+    ("scopa", ["table", "captured", "score"]),
 ]
 
 

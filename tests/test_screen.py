@@ -122,6 +122,7 @@ GAMES = [
     ("interaction", ["center card", "hand", "field", "score"]),
     ("arsene", ["stores A..5", "trump card", "trick", "hand", "score"]),
     ("scopa", ["table", "captured", "score"]),
+    ("hearts", ["trick", "hand", "score"]),
 ]
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import combinations
+from math import comb
 from typing import Any, NamedTuple, NoReturn
 
 from ..errors import RuleError, Span
@@ -62,6 +64,7 @@ BIG = 2**63
 STEPS = 1_000_000
 MAX_LIST = 100_000  # elements of a list a rule keeps or builds
 MAX_SETS = 10_000  # sets of cards one `subsets of Z` (or `c in N of Z`) may give
+SET_CACHE = 512  # argument tuples whose sets are kept (per compiled game)
 
 
 SAFE_BUILTINS = {
@@ -78,6 +81,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     n_players = g.players
     all_zones = tuple(zone_slots)
     budget = [STEPS]
+    # the sets of `_subsets`, by their arguments (a pure function of them): a search that
+    # looks at many moves meets the same hands again
+    set_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
@@ -156,11 +162,32 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         target, when given), each in deck order, in one canonical order. A search that
         prunes: by the count, and by the sum when no value is negative. Each node of the
         search draws one step from the budget; more than MAX_SETS sets is a rule error."""
-        pairs = (sorted(zip(seq, vals, strict=True)) if vals is not None
-                 else [(c, 0) for c in sorted(seq)])
-        n = len(pairs)
+        key = (seq, k, vals, target)
+        hit = set_cache.get(key)
+        if hit is not None:  # the same cards, count and sum: the same sets
+            return _n(hit, sid)
+        n = len(seq)
         if k is not None and not 0 <= k <= n:
             return ()
+        if len(set_cache) >= SET_CACHE:
+            set_cache.clear()
+        set_cache[key] = out = _sets(seq, k, vals, target, sid)
+        return out
+
+    def _sets(seq: tuple[int, ...], k: int | None, vals: tuple[int, ...] | None,
+              target: int | None, sid: int) -> tuple[tuple[int, ...], ...]:
+        n = len(seq)
+        if vals is None or target is None:  # no sum to prune by: itertools, counted first
+            count = comb(n, k) if k is not None else 2 ** n
+            if count > MAX_SETS:
+                err(sid, f"{count:,} sets of cards to choose from, over {MAX_SETS:,}: "
+                         "a runaway rule (choose fewer cards, or from fewer)")
+            _n(range(count), sid)
+            ids0 = sorted(seq)
+            if k is not None:
+                return tuple(combinations(ids0, k))
+            return tuple(c for i in range(n + 1) for c in combinations(ids0, i))
+        pairs = sorted(zip(seq, vals, strict=True))
         ids = [c for c, _ in pairs]
         vs = [v for _, v in pairs]
         summed = vals is not None and target is not None

@@ -72,14 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     compiled = {label: compile_game(name, None, opts) for label, name, opts in CONFIGS}
-    runs: dict[tuple[str, str], list[tuple[float, int]]] = {}
+    runs: dict[tuple[str, str], list[tuple[float, int, int]]] = {}
     for r in range(a.repeat):  # interleaved: a busy moment hurts every configuration
         for label, _, _ in CONFIGS:
             g = compiled[label]
             n = a.games * (5 if "one" in label else 1)
             for way, f in (("fast", fast), ("api", api)):
                 runs.setdefault((label, way), []).append(f(g, n, a.seed + 1000 * r) + (n,))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for (label, way), rs in runs.items():
         gps = interval([n / t for t, _, n in rs])
         mps = interval([m / t for t, m, _ in rs])

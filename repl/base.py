@@ -65,7 +65,8 @@ class Repl:
             self.prompt_session = PromptSession(
                 input=input, output=self.output, history=history or InMemoryHistory(),
                 completer=MoveCompleter(self._completable_moves, self._commands,
-                                        arg_choices=arg_choices(self), cards=self._cards),
+                                        arg_choices=arg_choices(self), cards=self._cards,
+                                        set_moves=self._set_moves),
                 lexer=InputLexer(self._move_names, list(COMMANDS) + list(REPLAY_COMMANDS),
                                  cards=self._cards),
                 complete_while_typing=True, auto_suggest=AutoSuggestFromHistory(),
@@ -109,6 +110,12 @@ class Repl:
 
     def _move_names(self) -> list[str]:
         return [t.split()[0] for t, _ in self._completable_moves()]
+
+    def _set_moves(self) -> dict[str, int]:
+        """The moves that choose a set of cards: name -> the word where the cards start."""
+        g = self.sess.game
+        return {n: len(ts) for n, ts in zip(g.move_names, g.move_param_types, strict=False)
+                if ts and ts[-1] == "list:card"}
 
     def _cards(self) -> list[str]:
         return self.sess.game.card_text  # read each time: load and play change the session

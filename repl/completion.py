@@ -51,9 +51,13 @@ class MoveCompleter(Completer):
                  commands: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
                  arg_choices: Mapping[str, Callable[[list[str]], Sequence[str]]] | None = None,
                  path_commands: Iterable[str] = ("save", "load"),
-                 cards: CardsFn | None = None) -> None:
+                 cards: CardsFn | None = None,
+                 set_moves: Callable[[], Mapping[str, int]] | None = None) -> None:
         self.moves = moves
         self.cards = cards
+        # moves whose last parameter is a set of cards: name -> the word its cards start at
+        # (their cards are typed in any order, and completed one at a time)
+        self.set_moves = set_moves
         self._commands = commands or {}
         self.arg_choices = dict(arg_choices or {})
         self.path_commands = set(path_commands)
@@ -88,8 +92,14 @@ class MoveCompleter(Completer):
         npart = norm(part)
         options: dict[str, list[tuple[str, str]]] = {}
         cards = card_names(self.cards)
+        sets = {norm(k): v for k, v in self.set_moves().items()} if self.set_moves else {}
         for text, desc in self.moves():
             toks = text.split()
+            start = sets.get(norm(toks[0])) if toks else None
+            if start is not None and len(done) >= start:
+                for tok in _set_words(toks, start, want, npart):
+                    options.setdefault(tok, []).append((text, desc))
+                continue
             if len(toks) <= len(done) or [norm(t) for t in toks[:len(done)]] != want:
                 continue
             tok = toks[len(done)]
@@ -117,6 +127,20 @@ class MoveCompleter(Completer):
         for c in choices(done[1:]):
             if c.startswith(part.lower()):
                 yield Completion(c, -len(part))
+
+
+def _set_words(toks: list[str], start: int, want: list[str], npart: str) -> list[str]:
+    """The cards of a move's set (its words from `start` on) that may come next after the
+    typed words `want`: its fixed words as typed, the set's cards typed so far among its
+    cards (in any order), and the others that start with the word being typed."""
+    if [norm(t) for t in toks[:start]] != want[:start]:
+        return []
+    rest = [norm(t) for t in toks[start:]]
+    for w in want[start:]:
+        if w not in rest:
+            return []
+        rest.remove(w)
+    return [t for t in toks[start:] if norm(t) in rest and norm(t).startswith(npart)]
 
 
 class InputLexer(Lexer):

@@ -290,7 +290,8 @@ class ScreenRepl(Repl):
         self.buffer = Buffer(
             multiline=False, accept_handler=self._accept, history=self.prompt_history(),
             completer=MoveCompleter(self._completable_moves, self._commands,
-                                    arg_choices=arg_choices(self), cards=self._cards),
+                                    arg_choices=arg_choices(self), cards=self._cards,
+                                    set_moves=self._set_moves),
             complete_while_typing=True, auto_suggest=AutoSuggestFromHistory())
         prompt = BeforeInput(lambda: [("class:command", self.prompt_text())])
         input_window = Window(BufferControl(

@@ -700,3 +700,21 @@ def test_a_secret_choice_stays_secret_until_all_have_chosen() -> None:
     sess.play(sess.my_moves()[0])
     text = plain(render_table(sess.table()))
     assert f"p2 (greedy bot): play {chosen} to the pile" in text
+
+
+def test_the_repl_completes_a_hearts_pass_one_card_at_a_time(tmp_path: Path) -> None:
+    """A set of cards (issue 16): after each card typed, in any order, only the other
+    cards of the hand are offered; a pass typed in any order is played."""
+    repl = drive(["hearts", "--seed", "3"], [], tmp_path)
+    c = repl.prompt_session.completer if repl.prompt_session else None
+    assert c is not None
+    hand = complete(c, "pass ")
+    assert len(hand) == 13
+    second = complete(c, f"pass {hand[5]} ")
+    assert len(second) == 12 and hand[5] not in second
+    third = complete(c, f"pass {hand[5]} {hand[1]} ")
+    assert sorted(third) == sorted(x for x in hand if x not in (hand[5], hand[1]))
+    assert complete(c, f"pass {hand[5]} {hand[1]} {hand[0]} ") == []
+    played = drive(["hearts", "--seed", "3"], [f"pass {hand[5]} {hand[1]} {hand[0]}"],
+                   tmp_path)
+    assert not errors(played)

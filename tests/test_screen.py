@@ -128,6 +128,8 @@ GAMES = [
     ("crazy-eights", ["discard pile", "stock", "hand", "score"]),
     ("klondike", ["stock", "waste", "foundation ♠", "column7", "▒▒", "score"]),
     ("freecell", ["free cell", "foundation ♠", "column8", "score"]),
+    ("scopa", ["table", "captured", "score"]),
+    ("hearts", ["trick", "hand", "score"]),
 ]
 
 

@@ -46,6 +46,7 @@ class Exprs:
             A.Unary: self.unary,  # type: ignore[dict-item]
             A.TopN: self.top_n,  # type: ignore[dict-item]
             A.PositionOf: self.position_of,  # type: ignore[dict-item]
+            A.Subsets: self.subsets,  # type: ignore[dict-item]
             A.Binary: self.binary,  # type: ignore[dict-item]
             A.IsEmpty: self.is_empty,  # type: ignore[dict-item]
             A.IfExpr: self.if_expr,  # type: ignore[dict-item]
@@ -319,6 +320,18 @@ class Exprs:
         n = self.expr(e.count, fr)
         sid = self.sid(e.span, fr)
         return f"{self.cx.helper('_topn')}(s[{z}], {n}, {sid})"
+
+    def subsets(self, e: A.Subsets, fr: Frame) -> str:
+        z = self.expr(e.zone, fr)
+        if self.cx.type_of(e.zone) == "zone":
+            z = f"s[{z}]"
+        k = self.expr(e.count, fr) if e.count is not None else "None"
+        vals = tgt = "None"
+        if e.values is not None and e.target is not None:
+            vals = self.expr(e.values, fr)
+            tgt = self.expr(e.target, fr)
+        sid = self.sid(e.span, fr)
+        return f"{self.cx.helper('_subsets')}({z}, {k}, {vals}, {tgt}, {sid})"
 
     def param_source(self, e: A.Expr, fr: Frame) -> str:
         """What a move parameter ranges over. `c in top n of Z` ranges over the top n cards

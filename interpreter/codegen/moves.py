@@ -167,7 +167,7 @@ class Moves:
     def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
         """Could evaluating e fail (an empty zone, a bad index, division by zero...)?"""
         cx = self.cx
-        if isinstance(e, (A.TopN, A.Index)):
+        if isinstance(e, (A.TopN, A.Index, A.Subsets)):
             return True
         if isinstance(e, A.Unary) and e.op in ("top", "bottom", "players_from"):
             return True
@@ -244,13 +244,32 @@ class _Generator:
                 if cx.type_of(p.source) == "zone":
                     origin = src
                     src = f"s[{src}]"
-                loop = fr.scope()
-                vlo, vhi = cx.value_range(p.source)
-                loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1,
-                                         param=rng)
-                inner.line(f"for u_{p.name} in {src}:")
-                with inner.indented():
-                    self.level(lvl + 1, loop, inner)
+                if (lvl + 1 == len(params) and not self.conds[lvl + 1]
+                        and isinstance(p.source, A.Subsets)):
+                    # a set of cards, last, with nothing to test: every set is a move (a
+                    # hand of 13 has 286 sets of 3: made by one comprehension)
+                    args = "".join(f", {fr.env[q.name].code}" for q in params[:-1])
+                    inner.line(f"out += [(me, {self.mid}{args}, u_{p.name}) "
+                               f"for u_{p.name} in {src}]")
+                    src = ""
+                else:
+                    self.loop(lvl, p, src, origin, rng, fr, inner)
+        self.close(lvl, conds, fr, w, inner)
+
+    def loop(self, lvl: int, p: A.MoveParam, src: str, origin: str | None,
+             rng: tuple[str, int, int] | None, fr: Frame, inner: CodeWriter) -> None:
+        """The loop over parameter p's values, and the next level inside it."""
+        loop = fr.scope()
+        vlo, vhi = self.cx.value_range(p.source)
+        loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1, param=rng)
+        inner.line(f"for u_{p.name} in {src}:")
+        with inner.indented():
+            self.level(lvl + 1, loop, inner)
+
+    def close(self, lvl: int, conds: list[str], fr: Frame, w: CodeWriter,
+              inner: CodeWriter) -> None:
+        """The level's test, what it computes before its loop, and the loop."""
+        h = fr.hoist
         if conds:
             w.line(f"if {' and '.join(conds)}:")
         hoisted = h.levels[lvl].lines if h is not None else []

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import combinations
+from math import comb
 from typing import Any, NamedTuple, NoReturn
 
 from ..errors import RuleError, Span
@@ -41,6 +43,7 @@ EXPORTED: dict[str, Helper] = {
     "_unturn": Helper(False, pure=False), "_turnto": Helper(False, pure=False),
     "_turn": Helper(True, pure=False), "_faceup": Helper(True), "_posof": Helper(False),
     "_above": Helper(True),
+    "_GameOver": Helper(False), "_subsets": Helper(True),
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
@@ -65,6 +68,8 @@ BIG = 2**63
 # code sets `_B[0] = STEPS` (module.py, step.py, playout.py).
 STEPS = 1_000_000
 MAX_LIST = 100_000  # elements of a list a rule keeps or builds
+MAX_SETS = 10_000  # sets of cards one `subsets of Z` (or `c in N of Z`) may give
+SET_CACHE = 512  # argument tuples whose sets are kept (per compiled game)
 
 
 SAFE_BUILTINS = {
@@ -81,6 +86,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     n_players = g.players
     all_zones = tuple(zone_slots)
     budget = [STEPS]
+    # the sets of `_subsets`, by their arguments (a pure function of them): a search that
+    # looks at many moves meets the same hands again
+    set_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
@@ -151,6 +159,75 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if len(seq) > MAX_LIST:
             err(sid, f"a list grew beyond {MAX_LIST:,} elements: a runaway rule")
         return _n(seq, sid)
+
+    @export
+    def _subsets(seq: tuple[int, ...], k: int | None, vals: tuple[int, ...] | None,
+                 target: int | None, sid: int) -> tuple[tuple[int, ...], ...]:
+        """The sets of `seq`'s cards (of k cards, when k is given; whose values sum to
+        target, when given), each in deck order, in one canonical order. A search that
+        prunes: by the count, and by the sum when no value is negative. Each node of the
+        search draws one step from the budget; more than MAX_SETS sets is a rule error."""
+        key = (seq, k, vals, target)
+        hit = set_cache.get(key)
+        if hit is not None:  # the same cards, count and sum: the same sets
+            return _n(hit, sid)
+        n = len(seq)
+        if k is not None and not 0 <= k <= n:
+            return ()
+        if len(set_cache) >= SET_CACHE:
+            set_cache.clear()
+        set_cache[key] = out = _sets(seq, k, vals, target, sid)
+        return out
+
+    def _sets(seq: tuple[int, ...], k: int | None, vals: tuple[int, ...] | None,
+              target: int | None, sid: int) -> tuple[tuple[int, ...], ...]:
+        n = len(seq)
+        if vals is None or target is None:  # no sum to prune by: itertools, counted first
+            count = comb(n, k) if k is not None else 2 ** n
+            if count > MAX_SETS:
+                err(sid, f"{count:,} sets of cards to choose from, over {MAX_SETS:,}: "
+                         "a runaway rule (choose fewer cards, or from fewer)")
+            _n(range(count), sid)
+            ids0 = sorted(seq)
+            if k is not None:
+                return tuple(combinations(ids0, k))
+            return tuple(c for i in range(n + 1) for c in combinations(ids0, i))
+        pairs = sorted(zip(seq, vals, strict=True))
+        ids = [c for c, _ in pairs]
+        vs = [v for _, v in pairs]
+        summed = vals is not None and target is not None
+        prune = summed and all(v >= 0 for v in vs)
+        left = [0] * (n + 1)  # the sum of the values from i on
+        for i in range(n - 1, -1, -1):
+            left[i] = left[i + 1] + vs[i]
+        out: list[tuple[int, ...]] = []
+        chosen: list[int] = []
+
+        def walk(i: int, total: int) -> None:
+            b = budget[0] - 1
+            budget[0] = b
+            if b < 0:
+                _over(sid)
+            if k is not None and len(chosen) == k or i == n:
+                if (k is None or len(chosen) == k) and (not summed or total == target):
+                    if len(out) >= MAX_SETS:
+                        err(sid, f"more than {MAX_SETS:,} sets of cards to choose from: "
+                                 "a runaway rule (narrow the sets with 'where')")
+                    out.append(tuple(chosen))
+                return
+            if k is not None and len(chosen) + (n - i) < k:
+                return
+            if prune:
+                assert target is not None
+                if total > target or total + left[i] < target:
+                    return
+            chosen.append(ids[i])
+            walk(i + 1, total + vs[i])
+            chosen.pop()
+            walk(i + 1, total)
+
+        walk(0, 0)
+        return tuple(out)
 
     @export
     def _min(seq: Any, sid: int) -> int:

@@ -242,6 +242,8 @@ class Game(Machine):
         """Where the cards a move names are before it (a seat that sees the zone knows them)."""
         types = self.move_param_types[move[1]] if 0 <= move[1] < len(self.move_names) else []
         cards = {a for a, t in zip(move[2:], types, strict=False) if t == "card"}
+        cards.update(c for a, t in zip(move[2:], types, strict=False) if t == "list:card"
+                     for c in a)
         if not cards:
             return ()
         return tuple((c, name) for name, ids in self.zone_contents(state).items()

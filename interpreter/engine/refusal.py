@@ -149,6 +149,20 @@ class Refusals:
             return ""
         if value in items:
             return ""
+        if typ == "list:card":  # a set of cards: its count, each card, then its `where`
+            prm = m.checked.moves[m.move_names[move[1]]].params[i]
+            src_e = prm.source
+            if isinstance(src_e, A.Subsets) and src_e.count is not None:
+                sizes = sorted({len(v) for v in items})
+                if len(sizes) == 1 and len(value) != sizes[0]:
+                    return f"choose {sizes[0]} card{'s' if sizes[0] != 1 else ''}, " \
+                           f"not {len(value)}"
+            pool = {c for v in items for c in v}
+            for c in value:
+                if c not in pool and not (prm.where is not None and items):
+                    return f"{m.card_text[c]} is not among the cards to choose from"
+            if prm.where is not None:
+                return ""  # the `where`, the move's first condition, says why
         shown = [arg_text(m, v, typ) for v in items]
         arg = arg_text(m, value, typ)
         if typ == "int" and items and items == list(range(items[0], items[-1] + 1)):

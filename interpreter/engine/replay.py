@@ -110,6 +110,7 @@ class Replay:
         ident = self.ids[i] if i < len(self.ids) else None
         if ident is not None and self.source and not self.changed_game(game):
             name, *args = ident
+            args = [tuple(a) if isinstance(a, list) else a for a in args]
             if name in game.move_names:
                 want = (player, game.move_names.index(name), *args)
                 for m in game.legal_moves(state, player):
@@ -200,7 +201,9 @@ def parse(text: str, where: str = "replay", base: str = "") -> Replay:
             moves.append((player, m["move"]))
             ident = m.get("id")
             ok = (isinstance(ident, list) and ident and isinstance(ident[0], str)
-                  and all(_int(a) or type(a) is bool for a in ident[1:]))
+                  and all(_int(a) or type(a) is bool or (  # a set of cards: their ids
+                      isinstance(a, list) and len(a) <= 1000 and all(_int(c) for c in a))
+                      for a in ident[1:]))
             ids.append(ident if ok else None)
         seed = data["seed"]
         game = data["game"]

@@ -22,6 +22,8 @@ from .state import Move
 def arg_text(g: Machine, value: Any, typ: str) -> str:
     if typ == "card":
         return g.card_text[value]
+    if typ == "list:card":  # a set of cards: its cards, in deck order
+        return " ".join(g.card_text[c] for c in value)
     if typ == "player":
         return f"p{value}"
     if typ == "zone":
@@ -38,7 +40,7 @@ def move_text(g: Machine, move: Move) -> str:
     types = g.move_param_types[mid]
     parts = [g.move_names[mid]]
     parts += [arg_text(g, a, t) for a, t in zip(move[2:], types, strict=False)]
-    return " ".join(parts)
+    return " ".join(p for p in parts if p)
 
 
 def move_description(g: Machine, move: Move, args: list[str] | None = None,
@@ -51,7 +53,7 @@ def move_description(g: Machine, move: Move, args: list[str] | None = None,
     types = g.move_param_types[mid]
     if args is None:
         args = [arg_text(g, a, t) for a, t in zip(move[2:], types, strict=False)]
-    text = " ".join([g.move_names[mid], *args])
+    text = " ".join(a for a in [g.move_names[mid], *args] if a)
     if mid >= len(g.checked.moves):  # pass
         return text
     decl = g.checked.moves[g.move_names[mid]]
@@ -74,12 +76,32 @@ def _arg_matches(g: Machine, typed: str, text: str, typ: str) -> bool:
         == norm(text) and text[:1].isalpha()
 
 
+def grouped(types: list[str], args: list[str]) -> list[str] | None:
+    """The typed argument words, one entry per parameter: a set of cards (always the last
+    parameter) takes all the words left, joined by spaces. None: too few words."""
+    if types and types[-1] == "list:card":
+        if len(args) < len(types) - 1:
+            return None
+        return args[:len(types) - 1] + [" ".join(args[len(types) - 1:])]
+    return args if len(args) == len(types) else None
+
+
+def _set_matches(g: Machine, typed: str, value: Any) -> bool:
+    """Do the typed cards name this set, in any order?"""
+    return sorted(w for w in typed.split(" ") if w) == sorted(
+        norm(g.card_text[c]) for c in value)
+
+
 def _matches(g: Machine, m: Move, words: list[str]) -> bool:
     types = g.move_param_types[m[1]]
-    if len(words) != len(types) + 1 or words[0] != norm(g.move_names[m[1]]):
+    if not words or words[0] != norm(g.move_names[m[1]]):
         return False
-    return all(_arg_matches(g, w, arg_text(g, a, t), t)
-               for w, a, t in zip(words[1:], m[2:], types, strict=False))
+    args = grouped(types, words[1:])
+    if args is None or len(args) != len(types):
+        return False
+    return all(_set_matches(g, w, a) if t == "list:card"
+               else _arg_matches(g, w, arg_text(g, a, t), t)
+               for w, a, t in zip(args, m[2:], types, strict=False))
 
 
 MAX_CHOICES = 12  # choices listed after "discard needs..."
@@ -112,7 +134,9 @@ def refusal(g: Machine, legal: list[Move], text: str, words: list[str],
     if not words:
         return "no move given" + now
     word = words[0]
-    known = {norm(n): i for i, n in enumerate(g.move_names)}
+    known: dict[str, int] = {}
+    for i, n in enumerate(g.move_names):  # a game's own move before the built-in pass
+        known.setdefault(norm(n), i)
     if word not in known:
         hint = did_you_mean(word, g.move_names)
         return f"there is no move '{word}' in this game" + (f": {hint}" if hint else now)
@@ -120,17 +144,25 @@ def refusal(g: Machine, legal: list[Move], text: str, words: list[str],
     name = g.move_names[mid]
     types = g.move_param_types[mid]
     mine = [move_text(g, m) for m in legal if m[1] == mid]
-    if len(words) - 1 < len(types):
+    sets = bool(types) and types[-1] == "list:card"
+    if sets:
+        typed_set = words[len(types):]
+        if len(words) - 1 >= len(types) - 1 and len(set(typed_set)) != len(typed_set):
+            return f"{name}: a card is named twice in '{' '.join(typed_set)}'"
+    if len(words) - 1 < len(types) - (1 if sets else 0):
         if not mine:
             return f"{name}: not possible now" + now
         shown = mine[:MAX_CHOICES] + (["..."] if len(mine) > MAX_CHOICES else [])
         what = "an argument" if len(types) == 1 else f"{len(types)} arguments"
         return f"{name} needs {what}: " + ", ".join(shown)
-    if len(words) - 1 > len(types):
+    if len(words) - 1 > len(types) and not sets:
         takes = "nothing" if not types else f"{len(types)} argument" + (
             "s" if len(types) > 1 else "")
         return f"{name} takes {takes}, not '{' '.join(words[1:])}'"
     typed = text.split()[1:]
+    if sets:
+        typed = [*typed[:len(types) - 1], " ".join(typed[len(types) - 1:])]
+        words = [words[0], *(grouped(types, words[1:]) or [])]
     candidates = _candidates(g, mid, words[1:], typed, legal)
     if isinstance(candidates, str):
         return f"{text}: {candidates}"
@@ -148,7 +180,15 @@ def _candidates(g: Machine, mid: int, args: list[str], raw: list[str], legal: li
     types = g.move_param_types[mid]
     options: list[list[Any]] = []
     for typed, shown, t in zip(args, raw, types, strict=True):
-        if t == "card":
+        if t == "list:card":
+            chosen: list[int] = []
+            for word, raw_word in zip(typed.split(), shown.split(), strict=False):
+                ids = [c for c, ct in enumerate(g.card_text) if norm(ct) == word]
+                if not ids:
+                    return f"'{raw_word}' is not a card of this game"
+                chosen.append(ids[0])
+            options.append([tuple(sorted(chosen))])
+        elif t == "card":
             ids = [c for c, ct in enumerate(g.card_text) if norm(ct) == typed]
             if not ids:
                 suited = [ct for ct in g.card_text if ct[-1:] in SUIT_SYMBOLS]
@@ -211,7 +251,13 @@ def build_move(g: Machine, player: int, name: str, *args: Any) -> Move:
         raise CardgameError(f"'{name}' takes {len(types)} argument(s), given {len(args)}")
     values: list[Any] = []
     for a, t in zip(args, types, strict=True):
-        if not isinstance(a, str):
+        if t == "list:card":  # a set of cards: texts (or ids), in any order
+            cards = a.split() if isinstance(a, str) else list(a)
+            used: set[int] = set()
+            for x in cards:
+                used.add(card_id(g, x, used) if isinstance(x, str) else x)
+            values.append(tuple(sorted(used)))
+        elif not isinstance(a, str):
             values.append(a)
         elif t == "card":
             values.append(card_id(g, a))

@@ -251,6 +251,10 @@ class Playthrough:
                 cands = [z for z in self.zone_values if z != a][:8]
             elif t == "player":
                 cands = [q for q in range(1, g.players + 1) if q != a] + [0, g.players + 1]
+            elif t == "list:card":  # a set of cards: one card fewer, one more, one changed
+                more = [c for c in range(ncards) if c not in a][:1]
+                cands = [a[:-1], tuple(sorted(a + tuple(more)))] + (
+                    [tuple(sorted(a[:-1] + tuple(more)))] if a and more else [])
             elif isinstance(a, int):
                 cands = [a + 1, a - 1, a + 1000]
             else:
@@ -410,8 +414,9 @@ class Playthrough:
             if t not in seen:
                 seen[t] = m
             elif self.twin_differs and seen[t] != m and t not in self.cov.ambiguous:
-                names = {self.g.card_text[a] for a, ty in zip(
-                    m[2:], self.param_types[m[1]], strict=False) if ty == "card"}
+                names = {self.g.card_text[c] for a, ty in zip(
+                    m[2:], self.param_types[m[1]], strict=False) if ty in ("card", "list:card")
+                    for c in (a if ty == "list:card" else (a,))}
                 if names & set(self.twin_differs):
                     self.cov.ambiguous[t] = (
                         "cards of the same name differ in their attributes, so the move "

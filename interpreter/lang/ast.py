@@ -92,6 +92,20 @@ class TopN(Expr):
 
 
 @attrs.frozen
+class Subsets(Expr):
+    """`subsets of Z` (every set of Z's cards), `subsets N of Z` (the sets of N cards), and
+    a move parameter `cards in N of Z`. Each set is a list of cards in deck order, so one
+    set is one value. When the condition that filters them says `(sum x in S: E) == T`,
+    the builder fills `values` (`each x in Z: E`) and `target` (T), and the sets are
+    enumerated pruned by the sum (a subset-sum search) rather than all 2^n filtered."""
+
+    zone: Expr = attrs.field(factory=Expr)
+    count: Expr | None = None
+    values: Expr | None = None
+    target: Expr | None = None
+
+
+@attrs.frozen
 class Binary(Expr):
     op: str = ""  # + - * / % == != < <= > >= and or in notin range
     left: Expr = attrs.field(factory=Expr)
@@ -405,6 +419,8 @@ class ProcDecl(Decl):
 class MoveParam:
     name: str = ""
     source: Expr = attrs.field(factory=Expr)
+    # `NAME in SOURCE where COND`: COND also stands first among the move's `when` clauses
+    where: Expr | None = None
     span: Span = attrs.field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 

@@ -6,6 +6,7 @@ import ast as pyast
 import re
 from typing import Any, cast
 
+import attrs
 import lark
 
 from ..errors import Diagnostic
@@ -276,6 +277,8 @@ class _Builder:
             elif isinstance(x, lark.Tree) and x.data == "move_param":
                 params.append(A.MoveParam(str(x.children[0]), self.expr(x.children[1]),
                                           span=self.span(x)))
+            elif isinstance(x, lark.Tree) and x.data in ("move_param_where", "move_param_k"):
+                params.append(self.move_param(x))
             elif isinstance(x, lark.Tree) and x.data == "block":
                 body = self.block(x)
             elif isinstance(x, lark.Tree) and x.data == "when_clause":
@@ -287,6 +290,9 @@ class _Builder:
                     reason = self.unq(tok)
                     parts = self.interpolate(reason, tok)
                 clauses.append(A.WhenClause(self.expr(cond), reason, parts, span=self.span(x)))
+        # a parameter's `where` is a condition of the move, tested before its `when`s
+        clauses = [A.WhenClause(p.where, "", (), span=p.where.span)
+                   for p in params if p.where is not None] + clauses
         # several `when` clauses mean their `and`, tested in order
         when: A.Expr | None = None
         for cl in clauses:
@@ -294,6 +300,20 @@ class _Builder:
                 "and", when, cl.cond, span=_join(when.span, cl.cond.span))
         return A.MoveDecl(name, tuple(params), doc, when, body, clauses=tuple(clauses),
                           doc_span=doc_span, span=self.span(c[0]))
+
+    def move_param(self, x: lark.Tree) -> A.MoveParam:
+        """`NAME in SOURCE where COND`, or `NAME in N of Z [where COND]`: a set of N cards."""
+        ch = [k for k in x.children if k is not None]
+        name = str(ch[0])
+        if x.data == "move_param_k":
+            source: A.Expr = A.Subsets(self.expr(ch[2]), self.expr(ch[1]),
+                                       span=_join(self.span(ch[1]), self.span(ch[2])))
+            rest = ch[3:]
+        else:
+            source = self.expr(ch[1])
+            rest = ch[2:]
+        where = self.expr(rest[0]) if rest else None
+        return A.MoveParam(name, pruned(source, name, where), where, span=self.span(x))
 
     def d_setup_decl(self, t: lark.Tree, c: list[Any]) -> A.Decl:
         return A.SetupDecl(self.block(c[0]), span=self.span(t))
@@ -688,8 +708,43 @@ class _Builder:
                     where = self.expr(x.children[0])
                 else:
                     body = self.expr(x.children[0])
-            return A.Quant(str(c[0]), str(c[1]), self.expr(c[2]), where, body, span=sp)
+            return A.Quant(str(c[0]), str(c[1]), pruned(self.expr(c[2]), str(c[1]), where),
+                           where, body, span=sp)
+        if d == "subsets_of":
+            return A.Subsets(self.expr(c[0]), None, span=sp)
+        if d == "subsets_n_of":
+            return A.Subsets(self.expr(c[1]), self.expr(c[0]), span=sp)
         raise Diagnostic(f"internal: unknown expression {d}", sp)  # pragma: no cover
+
+
+def pruned(source: A.Expr, var: str, where: A.Expr | None) -> A.Expr:
+    """`S in subsets of Z where ... (sum x in S: E) == T ...`: the subsets with the sum's
+    values and target filled in, so that they are enumerated by a subset-sum search. Only
+    when E and T do not read S (the sum's pattern is the condition's own conjunct)."""
+    if not isinstance(source, A.Subsets) or where is None or source.values is not None:
+        return source
+    for c in _conjuncts(where):
+        if not (isinstance(c, A.Binary) and c.op == "=="):
+            continue
+        for q, t in ((c.left, c.right), (c.right, c.left)):
+            if (isinstance(q, A.Quant) and q.kind == "sum" and q.where is None
+                    and isinstance(q.source, A.Name) and q.source.name == var
+                    and q.var != var and not _reads(t, var)
+                    and (q.body is None or not _reads(q.body, var))):
+                body = q.body if q.body is not None else A.Name(q.var, span=q.span)
+                values = A.Quant("each", q.var, source.zone, None, body, span=q.span)
+                return attrs.evolve(source, values=values, target=t)
+    return source
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _reads(e: A.Expr, name: str) -> bool:
+    return any(isinstance(n, A.Name) and n.name == name for n in A.walk(e))
 
 
 def _join(a: A.Span, b: A.Span) -> A.Span:

@@ -39,7 +39,7 @@ KEYWORDS = {
     "while", "repeat", "phase", "to", "shuffle", "deal", "from", "all", "break", "log",
     "then", "where", "any", "count", "sum", "min", "max", "first", "each", "random", "or",
     "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
-    "highest", "lowest", "use", "role", "against",
+    "highest", "lowest", "use", "role", "against", "subsets",
 }
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
@@ -80,6 +80,7 @@ class ExprChecker:
             A.Unary: self._unary,
             A.TopN: self._top_n,
             A.PositionOf: self._position_of,
+            A.Subsets: self._subsets,
             A.Binary: self._binary,
             A.IsEmpty: self._is_empty,
             A.IfExpr: self._if,
@@ -458,6 +459,22 @@ class ExprChecker:
                      "write 'position of C in Z': where the card C lies in the zone Z")
         self.want("zone", e.zone, scope, ctx)
         return "int"
+    def _subsets(self, e: A.Subsets, scope: Scope, ctx: Ctx) -> str:
+        if e.count is not None:
+            ct = self.expr(e.count, scope, ctx)
+            if not compatible("int", ct):
+                self.err(f"the number of cards to choose must be a number, found {shown(ct)}",
+                         e.count.span, "the number comes first: 'cards in 3 of hand[me]', "
+                         "'subsets 2 of table'")
+        zt = self.expr(e.zone, scope, ctx, zone=True)
+        if zt != "zone" and not compatible("list:card", zt):
+            self.err(f"sets of cards are taken from a zone or a list of cards, found {shown(zt)}",
+                     e.zone.span, "write 'subsets of hand[me]', or 'c in 3 of hand[me]' "
+                     "for a move that chooses 3 cards")
+        elif e.values is not None and e.target is not None:
+            self.expr(e.values, scope, ctx)
+            self.expr(e.target, scope, ctx)
+        return "list:list:card"
 
     def _is_empty(self, e: A.IsEmpty, scope: Scope, ctx: Ctx) -> str:
         ot = self.expr(e.operand, scope, ctx)

@@ -73,6 +73,10 @@ class StmtChecker:
             et = self.exprs.iter_type(st, mp.source.span)
             scope = Scope(scope)
             scope.bind("move_param", mp.name, et, mp)
+            if et == "list:card" and mp is not md.params[-1]:
+                self.err(f"the set of cards '{mp.name}' must be the move's last parameter",
+                         mp.span, "its cards are typed last, in any order: move it after "
+                         "the others")
         rule = f"move {md.name}"
         if md.when is not None:
             self.want("bool", md.when, scope, Ctx("pure", me=True, rule=rule))

@@ -172,7 +172,10 @@ def _observation(game: Game, event: Event, seat: int | None,
 
 def _masked(game: Game, move: Move, known: set[int] | frozenset[int], own: bool) -> tuple[str, str]:
     types = game.move_param_types[move[1]]
-    args = [BACK if t == "card" and not own and a not in known else game.arg_text(a, t)
+    args = [BACK if t == "card" and not own and a not in known
+            else " ".join(BACK if not own and c not in known else game.arg_text(c, "card")
+                          for c in a)
+            if t == "list:card" else game.arg_text(a, t)
             for a, t in zip(move[2:], types, strict=False)]
     return " ".join([game.move_names[move[1]], *args]), game.move_description(move, args)
 

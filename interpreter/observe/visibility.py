@@ -117,14 +117,17 @@ def secret_choice(game: Game, state: State, player: int, seat: int | None) -> bo
 def card_args(game: Game, move: Move) -> list[int]:
     """The cards a move names."""
     types = game.move_param_types[move[1]]
-    return [a for a, t in zip(move[2:], types, strict=False) if t == "card"]
+    return [c for a, t in zip(move[2:], types, strict=False) if t in ("card", "list:card")
+            for c in (a if t == "list:card" else (a,))]
 
 
 def masked_move(game: Game, move: Move, hidden: set[int] | frozenset[int] = frozenset()
                 ) -> tuple[str, str]:
     """(text, description) of a move, each card in `hidden` written as a card back."""
     types = game.move_param_types[move[1]]
-    args = [BACK if t == "card" and a in hidden else game.arg_text(a, t)
+    args = [BACK if t == "card" and a in hidden
+            else " ".join(BACK if c in hidden else game.arg_text(c, "card") for c in a)
+            if t == "list:card" else game.arg_text(a, t)
             for a, t in zip(move[2:], types, strict=False)]
     text = " ".join([game.move_names[move[1]], *args])
     return text, game.move_description(move, args)

@@ -105,9 +105,11 @@ def _nothing() -> Iterator[None]:
 def relabel_move(game: Game, move: Move, to: dict[int, int]) -> Move:
     """The move with each card it names mapped by `to` (cards not in `to` stay)."""
     types = game.move_param_types[move[1]] if 0 <= move[1] < len(game.move_param_types) else []
-    if not any(t == "card" for t in types):
+    if not any(t in ("card", "list:card") for t in types):
         return move
-    return move[:2] + tuple(to.get(a, a) if t == "card" else a
+    return move[:2] + tuple(to.get(a, a) if t == "card"
+                            else tuple(sorted(to.get(c, c) for c in a)) if t == "list:card"
+                            else a
                             for a, t in zip(move[2:], types, strict=False)) + move[2 + len(types):]
 
 

@@ -43,7 +43,8 @@ EXPORTED: dict[str, Helper] = {
     "_unturn": Helper(False, pure=False), "_turnto": Helper(False, pure=False),
     "_turn": Helper(True, pure=False), "_faceup": Helper(True), "_posof": Helper(False),
     "_above": Helper(True),
-    "_GameOver": Helper(False), "_subsets": Helper(True),
+    # sets of cards
+    "_subsets": Helper(True),
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),

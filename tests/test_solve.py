@@ -12,8 +12,14 @@ from cardgame.interpreter.engine import Game, Position, SearchSpace, State, comp
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.intervals import wilson
-from cardgame.interpreter.solve.search import Bounds, _search, solve
-from cardgame.interpreter.solve.symmetry import interchangeable, key_for, reads_move_count
+from cardgame.interpreter.solve.search import Bounds, _search, solve, space_for
+from cardgame.interpreter.solve.symmetry import (
+    Canonical,
+    identical_cards,
+    interchangeable,
+    key_for,
+    reads_move_count,
+)
 from test_repl import drive
 
 SUITS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
@@ -134,6 +140,76 @@ def test_symmetry_reduction_searches_fewer_positions_for_the_same_verdict(castle
         a = solve(castle, castle.new_state(seed), order="depth")
         b = solve(castle, castle.new_state(seed), key=key, order="depth")
         assert a.verdict == b.verdict == "unsolvable" and b.nodes <= a.nodes
+
+
+def test_identical_cards_are_classes_of_the_cards_with_the_same_attributes() -> None:
+    chains = compile_game("chains", 1, {})
+    rep = identical_cards(chains)
+    assert rep is not None and len(rep) == 55
+    cards = chains.checked.cards
+    for c in cards:
+        # a card's class is the first card of its rank (Chains' cards have ranks only)
+        assert rep[c.id] == min(d.id for d in cards if d.rank == c.rank)
+    assert len(set(rep)) == 10
+    # a standard deck has no two cards alike: nothing to claim
+    assert identical_cards(compile_game("besieged-castle", 1, {})) is None
+
+
+def test_identical_cards_are_not_claimed_when_a_variable_holds_a_card(tmp_path: Path) -> None:
+    path = tmp_path / "chains-var.cardgame"
+    path.write_text('extends "chains"\ngame "Chains V"\nvar chosen: card = none\n'
+                    'move grab "note the drawn card" when drawn is not empty '
+                    '{ chosen = top of drawn }\n', encoding="utf-8")
+    assert identical_cards(compile_game(str(path), 1, {})) is None
+
+
+def test_positions_that_differ_by_identical_cards_share_a_key() -> None:
+    chains = compile_game("chains", 1, {})
+    start = chains.new_state(1)
+    key, arrays = key_for(chains, True)
+    assert arrays == ["slot"] and key.classes is not None
+    cards = chains.checked.cards
+    tens = [c.id for c in cards if c.rank == 10]
+    terminal_ten = next(c for c in chains.zone_ids(start, "terminals") if c in tens)
+    stock = list(chains.zone_ids(start, "stock"))
+    other_ten = next(c for c in stock if c in tens)
+    nine = next(c for c in stock if cards[c].rank == 9)
+
+    def swapped(a: int, b: int) -> State:
+        terminals = [b if c == a else c for c in chains.zone_ids(start, "terminals")]
+        rest = [a if c == b else c for c in stock]
+        return Position(chains, start).zone("terminals", terminals).zone("stock", rest).state()
+
+    same = swapped(terminal_ten, other_ten)  # a 10 for another 10
+    assert same.slots != start.slots and key(same) == key(start)
+    different = swapped(terminal_ten, nine)  # a 10 for a 9
+    assert key(different) != key(start)
+    # the search's key on slots is the same function
+    space, slot_key_fn = space_for(chains, key)
+    assert slot_key_fn(same.slots) == slot_key_fn(start.slots) == key(start)
+    assert slot_key_fn(different.slots) != slot_key_fn(start.slots)
+    # without symmetry the copies are told apart
+    plain, _ = key_for(chains, False)
+    assert plain(same) != plain(start)
+
+
+def test_identical_cards_merge_positions_that_play_reaches() -> None:
+    # Random plays of one Chains deal: positions that differ only by which copy of a rank
+    # lies where are one position under the class key (and never the other way round)
+    chains = compile_game("chains", 1, {})
+    key, _ = key_for(chains, True)
+    no_classes = Canonical(chains, ["slot"])  # the interchangeable slots only
+    rng = random.Random(3)
+    plain: set[object] = set()
+    merged: set[object] = set()
+    for _ in range(60):
+        st = chains.new_state(2)
+        while not chains.is_terminal(st):
+            plain.add(no_classes(st))
+            merged.add(key(st))
+            legal = chains.legal_moves(st)
+            st = chains.apply(st, legal[rng.randrange(len(legal))])
+    assert len(merged) < len(plain)
 
 
 # ---------------------------------------------------------------------- the command

@@ -40,7 +40,7 @@ from typing import Any
 import attrs
 
 from ..engine import Game, Move, Node, SearchSpace, Slots, State
-from .symmetry import reads_move_count
+from .symmetry import reads_move_count, slot_key
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -83,6 +83,9 @@ def space_for(game: Game, key: KeyFn | None, auto: bool = True, relax: bool = Fa
     arrays = getattr(key, "arrays", None)
     if key is None or key == game.position_key or arrays is not None:
         space = SearchSpace(game, arrays or (), auto, relax)
+        classes = getattr(key, "classes", None)
+        if classes is not None:  # identical cards: written as their class, then sorted
+            return space, slot_key(game, space.groups, classes)
         return space, space.key
     space = SearchSpace(game, (), auto, relax)
     fn = key
@@ -292,10 +295,10 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                     known = seen_atoms.get((sc, mobility))
                     if known is None:
                         known = seen_atoms[sc, mobility] = set()
-                    new = set(atoms(child[0]))
-                    new -= known
-                    known |= new
-                    pri = (0 if new else 1, -sc, -mobility, played(child[0]))
+                    before = len(known)
+                    known.update(atoms(child[0]))  # novel: one atom was not known
+                    pri = (0 if len(known) != before else 1, -sc, -mobility,
+                           played(child[0]))
                 else:
                     pri = (-sc, 0, -mobility, played(child[0]))
                 push(heap, (pri, tie, child, (move, trail)))

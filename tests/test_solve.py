@@ -87,6 +87,17 @@ def test_the_bounds_say_which_stopped_the_search(castle: Game) -> None:
     assert (r.verdict, r.stopped_by) == ("undecided", "entries")
     r = solve(castle, start, Bounds(seconds=0.0), order="depth")
     assert (r.verdict, r.stopped_by) == ("undecided", "seconds")
+    # a budget in CPU seconds of this process stops it too, and reports CPU seconds
+    r = solve(castle, start, Bounds(seconds=0.05, cpu=True))
+    assert (r.verdict, r.stopped_by) == ("undecided", "seconds")
+    assert 0.05 <= r.seconds < 5
+
+
+def test_the_command_takes_a_budget_in_cpu_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "besieged-castle", "--seed", "1", "--budget", "0.05", "--cpu",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "undecided" and data["stopped_by"] == "seconds"
 
 
 @pytest.mark.parametrize("seed", [10, 17])

@@ -40,7 +40,7 @@ from typing import Any
 import attrs
 
 from ..engine import Game, Move, Node, SearchSpace, Slots, State
-from .symmetry import reads_move_count, slot_key
+from .symmetry import reads_move_count
 
 SOLVED = "solved"
 UNSOLVABLE = "unsolvable"
@@ -88,10 +88,8 @@ def space_for(game: Game, key: KeyFn | None, auto: bool = True, relax: bool = Fa
     called on a `State` (slower)."""
     arrays = getattr(key, "arrays", None)
     if key is None or key == game.position_key or arrays is not None:
-        space = SearchSpace(game, arrays or (), auto, relax)
-        classes = getattr(key, "classes", None)
-        if classes is not None:  # identical cards: written as their class, then sorted
-            return space, slot_key(game, space.groups, classes)
+        # identical cards (`symmetry.identical_cards`): the space writes them as classes
+        space = SearchSpace(game, arrays or (), auto, relax, getattr(key, "classes", None))
         return space, space.key
     space = SearchSpace(game, (), auto, relax)
     fn = key

@@ -33,11 +33,10 @@ which copy lies where share a key.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
-from ..codegen import MOVES, PENDING
-from ..engine import Game, Position, State
+from ..engine import Game, Position, SearchSpace, State
 from ..lang import ast as A
 
 
@@ -177,31 +176,6 @@ def _type(program: Any, node: A.Expr) -> str | None:
         return None
 
 
-def slot_key(game: Game, groups: list[list[int]], rep: tuple[int, ...]
-             ) -> Callable[[tuple[Any, ...]], Hashable]:
-    """The canonical key on the search space's slots with identical cards: every zone's
-    cards written as their class (`identical_cards`), then each interchangeable array's
-    zones (`groups`, slots) sorted, and the move counter left out. A position with a
-    pending choice (which may name cards) keeps its card ids: a finer key, still sound."""
-    zones = sorted({game.zone_slot(n) for n in game.zone_names()})
-    get = rep.__getitem__
-
-    def key(slots: tuple[Any, ...]) -> Hashable:
-        t = list(slots)
-        if t[PENDING] is None:
-            for z in zones:
-                v = t[z]
-                if v:
-                    t[z] = tuple(map(get, v))
-        for g in groups:
-            for i, v in zip(g, sorted(t[i] for i in g), strict=True):
-                t[i] = v
-        del t[MOVES]
-        return tuple(t)
-
-    return key
-
-
 class Canonical:
     """The canonical key of a position, for a game, its interchangeable arrays and its
     classes of identical cards (`classes`, or None)."""
@@ -213,14 +187,16 @@ class Canonical:
         self.game = game
         self.arrays = arrays  # the solver's fast path sorts these itself (engine.SearchSpace)
         self.classes = classes
+        self._space: SearchSpace | None = None  # the key with classes is the space's
         self.groups = [game.zone_names(a) for a in arrays]
         # a position met again (a transposition) costs a lookup, not a rebuilt state
         self.memo: dict[Hashable, Hashable] = {}
 
     def __call__(self, state: State) -> Hashable:
         if self.classes is not None:
-            groups = [[self.game.zone_slot(n) for n in names] for names in self.groups]
-            return slot_key(self.game, groups, self.classes)(state.slots)
+            if self._space is None:
+                self._space = SearchSpace(self.game, self.arrays, classes=self.classes)
+            return self._space.state_key(state)
         plain = self.game.position_key(state)
         known = self.memo.get(plain)
         if known is None:

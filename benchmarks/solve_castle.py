@@ -76,13 +76,18 @@ def main() -> int:
     ap.add_argument("--no-auto", action="store_true", help="ignore the game's auto moves")
     ap.add_argument("--fc-cache", help="a JSON file of fc-solve's verdicts, read and updated")
     ap.add_argument("--game", default="besieged-castle")
+    ap.add_argument("--cpu", action="store_true",
+                    help="the budget in CPU seconds of this process, not wall-clock seconds "
+                    "(the same budget on a machine shared with other work)")
+    ap.add_argument("--fc-cached-only", action="store_true",
+                    help="never run fc-solve: compare with the verdicts in --fc-cache only")
     args = ap.parse_args()
 
     game = compile_game(args.game, 1, {})
     key, _ = key_for(game, not args.no_symmetry)
-    bounds = Bounds(nodes=args.nodes, seconds=args.budget)
-    fc = shutil.which("fc-solve")
-    if fc is None:
+    bounds = Bounds(nodes=args.nodes, seconds=args.budget, cpu=args.cpu)
+    fc = None if args.fc_cached_only else shutil.which("fc-solve")
+    if fc is None and not args.fc_cached_only:
         print("fc-solve is not on PATH (Debian: apt-get install freecell-solver-bin): "
               "the comparison with Freecell Solver is skipped")
     cache: dict[str, str] = {}
@@ -92,11 +97,14 @@ def main() -> int:
     theirs: dict[int, str] = {}
     stopped: Counter[str] = Counter()
     times: list[float] = []
+    walls: list[float] = []
     nodes = 0
     bad_replays = []
     for seed in range(args.first, args.first + args.deals):
         start = game.new_state(seed)
+        w0 = time.perf_counter()
         r = solve(game, start, bounds, key, auto=not args.no_auto)
+        walls.append(time.perf_counter() - w0)
         ours[seed] = r.verdict
         stopped[r.stopped_by] += r.verdict == "undecided"
         times.append(r.seconds)
@@ -107,7 +115,8 @@ def main() -> int:
                 st = game.apply(st, m)
             if game.results(st) != ["win"]:
                 bad_replays.append(seed)
-        line = f"seed {seed}: {r.verdict} ({r.nodes} nodes, {r.seconds:.2f} s)"
+        line = (f"seed {seed}: {r.verdict} ({r.nodes} nodes, {r.seconds:.2f} s"
+                + (f" CPU, {walls[-1]:.2f} s wall)" if args.cpu else ")"))
         if str(seed) in cache:
             theirs[seed] = cache[str(seed)]
             line += f"; fc-solve: {theirs[seed]} (cached)"
@@ -124,26 +133,31 @@ def main() -> int:
     decided = sum(v != "undecided" for v in ours.values())
     lo, hi = wilson(solved, decided)
     print(f"\n{n} deals (seeds {args.first}-{args.first + n - 1}), budget {args.budget} s "
+          f"{'CPU ' if args.cpu else ''}"
           f"and {args.nodes} nodes per deal, symmetry {'off' if args.no_symmetry else 'on'}")
     print(f"decided: {decided}/{n} = {100 * decided / n:.1f}% "
           f"(95% CI {100 * wilson(decided, n)[0]:.1f}-{100 * wilson(decided, n)[1]:.1f}%)")
     if decided:
         print(f"solvable among decided: {solved}/{decided} = {100 * solved / decided:.1f}% "
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
-    print(f"time per deal: median {statistics.median(times):.2f} s, "
-          f"mean {statistics.mean(times):.2f} s; {nodes / sum(times):.0f} nodes/s")
+    print(f"time per deal{' (CPU)' if args.cpu else ''}: median "
+          f"{statistics.median(times):.2f} s, mean {statistics.mean(times):.2f} s; "
+          f"{nodes / sum(times):.0f} nodes/s")
+    if args.cpu:
+        print(f"wall-clock time per deal: median {statistics.median(walls):.2f} s, "
+              f"mean {statistics.mean(walls):.2f} s")
     print(f"undecided, stopped by: {dict((k, v) for k, v in stopped.items() if v) or 'none'}")
     print(f"solutions replayed to a win: {solved - len(bad_replays)}/{solved}"
           + (f" (FAILED: seeds {bad_replays})" if bad_replays else ""))
     if theirs:
-        both = [s for s in ours if ours[s] != "undecided" and theirs[s] != "undecided"]
+        both = [s for s in theirs if ours[s] != "undecided" and theirs[s] != "undecided"]
         disagree = [s for s in both if ours[s] != theirs[s]]
         fc_decided = sum(v != "undecided" for v in theirs.values())
         fc_solved = sum(v == "solved" for v in theirs.values())
-        print(f"fc-solve: decided {fc_decided}/{n}, solvable {fc_solved}; both decided "
+        print(f"fc-solve: decided {fc_decided}/{len(theirs)}, solvable {fc_solved}; both decided "
               f"{len(both)}; verdicts agree on {len(both) - len(disagree)}"
               + (f"; DISAGREE on seeds {disagree}" if disagree else ""))
-        only_fc = [s for s in ours if ours[s] == "undecided" and theirs[s] != "undecided"]
+        only_fc = [s for s in theirs if ours[s] == "undecided" and theirs[s] != "undecided"]
         print(f"decided by fc-solve only: {len(only_fc)}")
         if disagree:
             return 1

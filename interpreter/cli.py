@@ -515,6 +515,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="do not merge positions that differ by interchangeable zones")
     sp.add_argument("--no-auto", action="store_true",
                     help="ignore the game's 'auto move' declarations (try every move)")
+    sp.add_argument("--cpu", action="store_true",
+                    help="count --budget in CPU seconds of this process (a shared machine)")
     sp.set_defaults(func=cmd_solve)
     return p
 

@@ -12,8 +12,14 @@ from cardgame.interpreter.engine import Game, Position, SearchSpace, State, comp
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.intervals import wilson
-from cardgame.interpreter.solve.search import Bounds, _search, solve
-from cardgame.interpreter.solve.symmetry import interchangeable, key_for, reads_move_count
+from cardgame.interpreter.solve.search import Bounds, _search, solve, space_for
+from cardgame.interpreter.solve.symmetry import (
+    Canonical,
+    identical_cards,
+    interchangeable,
+    key_for,
+    reads_move_count,
+)
 from test_repl import drive
 
 SUITS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
@@ -81,6 +87,17 @@ def test_the_bounds_say_which_stopped_the_search(castle: Game) -> None:
     assert (r.verdict, r.stopped_by) == ("undecided", "entries")
     r = solve(castle, start, Bounds(seconds=0.0), order="depth")
     assert (r.verdict, r.stopped_by) == ("undecided", "seconds")
+    # a budget in CPU seconds of this process stops it too, and reports CPU seconds
+    r = solve(castle, start, Bounds(seconds=0.05, cpu=True))
+    assert (r.verdict, r.stopped_by) == ("undecided", "seconds")
+    assert 0.05 <= r.seconds < 5
+
+
+def test_the_command_takes_a_budget_in_cpu_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "besieged-castle", "--seed", "1", "--budget", "0.05", "--cpu",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "undecided" and data["stopped_by"] == "seconds"
 
 
 @pytest.mark.parametrize("seed", [10, 17])
@@ -134,6 +151,80 @@ def test_symmetry_reduction_searches_fewer_positions_for_the_same_verdict(castle
         a = solve(castle, castle.new_state(seed), order="depth")
         b = solve(castle, castle.new_state(seed), key=key, order="depth")
         assert a.verdict == b.verdict == "unsolvable" and b.nodes <= a.nodes
+
+
+def test_identical_cards_are_classes_of_the_cards_with_the_same_attributes() -> None:
+    chains = compile_game("chains", 1, {})
+    rep = identical_cards(chains)
+    assert rep is not None and len(rep) == 55
+    cards = chains.checked.cards
+    for c in cards:
+        # a card's class is the first card of its rank (Chains' cards have ranks only)
+        assert rep[c.id] == min(d.id for d in cards if d.rank == c.rank)
+    assert len(set(rep)) == 10
+    # a standard deck has no two cards alike: nothing to claim
+    assert identical_cards(compile_game("besieged-castle", 1, {})) is None
+
+
+def test_identical_cards_are_not_claimed_when_a_variable_holds_a_card(tmp_path: Path) -> None:
+    path = tmp_path / "chains-var.cardgame"
+    path.write_text('extends "chains"\ngame "Chains V"\nvar chosen: card = none\n'
+                    'move grab "note the drawn card" when drawn is not empty '
+                    '{ chosen = top of drawn }\n', encoding="utf-8")
+    assert identical_cards(compile_game(str(path), 1, {})) is None
+
+
+def test_positions_that_differ_by_identical_cards_share_a_key() -> None:
+    chains = compile_game("chains", 1, {})
+    start = chains.new_state(1)
+    key, arrays = key_for(chains, True)
+    assert arrays == ["slot"] and key.classes is not None
+    cards = chains.checked.cards
+    tens = [c.id for c in cards if c.rank == 10]
+    terminal_ten = next(c for c in chains.zone_ids(start, "terminals") if c in tens)
+    stock = list(chains.zone_ids(start, "stock"))
+    other_ten = next(c for c in stock if c in tens)
+    nine = next(c for c in stock if cards[c].rank == 9)
+
+    def swapped(a: int, b: int) -> State:
+        terminals = [b if c == a else c for c in chains.zone_ids(start, "terminals")]
+        rest = [a if c == b else c for c in stock]
+        return Position(chains, start).zone("terminals", terminals).zone("stock", rest).state()
+
+    same = swapped(terminal_ten, other_ten)  # a 10 for another 10
+    assert same != start and key(same) == key(start)
+    different = swapped(terminal_ten, nine)  # a 10 for a 9
+    assert key(different) != key(start)
+    # the search's key on slots is the same function
+    space, slot_key_fn = space_for(chains, key)
+
+    def fast(st: State) -> object:
+        return slot_key_fn(space.node(st)[0])
+
+    assert fast(same) == fast(start) == key(start)
+    assert fast(different) != fast(start)
+    # without symmetry the copies are told apart
+    plain, _ = key_for(chains, False)
+    assert plain(same) != plain(start)
+
+
+def test_identical_cards_merge_positions_that_play_reaches() -> None:
+    # Random plays of one Chains deal: positions that differ only by which copy of a rank
+    # lies where are one position under the class key (and never the other way round)
+    chains = compile_game("chains", 1, {})
+    key, _ = key_for(chains, True)
+    no_classes = Canonical(chains, ["slot"])  # the interchangeable slots only
+    rng = random.Random(3)
+    plain: set[object] = set()
+    merged: set[object] = set()
+    for _ in range(60):
+        st = chains.new_state(2)
+        while not chains.is_terminal(st):
+            plain.add(no_classes(st))
+            merged.add(key(st))
+            legal = chains.legal_moves(st)
+            st = chains.apply(st, legal[rng.randrange(len(legal))])
+    assert len(merged) < len(plain)
 
 
 # ---------------------------------------------------------------------- the command

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ..codegen import ENDED, MOVES, PC, WHO, GameOver
+from ..codegen import ENDED, MOVES, PC, PENDING, WHO, GameOver
 from ..errors import CardgameError, RuleError
 from .game import Game
 from .state import Move, State
@@ -39,8 +39,12 @@ class SearchSpace:
     counter otherwise; `limit_win` says whether the limit would make a position a win."""
 
     def __init__(self, game: Game, interchangeable: Sequence[str] = (),
-                 auto: bool = True, relax_limit: bool = False) -> None:
+                 auto: bool = True, relax_limit: bool = False,
+                 classes: Sequence[int] | None = None) -> None:
         self.game = game
+        # identical cards (the solver proves them so): card id -> the first id of its
+        # class; `key` writes every card in a zone as its class before sorting
+        self._classes = tuple(classes) if classes is not None else None
         self._step = game._step
         ns = game.ns
         self._eff = ns["EFF"]
@@ -185,6 +189,28 @@ class SearchSpace:
     def score(self, node: Node, player: int = 1) -> int:
         return int(self._score(node[0], player))
 
+    def _class_key(self, slots: Slots) -> Hashable:
+        """`key` with identical cards: every zone's cards written as their class, then the
+        interchangeable zones sorted. A position with a pending choice (which may name
+        cards) keeps its card ids: a finer key, still sound."""
+        t = list(slots)
+        classes = self._classes
+        if t[PENDING] is None and classes is not None:
+            get = classes.__getitem__
+            for z in self._zones:
+                v = t[z]
+                if v:
+                    t[z] = tuple(map(get, v))
+        for g in self.groups:
+            for i, v in zip(g, sorted(t[i] for i in g), strict=True):
+                t[i] = v
+        del t[MOVES]
+        return tuple(t)
+
+    def state_key(self, state: State) -> Hashable:
+        """`key` of a state."""
+        return self.key(state.slots)
+
     def atoms(self, slots: Slots) -> list[Hashable]:
         """The facts a position is made of, for novelty-guided search: each card with the
         card it lies on (or the zone it lies at the bottom of; any zone of an
@@ -208,6 +234,8 @@ class SearchSpace:
         """The position without its move counter, interchangeable zones sorted. The same
         for slots settled or not, as long as the game goes on (settling a position that
         goes on changes nothing in it)."""
+        if self._classes is not None:
+            return self._class_key(slots)
         if not self.groups:
             return slots[:MOVES] + slots[MOVES + 1:]
         runs = self._runs

@@ -106,7 +106,7 @@ def run(args: Any) -> int:
         raise UsageError("--budget and --nodes must be positive")
     settings = parse_settings(args.set)
     game = compile_game(args.game, args.players, settings)
-    bounds = Bounds(nodes=args.nodes, seconds=args.budget)
+    bounds = Bounds(nodes=args.nodes, seconds=args.budget, cpu=getattr(args, "cpu", False))
     symmetry = not args.no_symmetry
     if args.deals is None:
         return _one(game, args, args.seed if args.seed is not None else 1, bounds, symmetry)

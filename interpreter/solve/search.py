@@ -47,6 +47,9 @@ UNSOLVABLE = "unsolvable"
 UNDECIDED = "undecided"
 
 NO_LIMIT = 1 << 60  # the moves left in a game without a move limit
+#: positions entered after which best-first width search stops computing novelty: the
+#: positions entered later are ordered as the non-novel ones (score, mobility, moves)
+NOVELTY_NODES = 50_000
 
 
 @attrs.frozen
@@ -54,6 +57,9 @@ class Bounds:
     nodes: int = 500_000  # positions entered
     seconds: float = 60.0
     entries: int = 4_000_000  # transposition table entries
+    # seconds of this process's CPU time (`time.process_time`) instead of wall-clock
+    # time: the same budget on a machine shared with other work
+    cpu: bool = False
 
 
 @attrs.frozen
@@ -82,7 +88,8 @@ def space_for(game: Game, key: KeyFn | None, auto: bool = True, relax: bool = Fa
     called on a `State` (slower)."""
     arrays = getattr(key, "arrays", None)
     if key is None or key == game.position_key or arrays is not None:
-        space = SearchSpace(game, arrays or (), auto, relax)
+        # identical cards (`symmetry.identical_cards`): the space writes them as classes
+        space = SearchSpace(game, arrays or (), auto, relax, getattr(key, "classes", None))
         return space, space.key
     space = SearchSpace(game, (), auto, relax)
     fn = key
@@ -140,7 +147,8 @@ class Table:
         self.game = game
         self.goal = goal
         self.bounds = bounds
-        self.t0 = time.perf_counter()
+        self.clock = time.process_time if bounds.cpu else time.perf_counter
+        self.t0 = self.clock()
         self.deadline = self.t0 + bounds.seconds
         self.space, self.key = space_for(game, key, auto, relax)
         self.relax = relax and bool(game.limit)  # the move limit relaxed (see `solve`)
@@ -152,10 +160,10 @@ class Table:
         """The verdict when the search starts at the end of a game, else None (and the
         start position is entered)."""
         if self.goal is not None and self.goal(self.space.node(state)):
-            return Result(SOLVED, seconds=time.perf_counter() - self.t0)
+            return Result(SOLVED, seconds=self.clock() - self.t0)
         if self.game.is_terminal(state):
             verdict = SOLVED if self.goal is None and won(self.game, state) else UNSOLVABLE
-            return Result(verdict, seconds=time.perf_counter() - self.t0)
+            return Result(verdict, seconds=self.clock() - self.t0)
         slots = self.space.node(state)[0]
         self.seen[self.key(slots)] = self._left(slots)
         return None
@@ -203,14 +211,14 @@ class Table:
             return "nodes", None
         if len(self.seen) >= b.entries:
             return "entries", None
-        if not self.nodes & 255 and time.perf_counter() > self.deadline:
+        if not self.nodes & 255 and self.clock() > self.deadline:
             return "seconds", None
         self.seen[k] = rest
         self.nodes += 1
         return "", node
 
     def result(self, verdict: str, moves: tuple[Move, ...] = (), stopped: str = "") -> Result:
-        return Result(verdict, moves, self.nodes, time.perf_counter() - self.t0, stopped,
+        return Result(verdict, moves, self.nodes, self.clock() - self.t0, stopped,
                       len(self.seen))
 
 
@@ -260,8 +268,11 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     and the same number of legal moves. This is the novelty of width-based planners
     (Lipovetzky and Geffner's best-first width search, where novelty is the first key and
     the partition by the heuristic's value refines it): it spreads the search over
-    different arrangements of the cards instead of many variants of one. The same table
-    and the same proof of `unsolvable` (every position entered was expanded)."""
+    different arrangements of the cards instead of many variants of one. After
+    NOVELTY_NODES positions the search stops computing novelty (a search that long is
+    most often a proof, which enters the same positions in any order, a third faster
+    without the atoms). The same table and the same proof of `unsolvable` (every
+    position entered was expanded)."""
     t = Table(game, bounds, key, auto, relax, goal)
     done = t.start(start)
     if done is not None:
@@ -273,6 +284,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     seen_atoms: dict[tuple[int, int], set[Hashable]] = {}
     atoms = space.atoms
     tie = 1
+    lean = False  # past NOVELTY_NODES: novelty no longer computed
     push = heapq.heappush
     pop = heapq.heappop
     enter = t.enter
@@ -288,14 +300,21 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 assert child is not None
                 sc = score(child)
                 mobility = len(child[1])
-                if novelty:
+                if novelty and t.nodes > NOVELTY_NODES:
+                    # a long search is most likely a proof, which enters every position
+                    # whatever the order: the atoms are no longer worth their cost
+                    novelty = False
+                    lean = True
+                if lean:
+                    pri = (1, -sc, -mobility, played(child[0]))
+                elif novelty:
                     known = seen_atoms.get((sc, mobility))
                     if known is None:
                         known = seen_atoms[sc, mobility] = set()
-                    new = set(atoms(child[0]))
-                    new -= known
-                    known |= new
-                    pri = (0 if new else 1, -sc, -mobility, played(child[0]))
+                    before = len(known)
+                    known.update(atoms(child[0]))  # novel: one atom was not known
+                    pri = (0 if len(known) != before else 1, -sc, -mobility,
+                           played(child[0]))
                 else:
                     pri = (-sc, 0, -mobility, played(child[0]))
                 push(heap, (pri, tie, child, (move, trail)))

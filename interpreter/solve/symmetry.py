@@ -21,6 +21,15 @@ suit or a seat means something).
 The canonical key of a position is the position key of the same position with the
 contents of each interchangeable array sorted. If in doubt, no array is claimed and the
 key is the plain position key.
+
+Identical cards (`identical_cards`): a deck may hold several cards with the same
+attributes (Chains' ten 10s). The rules see a card only through its attributes, its place
+and its equality with another card, so a permutation of identical cards maps a position
+to one that is equally winnable, provided no variable holds a card (a variable would
+remember which copy it meant) and no rule names one card by a constant. Then the
+canonical key writes each card as the first card of its class (the cards with its
+attributes) before sorting the interchangeable arrays: two positions that differ only by
+which copy lies where share a key.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ..engine import Game, Position, State
+from ..engine import Game, Position, SearchSpace, State
 from ..lang import ast as A
 
 
@@ -139,19 +148,61 @@ def _ref(program: Any, node: A.Name) -> Any:
         return None
 
 
+def identical_cards(game: Game) -> tuple[int, ...] | None:
+    """For each card id, the first id of a card with the same attributes (rank, suit,
+    joker and the deck's own attributes), when the deck has identical cards and the
+    rules cannot tell them apart (see the module doc); else None. Checked on the program:
+    no variable's type holds a card, and no constant outside setup is a card."""
+    program = game.checked
+    if any("card" in v.type for v in program.vars.values()):
+        return None
+    for root in _roots(program):
+        if root is None:
+            continue
+        for node in A.walk(root):
+            if isinstance(node, A.Name):
+                ref = _ref(program, node)
+                if ref is not None and ref.kind == "constant" and _type(program, node) == "card":
+                    return None
+    first: dict[Hashable, int] = {}
+    rep = []
+    for c in program.cards:
+        attrs_ = (c.rank, c.suit, c.joker, tuple(sorted(c.extra.items())))
+        rep.append(first.setdefault(attrs_, c.id))
+    if all(r == i for i, r in enumerate(rep)) or [c.id for c in program.cards] != list(
+            range(len(rep))):
+        return None
+    return tuple(rep)
+
+
+def _type(program: Any, node: A.Expr) -> str | None:
+    try:
+        return program.expr_types[node]
+    except (KeyError, LookupError):
+        return None
+
+
 class Canonical:
-    """The canonical key of a position, for a game and its interchangeable arrays."""
+    """The canonical key of a position, for a game, its interchangeable arrays and its
+    classes of identical cards (`classes`, or None)."""
 
     MEMO = 1_000_000  # positions whose canonical key is remembered (then forgotten)
 
-    def __init__(self, game: Game, arrays: list[str]) -> None:
+    def __init__(self, game: Game, arrays: list[str],
+                 classes: tuple[int, ...] | None = None) -> None:
         self.game = game
         self.arrays = arrays  # the solver's fast path sorts these itself (engine.SearchSpace)
+        self.classes = classes
+        self._space: SearchSpace | None = None  # the key with classes is the space's
         self.groups = [game.zone_names(a) for a in arrays]
         # a position met again (a transposition) costs a lookup, not a rebuilt state
         self.memo: dict[Hashable, Hashable] = {}
 
     def __call__(self, state: State) -> Hashable:
+        if self.classes is not None:
+            if self._space is None:
+                self._space = SearchSpace(self.game, self.arrays, classes=self.classes)
+            return self._space.state_key(state)
         plain = self.game.position_key(state)
         known = self.memo.get(plain)
         if known is None:
@@ -175,6 +226,10 @@ class Canonical:
 
 
 def key_for(game: Game, use: bool = True) -> tuple[Any, list[str]]:
-    """The key function the solver uses and the arrays it treats as interchangeable."""
+    """The key function the solver uses and the arrays it treats as interchangeable
+    (and, through the key's `classes`, its classes of identical cards)."""
     arrays = interchangeable(game) if use else []
-    return (Canonical(game, arrays) if arrays else game.position_key), arrays
+    classes = identical_cards(game) if use else None
+    if not arrays and classes is None:
+        return game.position_key, arrays
+    return Canonical(game, arrays, classes), arrays

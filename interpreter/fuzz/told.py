@@ -47,6 +47,7 @@ SPAWN_TRIES = 3
 # is the shortest counterexample
 EARLY = 4
 PROBES = 4
+MAX_GAP = 32  # decisions between draws of a shadow after failed draws, at most
 
 
 class Leak(Exception):
@@ -121,6 +122,9 @@ class Shadows:
         self.checks = 0
         self.spawned = 0
         self.probed: set[int] = set()  # the seats whose first decision was probed
+        # per seat: decisions to wait before the next draw of a shadow, and the gap
+        self.wait: dict[int, int] = {p: 0 for p in self.seats}
+        self.gap: dict[int, int] = {p: 1 for p in self.seats}
 
     def _see(self, events: Sequence[Event]) -> None:
         for e in events:
@@ -234,6 +238,20 @@ class Shadows:
             raise Leak(p, self._told(p, a, b, sh, m))
         return False
 
+    def _respawn(self, p: int) -> None:
+        """A new shadow for `p`, drawn at once unless the last draws failed: each failure
+        doubles the decisions to wait (up to MAX_GAP), each success halves it. A draw
+        replays the whole game so far, so retrying at every decision of a long game made
+        the check quadratic (Arsène: 561 failed draws in 3 games)."""
+        if self.wait[p] > 0:
+            self.wait[p] -= 1
+            return
+        if self.spawn(p) is None:
+            self.gap[p] = min(2 * self.gap[p], MAX_GAP)
+            self.wait[p] = self.gap[p]
+        else:
+            self.gap[p] = max(1, self.gap[p] // 2)
+
     # ------------------------------------------------------------------ each decision
     def check(self, st: State, views: bool) -> None:
         """At a decision: every shadow must show its seat the same view (when `views`) and,
@@ -242,7 +260,7 @@ class Shadows:
         movers = g.to_move(st)
         for p in self.seats:
             if len(self.worlds[p]) < SHADOWS:
-                self.spawn(p)
+                self._respawn(p)
             probes: list[Shadow] = []
             if len(self.moves) < EARLY and p in movers and p not in self.probed:
                 self.probed.add(p)
@@ -309,10 +327,16 @@ class Shadows:
             a = observe_step(g, events, p)
             self.steps[p].append(a)
             shown: set[int] = set()
-            for e in events:
+            # for each shuffle of the step, the cards shown to p after it (in the step)
+            later: dict[int, set[int]] = {}
+            k = len(self.orders)
+            for e in reversed(events):
+                if e.kind == E.SHUFFLE:
+                    k -= 1
+                    later[k] = set(shown)
                 shown |= shown_cards(g, e, p)
             for sh in list(self.worlds[p]):
-                if not self._follow(p, sh, m, a, shown, shuffles):
+                if not self._follow(p, sh, m, a, shown, shuffles, later):
                     self.worlds[p].remove(sh)
 
     def _play_move(self, p: int, sh: Shadow, m: Move, order: Order, shuffles: bool
@@ -342,7 +366,7 @@ class Shadows:
         return after, events, nxt
 
     def _follow(self, p: int, sh: Shadow, m: Move, a: tuple[Observation, ...],
-                shown: set[int], shuffles: bool) -> bool:
+                shown: set[int], shuffles: bool, later: dict[int, set[int]]) -> bool:
         g = self.g
         for x in shown:
             self._mend(sh, x)
@@ -350,13 +374,27 @@ class Shadows:
         rng = self.rng
 
         def order(k: int, cards: list[int], to: dict[int, int]) -> list[int]:
-            # a shuffle made now: the seat saw none of its cards since, so the shadow's
-            # is an order of its own (sorted first: it does not depend on the real one),
-            # unless the seat watched it
+            # a shuffle made now: the shadow's is an order of its own (drawn from the
+            # sorted cards: it does not depend on the real one), unless the seat watched
+            # it; the cards the step shows the seat after the shuffle keep their real
+            # places, as a world drawn from the start would keep them (else a new deal
+            # that shows the seat its hand would drop every shadow, each then drawn again
+            # from the start)
             if watched[k]:
                 return cards
-            new = sorted(cards)
-            rng.shuffle(new)
+            real = self.orders[k]
+            keep = later.get(k, set())
+            rest = sorted(cards)
+            places = []
+            for i, c in enumerate(real):
+                if c in keep:
+                    rest.remove(c)  # a shown card the shadow's shuffle lacks: ValueError
+                else:
+                    places.append(i)
+            rng.shuffle(rest)
+            new = list(real)
+            for i, c in zip(places, rest, strict=True):
+                new[i] = c
             return new
 
         mm = relabel_move(g, m, sh.to)

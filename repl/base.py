@@ -184,7 +184,7 @@ class Repl:
         info = self.replay.table(self.status()) if self.replay else self.sess.table(self.status())
         info.placed = placed(self.sess, self.sess.game.checked.table.by_player, info.viewer)
         frags: StyleAndTextTuples = [("", "\n")]
-        self.emit(frags + render_table(info, self.width()))
+        self.emit(frags + render_table(info, self.width(), self._set_moves()))
 
     # ------------------------------------------------------------------ input
     def handle(self, line: str) -> bool:

@@ -18,7 +18,7 @@ scriptable mode and tests.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from cardgame.interpreter.terminal import sanitize
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -100,22 +100,51 @@ def turn_line(info: TableInfo) -> Line:
     return [("class:turn", f"to move: {text}")]
 
 
-def move_lines(moves: Sequence[tuple[str, str]], term_width: int = 80) -> list[Line]:
-    """The numbered move list: with descriptions when short, else in columns."""
+SET_ROWS = 12  # a move that chooses a set of cards with more ways than this: one row
+
+
+def set_summaries(moves: Sequence[tuple[str, str]], sets: Mapping[str, int]
+                  ) -> tuple[list[Line], set[str]]:
+    """One row for each move that chooses a set of cards in more than SET_ROWS ways (a
+    Hearts pass: 286), in place of its numbered rows: how many cards, how many ways, and
+    how to type it. `sets`: move name -> the word where its cards start."""
+    ways: dict[str, list[str]] = {}
+    for text, _ in moves:
+        name = text.split(" ", 1)[0]
+        if name in sets:
+            ways.setdefault(name, []).append(text)
+    rows: list[Line] = []
+    big = {n for n, ts in ways.items() if len(ts) > SET_ROWS}
+    for name in (n for n in ways if n in big):
+        k = len(ways[name][0].split()) - sets[name]
+        rows.append([("class:move", f"  {name} ..."),
+                     ("class:dim", f"  choose {k} card{'' if k == 1 else 's'} "
+                      f"({len(ways[name]):,} ways): type {name} and the cards, any order")])
+    return rows, big
+
+
+def move_lines(moves: Sequence[tuple[str, str]], term_width: int = 80,
+               sets: Mapping[str, int] | None = None) -> list[Line]:
+    """The numbered move list: with descriptions when short, else in columns. A move
+    that chooses a set of cards in many ways is one row (`set_summaries`); the other
+    moves keep their numbers."""
     if not moves:
         return []
+    summary, big = set_summaries(moves, sets) if sets else ([], set())
+    numbered = [(i, m) for i, m in enumerate(moves, 1)
+                if not big or m[0].split(" ", 1)[0] not in big]
     num_w = len(str(len(moves)))
-    if len(moves) <= 12:
-        tw = max(get_cwidth(t) for t, _ in moves)
+    if len(numbered) <= 12:
+        tw = max((get_cwidth(t) for _, (t, _) in numbered), default=0)
         lines: list[Line] = []
-        for i, (text, desc) in enumerate(moves, 1):
+        for i, (text, desc) in numbered:
             line: Line = [("class:number", f"  {i:>{num_w}} "), ("class:move", text)]
             if desc and desc != text:
                 line += [("", " " * (tw - get_cwidth(text) + 3)), ("class:dim", desc)]
             lines.append(line)
-        return lines
+        return summary + lines
     cells = [[("class:number", f"{i:>{num_w}} "), ("class:move", t)]
-             for i, (t, _) in enumerate(moves, 1)]
+             for i, (t, _) in numbered]
     cw = max(width(c) for c in cells) + 3
     ncols = max(1, (term_width - 2) // cw)
     nrows = -(-len(cells) // ncols)
@@ -127,10 +156,11 @@ def move_lines(moves: Sequence[tuple[str, str]], term_width: int = 80) -> list[L
             if i < len(cells):
                 line += _pad(cells[i], cw) if c < ncols - 1 and i + nrows < len(cells) else cells[i]
         lines.append(line)
-    return lines
+    return summary + lines
 
 
-def render_table(info: TableInfo, term_width: int = 80) -> StyleAndTextTuples:
+def render_table(info: TableInfo, term_width: int = 80,
+                 sets: Mapping[str, int] | None = None) -> StyleAndTextTuples:
     """The whole table as one text (the plain mode): body, events, turn, moves, status."""
     lines: list[Line] = table_lines(info, term_width)
     if info.events:
@@ -139,7 +169,7 @@ def render_table(info: TableInfo, term_width: int = 80) -> StyleAndTextTuples:
             lines.append([("class:event", f"  {e}")])
     lines.append(turn_line(info))
     if info.moves:
-        lines += move_lines(info.moves, term_width)
+        lines += move_lines(info.moves, term_width, sets)
     if info.status:
         lines.append([("class:dim", info.status)])
     return join_lines(lines)

@@ -169,7 +169,7 @@ class ScreenRepl(Repl):
         turn: list[Line] = [_turn(info, self) + _status(info.status)]
         all_moves: list[Line] = []
         if info.moves:
-            all_moves = (move_lines(info.moves, cols) if len(info.moves) > 6
+            all_moves = (move_lines(info.moves, cols, self._set_moves()) if len(info.moves) > 6
                          else _row_moves(info.moves))
         events = self._event_lines(info, viewer, spec.by_player)
         room = height - 1 - min(len(all_moves), MAX_MOVE_ROWS)

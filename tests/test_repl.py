@@ -718,3 +718,25 @@ def test_the_repl_completes_a_hearts_pass_one_card_at_a_time(tmp_path: Path) -> 
     played = drive(["hearts", "--seed", "3"], [f"pass {hand[5]} {hand[1]} {hand[0]}"],
                    tmp_path)
     assert not errors(played)
+
+
+def test_a_set_move_with_many_ways_is_one_row_and_the_others_keep_their_numbers() -> None:
+    """Hearts' pass has 286 ways: the move list shows one row saying how to type it, not
+    286 numbered rows; a move after it keeps its number (typing it still picks it)."""
+    from itertools import combinations
+
+    from cardgame.repl.render import move_lines
+
+    hand = "7♠ 10♠ K♠ 3♥ 6♥ 7♥ 10♥ J♥ 6♣ 7♣ 10♣ Q♣ 2♦".split()
+    moves = [(f"pass {' '.join(c)}", "") for c in combinations(hand, 3)] + [("concede", "")]
+    text = ["".join(t for _, t in line) for line in move_lines(moves, 80, {"pass": 1})]
+    assert len(moves) == 287
+    assert text[0].strip() == "pass ...  choose 3 cards (286 ways): type pass and the cards, any order"
+    assert text[1:] == ["  287 concede"]
+    assert all(len(t) <= 80 for t in text)
+    # a few ways: numbered as before; without `sets`, every way is numbered
+    few = moves[:5] + [("concede", "")]
+    assert ["".join(t for _, t in ln).split()[0] for ln in move_lines(few, 80, {"pass": 1})] \
+        == ["1", "2", "3", "4", "5", "6"]
+    flat = " ".join("".join(t for _, t in ln) for ln in move_lines(moves, 80))
+    assert "  1 pass 7♠ 10♠ K♠" in flat and "287 concede" in flat and "..." not in flat

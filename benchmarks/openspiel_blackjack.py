@@ -35,13 +35,12 @@ import argparse
 import importlib
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from cardgame.interpreter.analysis import stats
 from cardgame.interpreter.engine import Game, compile_game
+from openspiel_timing import speed
 
 HERE = Path(__file__).resolve().parent
 RESULT = {1.0: "win", 0.0: "push", -1.0: "loss"}
@@ -144,48 +143,6 @@ def table(os_: Tally, same: Tally, bundled: Tally) -> str:
     return "\n".join(lines)
 
 
-def speed(game: Any, ours: dict[str, Game], n: int, rounds: int) -> str:
-    def spiel(seed: int) -> float:
-        rng = random.Random(seed)
-        t = time.perf_counter()
-        for _ in range(n):
-            st = game.new_initial_state()
-            while not st.is_terminal():
-                st.apply_action(rng.choice(st.legal_actions()))
-            st.returns()
-        return n / (time.perf_counter() - t)
-
-    def fast(g: Game) -> Callable[[int], float]:
-        def run(seed: int) -> float:
-            rng = random.Random(seed)
-            t = time.perf_counter()
-            for k in range(n):
-                g.random_playout(seed + k, rng)
-            return n / (time.perf_counter() - t)
-        return run
-
-    def api(g: Game) -> Callable[[int], float]:
-        def run(seed: int) -> float:
-            rng = random.Random(seed)
-            t = time.perf_counter()
-            for k in range(n):
-                st = g.new_state(seed + k)
-                while not g.is_terminal(st):
-                    st = g.apply(st, rng.choice(g.legal_moves(st)))
-                g.results(st)
-            return n / (time.perf_counter() - t)
-        return run
-
-    ways: list[tuple[str, Callable[[int], float]]] = [("OpenSpiel (pyspiel, C++)", spiel)]
-    for label, g in ours.items():
-        ways += [(f"{label}: fast path", fast(g)), (f"{label}: step API", api(g))]
-    best = {name: 0.0 for name, _ in ways}
-    for r in range(rounds):
-        for name, fn in ways:
-            best[name] = max(best[name], fn(1000 * r + 1))
-    base = best[ways[0][0]]
-    return "\n".join(f"  {name:30}{v:10,.0f} games/s  ({v / base:.2f}x OpenSpiel)"
-                     for name, v in best.items())
 
 
 def main() -> None:

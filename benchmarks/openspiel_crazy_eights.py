@@ -39,13 +39,12 @@ import argparse
 import importlib
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from cardgame.interpreter.analysis import stats
 from cardgame.interpreter.engine import Game, compile_game
+from openspiel_timing import speed
 
 HERE = Path(__file__).resolve().parent
 OS_RANKS = "23456789TJQKA"  # the columns of OpenSpiel's hand display
@@ -197,35 +196,6 @@ def table(os_: Tally, same: Tally, bundled: Tally) -> str:
     return "\n".join(lines)
 
 
-def speed(game: Any, ours: dict[str, Game], n: int, rounds: int) -> str:
-    def spiel(seed: int) -> float:
-        rng = random.Random(seed)
-        t = time.perf_counter()
-        for _ in range(n):
-            st = game.new_initial_state()
-            while not st.is_terminal():
-                st.apply_action(rng.choice(st.legal_actions()))
-            st.returns()
-        return n / (time.perf_counter() - t)
-
-    def fast(g: Game) -> Callable[[int], float]:
-        def run(seed: int) -> float:
-            rng = random.Random(seed)
-            t = time.perf_counter()
-            for k in range(n):
-                g.random_playout(seed + k, rng)
-            return n / (time.perf_counter() - t)
-        return run
-
-    ways: list[tuple[str, Callable[[int], float]]] = [("OpenSpiel (pyspiel, C++)", spiel)]
-    ways += [(f"{label}: fast path", fast(g)) for label, g in ours.items()]
-    best = {name: 0.0 for name, _ in ways}
-    for r in range(rounds):
-        for name, fn in ways:
-            best[name] = max(best[name], fn(1000 * r + 1))
-    base = best[ways[0][0]]
-    return "\n".join(f"  {name:30}{v:10,.0f} games/s  ({v / base:.2f}x OpenSpiel)"
-                     for name, v in best.items())
 
 
 def main() -> None:
@@ -247,7 +217,7 @@ def main() -> None:
         print(f"random playouts, whole games ({a.speed_games:,} per round, best of "
               f"{a.rounds} interleaved rounds):")
         print(speed(game, {"as OpenSpiel": same, "bundled": bundled}, a.speed_games,
-                    a.rounds))
+                    a.rounds, api=False))
         print()
 
 

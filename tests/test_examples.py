@@ -200,3 +200,31 @@ def test_the_example_words_stay_names_outside_examples(tmp_path: Path) -> None:
                  + '}\nflow { repeat { 1 chooses m } }\n', encoding="utf-8")
     g = compile_game(f)
     assert g.name == "G"
+
+
+STEP_AFTER_A_NUMBER = """\
+game "After a number"
+players 1
+deck standard
+zone table: face up
+option target: 1..9 default 5
+var n = 0
+move take "take" { move top of deck to table }
+flow { repeat target times { for p in players { p chooses take } } }
+example "steps after a number" {
+  option target = 2
+  table is "K♠"
+  set n = 3
+  deck has 7♣
+}
+"""
+
+
+def test_a_step_after_a_number_may_start_with_deck_or_table(tmp_path: Path) -> None:
+    """After `option target = 2` or `set n = 3`, the parser's state is shared with the
+    declarations, where `table` and `deck` are keywords: the step `table is ...` was a
+    syntax error ("unexpected 'table'"). Both steps parse and run."""
+    path = tmp_path / "after.cardgame"
+    path.write_text(STEP_AFTER_A_NUMBER, encoding="utf-8")
+    [outcome] = run_examples(compile_game(path))
+    assert outcome.ok, outcome.failures

@@ -55,6 +55,11 @@ EXAMPLE_WORDS = {"expect": "_EX_EXPECT", "set": "_EX_SET", "has": "_EX_HAS", "no
 
 
 _POSTLEXED = frozenset(EXAMPLE_WORDS.values())
+# the keywords of declarations, none of which starts a step of an example
+_DECLARATION_WORDS = frozenset({
+    "GAME", "ABOUT", "USE", "DECK", "ZONE", "VAR", "TABLE", "DEF", "PROC", "MOVE", "SETUP",
+    "FLOW", "END", "SCORE", "RESULT", "INVARIANT", "LIMIT", "AUTO", "EQUIVALENT", "EXAMPLE",
+    "ROLE"})
 _EXPECTATION = re.compile(r"[ \t\r\n]+(sometimes|never)(?![A-Za-z0-9_])")
 _SOURCE = [""]  # the text being parsed, for the post-lexer's one look ahead
 
@@ -92,7 +97,15 @@ class ExampleWords:
     def _examples(stream: Any) -> Any:
         depth = 0  # braces open inside an example block (0: outside one)
         opening = False  # after `example`, before its `{`
+        line = 0  # the line of the last token
         for tok in stream:
+            first, line = tok.line != line, tok.line
+            if depth and first and tok.type in _DECLARATION_WORDS:
+                # a step that starts with a zone named like a declaration (`deck is
+                # empty`, `table is "7♣"`): after a step that ends in a number, the LALR
+                # state is shared with declarations, and the contextual lexer lexed the
+                # declaration keyword; no step starts with one
+                tok = lark.Token.new_borrow_pos("NAME", str(tok), tok)
             if depth == 0:
                 if tok.type == "EXAMPLE":
                     opening = True

@@ -7,6 +7,7 @@ scenario is exactly the position its test describes, whatever the seed's deal wa
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
@@ -88,6 +89,18 @@ def zones_of(g: Game, st: State) -> dict[str, list[str]]:
 
 def legal(g: Game, st: State) -> list[str]:
     return sorted(g.legal_texts(st))
+
+
+def random_walk(g: Game, seed: int, rng: random.Random, moves: int) -> State:
+    """A random game from deal `seed`, at most `moves` moves, checking the declared
+    invariants after every move: the state where it stopped."""
+    st = g.new_state(seed)
+    for _ in range(moves):
+        if g.is_terminal(st):
+            break
+        st = g.apply(st, rng.choice(g.legal_moves(st)))
+        assert g.check_invariants(st) == []
+    return st
 
 
 def build_position(g: Game, zones: Mapping[str, Sequence[str]]) -> State:

@@ -9,6 +9,7 @@ import pytest
 from cardgame.interpreter.engine import Game, Position, compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.observe import view
+from conftest import random_walk
 
 COLUMNS = [f"column{i}" for i in range(1, 9)]
 CELLS = [f"cell{i}" for i in range(1, 5)]
@@ -91,10 +92,4 @@ def test_foundations_take_their_suit_from_the_ace_and_keep_their_cards(freecell)
 def test_random_games_keep_the_invariants(freecell):
     g = freecell
     for seed in range(3):
-        st = g.new_state(seed)
-        rng = random.Random(seed)
-        for _ in range(150):
-            if g.is_terminal(st):
-                break
-            st = g.apply(st, rng.choice(g.legal_moves(st)))
-            assert g.check_invariants(st) == []
+        random_walk(g, seed, random.Random(seed), 150)

@@ -8,7 +8,7 @@ import pytest
 from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.observe import view
-from conftest import ALL_CARDS, build_position, legal, norm
+from conftest import ALL_CARDS, build_position, legal, norm, random_walk
 
 COLUMNS = [f"column{i}" for i in range(1, 8)]
 
@@ -125,12 +125,7 @@ def test_random_games_end_and_keep_the_invariants(golf):
     g = golf
     rng = random.Random(5)
     for seed in range(20):
-        st = g.new_state(seed)
-        for _ in range(200):
-            if g.is_terminal(st):
-                break
-            st = g.apply(st, rng.choice(g.legal_moves(st)))
-            assert g.check_invariants(st) == []
+        st = random_walk(g, seed, rng, 200)
         assert g.is_terminal(st)
         assert g.scores(st)[0] == sum(len(g.zone_cards(st, z)) for z in COLUMNS) or \
             g.results(st) == ["win"]

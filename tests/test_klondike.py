@@ -17,6 +17,7 @@ from cardgame.interpreter.observe import (
     view,
     visible_cards,
 )
+from conftest import random_walk
 
 COLUMNS = [f"column{i}" for i in range(1, 8)]
 
@@ -173,13 +174,7 @@ def test_a_foundation_card_comes_back_down(klondike):
 def test_random_games_keep_the_invariants(klondike):
     g = klondike
     for seed in range(3):
-        st = g.new_state(seed)
-        rng = random.Random(seed)
-        for _ in range(150):
-            if g.is_terminal(st):
-                break
-            st = g.apply(st, rng.choice(g.legal_moves(st)))
-            assert g.check_invariants(st) == []
+        random_walk(g, seed, random.Random(seed), 150)
 
 
 def test_the_repl_refuses_a_face_down_card_without_telling_where_it_lies(klondike):

@@ -10,7 +10,7 @@ import pytest
 from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.observe import view
-from conftest import ALL_CARDS, build_position, legal, norm, rank_of
+from conftest import ALL_CARDS, build_position, legal, norm, random_walk, rank_of
 
 PLACES = [(r, c) for r in range(1, 8) for c in range(1, r + 1)]
 
@@ -203,12 +203,7 @@ def test_random_games_end_and_keep_the_invariants(pyramid):
     import random
     rng = random.Random(3)
     for seed in range(20):
-        st = g.new_state(seed)
-        for _ in range(200):
-            if g.is_terminal(st):
-                break
-            st = g.apply(st, rng.choice(g.legal_moves(st)))
-            assert g.check_invariants(st) == []
+        st = random_walk(g, seed, rng, 200)
         assert g.is_terminal(st)
         removed = g.zone_cards(st, "removed")
         assert sum(rank_of(c) for c in removed) % 13 == 0

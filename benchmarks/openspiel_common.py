@@ -106,3 +106,33 @@ def chi2_p(table: list[list[int]]) -> float:
     k = (len(rows) - 1) * (len(cols) - 1)
     zz = ((stat / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
     return 0.5 * math.erfc(zz / math.sqrt(2))
+
+
+def command_line(description: str, games: int, argv: list[str] | None,
+                 more: Callable[[Any], None] = lambda ap: None
+                 ) -> tuple[Any, dict[str, Any], list[str]] | int:
+    """The shared command line of the adapter scripts: the parsed arguments, the adapters
+    found and the names chosen; or 2 (an unknown adapter, said on stderr). Exits with a
+    message when pyspiel is missing. `more` adds a script's own options."""
+    import argparse
+
+    from openspiel_adapters import adapters
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--game", action="append", help="an adapter (default: all): "
+                    + ", ".join(adapters()))
+    ap.add_argument("--games", type=int, default=games)
+    more(ap)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    require_pyspiel()
+    found = adapters()
+    names = args.game or list(found)
+    unknown = [n for n in names if n not in found]
+    if unknown:
+        print(f"unknown adapter(s): {', '.join(unknown)}; known: {', '.join(found)}",
+              file=sys.stderr)
+        return 2
+    return args, found, names

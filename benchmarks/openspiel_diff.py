@@ -16,7 +16,6 @@ dependency: `pip install open_spiel` in your own environment).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
@@ -27,8 +26,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from openspiel_adapters import Adapter, adapters  # noqa: E402
-from openspiel_common import chi2_p, mean_ci, os_random_game, ratio_ci, require_pyspiel  # noqa: E402
+from openspiel_adapters import Adapter  # noqa: E402
+from openspiel_common import (  # noqa: E402
+    chi2_p,
+    command_line,
+    mean_ci,
+    os_random_game,
+    ratio_ci,
+    require_pyspiel,
+)
 
 Z_FLAG = 3.29  # the 99.9% two-sided normal quantile
 
@@ -154,22 +160,10 @@ def print_report(rep: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", action="append", help="an adapter (default: all): "
-                    + ", ".join(adapters()))
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    require_pyspiel()
-    found = adapters()
-    names = args.game or list(found)
-    unknown = [n for n in names if n not in found]
-    if unknown:
-        print(f"unknown adapter(s): {', '.join(unknown)}; known: {', '.join(found)}",
-              file=sys.stderr)
-        return 2
+    line = command_line(__doc__.split("\n\n")[0], 2000, argv)
+    if isinstance(line, int):
+        return line
+    args, found, names = line
     reports = [compare(found[n], args.players, args.games, args.seed) for n in names]
     if args.json:
         print(json.dumps(reports, indent=2))

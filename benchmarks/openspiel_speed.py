@@ -20,7 +20,6 @@ engine/OpenSpiel ratio of at least 1.0. Skips with a message when `pyspiel` is m
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -30,8 +29,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from openspiel_adapters import Adapter, adapters  # noqa: E402
-from openspiel_common import mean_ci, os_random_game, require_pyspiel  # noqa: E402
+from openspiel_adapters import Adapter  # noqa: E402
+from openspiel_common import command_line, mean_ci, os_random_game, require_pyspiel  # noqa: E402
 
 
 def run(adapter: Adapter, players: int, games: int, repeat: int, seed: int) -> dict[str, Any]:
@@ -89,23 +88,11 @@ def run(adapter: Adapter, players: int, games: int, repeat: int, seed: int) -> d
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", action="append", help="an adapter (default: all): "
-                    + ", ".join(adapters()))
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-    require_pyspiel()
-    found = adapters()
-    names = args.game or list(found)
-    unknown = [n for n in names if n not in found]
-    if unknown:
-        print(f"unknown adapter(s): {', '.join(unknown)}; known: {', '.join(found)}",
-              file=sys.stderr)
-        return 2
+    line = command_line(__doc__.split("\n\n")[0], 1000, argv,
+                        lambda ap: ap.add_argument("--repeat", type=int, default=5))
+    if isinstance(line, int):
+        return line
+    args, found, names = line
     reports = [run(found[n], args.players, args.games, args.repeat, args.seed) for n in names]
     if args.json:
         print(json.dumps(reports, indent=2))

@@ -4,7 +4,9 @@ The scheme (also described at the top of docs/language.md), by the fence's info 
 
 - ```cardgame                  a complete game file: after comments and blank lines it
                                 starts with `game "`. It must compile, as `cardgame check`
-                                would (an `extends` finds the bundled games).
+                                would (an `extends` finds the bundled games), and play
+                                20 random games without a rule error.
+- ```cardgame rule-error       the same, shown for its rule error: its games must hit one.
 - ```cardgame-snippet          a fragment: declarations, statements or one expression. It
                                 must parse (and build) as part of a game: as declarations,
                                 else as the body of a `flow { }`, else as an expression.
@@ -103,6 +105,24 @@ def test_complete_games_compile(block: Block, tmp_path: Path) -> None:
         compile_text(block.text, tmp_path)
     except (Diagnostic, Diagnostics) as e:
         pytest.fail(f"{block.id}: the example does not compile:\n{e}")
+
+
+@pytest.mark.parametrize("block", GAMES, ids=lambda b: b.id)
+def test_complete_games_play_without_rule_errors(block: Block, tmp_path: Path) -> None:
+    # A reader copies these games and runs `cardgame simulate` on them: compiling is not
+    # enough (the language reference's first game once failed in every game: its score
+    # read the top of an empty pile before anyone had drawn).
+    from cardgame.interpreter.analysis import simulate
+    game = compile_text(block.text, tmp_path)
+    players = game.checked.player_range  # type: ignore[attr-defined]
+    for n in sorted({players[0], players[1]}):
+        sim = simulate(tmp_path / "example.cardgame", 20, 1, 5_000,
+                       players=n)
+        bad = [r for r in sim.records if r.outcome == "rule-error"]
+        if "rule-error" in block.info.split():  # a game shown for its rule error
+            assert bad, f"{block.id}: marked rule-error, but no game hit one"
+        else:
+            assert not bad, f"{block.id}, {n} players: {bad[0].error}"
 
 
 def _builds(text: str) -> Exception | None:

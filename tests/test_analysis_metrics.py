@@ -39,9 +39,9 @@ def test_the_scripted_race_gives_every_figure_of_its_comment() -> None:
     sim = simulate(DATA / "race.cardgame", 3, 1)
     r = sim.records[0]
     assert (r.outcome, r.moves, r.results, r.scores) == ("ended", 6, ("win", "loss"), (6, 5))
-    assert r.lead_changes == 2  # P1 -> P2 -> P1 (the ties in between change nothing)
-    assert r.decisiveness == pytest.approx(1 - 5 / 6)  # P1 leads alone from move 5 of 6
-    assert r.drama == 2.0  # P1 was 5 - 3 behind after move 2
+    assert r.lead_changes == 2  # p1 -> p2 -> p1 (the ties in between change nothing)
+    assert r.decisiveness == pytest.approx(1 - 5 / 6)  # p1 leads alone from move 5 of 6
+    assert r.drama == 2.0  # p1 was 5 - 3 behind after move 2
     assert (r.decisions, r.legal_sum, r.phases) == (6, 6, (("race", 1),))
     assert (r.played, r.legal, r.choices) == ((("step", 6),), ("step",), (0,))
     # every game of the race is the same game: the intervals have no width
@@ -59,9 +59,9 @@ def test_the_lead_step_by_step() -> None:
     lead = _Lead(3, lowest=False)
     for scores in [(0, 0, 0), (2, 0, 0), (2, 3, 0), (2, 3, 3), (4, 3, 3), (4, 3, 5)]:
         lead.see(scores)
-    # sole leaders: -, P1, P2, (tie), P1, P3: three changes
+    # sole leaders: -, p1, p2, (tie), p1, p3: three changes
     assert lead.changes == 3
-    assert lead.not_sole == [5, 5, 4]  # P3 leads alone only at the last step
+    assert lead.not_sole == [5, 5, 4]  # p3 leads alone only at the last step
     assert lead.deficit == [1.0, 2.0, 3.0]  # at worst 1, 2 and 3 points behind
     low = _Lead(2, lowest=True)  # lowest score wins: the leader has the fewest points
     for scores in [(0, 0), (3, 1), (3, 5)]:

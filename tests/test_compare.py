@@ -68,7 +68,7 @@ def test_different_player_counts_compare_the_seats_they_share() -> None:
     keys = {r.metric.key: r for r in c.rows}
     assert keys["win.p4"].a.n == 0 and keys["win.p4"].b.n == 20
     assert keys["win.p4"].diff.value is None and keys["win.p1"].diff.value is not None
-    assert "P4 wins" in comparison_text(c)
+    assert "p4 wins" in comparison_text(c)
 
 
 def test_plots_are_written_as_png_and_svg_and_repeat(tmp_path: Path,
@@ -87,7 +87,7 @@ def test_plots_are_written_as_png_and_svg_and_repeat(tmp_path: Path,
     for p in out.glob("*.svg"):
         ET.parse(p)  # well-formed
     svg = (out / "win_share.svg").read_text()
-    assert "fair share 25%" in svg and "P4" in svg  # text stays text (svg.fonttype none)
+    assert "fair share 25%" in svg and "p4" in svg  # text stays text (svg.fonttype none)
     first = {p.name: p.read_bytes() for p in out.iterdir()}
     assert main(args) == 0
     assert {p.name: p.read_bytes() for p in out.iterdir()} == first  # byte for byte

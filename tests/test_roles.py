@@ -122,7 +122,7 @@ def test_simulate_reports_win_push_loss_with_intervals(tmp_path: Path) -> None:
     sim = simulate(p, 400, 1)
     text = simulation_text(sim)
     assert "against the house:" in text
-    row = next(ln for ln in text.splitlines() if ln.startswith("  P1 "))
+    row = next(ln for ln in text.splitlines() if ln.startswith("  p1 "))
     cells = row.split()
     # win, push and loss, each a share with its interval, then the score
     assert cells[1].endswith("%") and cells[2].startswith("[")
@@ -138,7 +138,7 @@ def test_compare_reports_pushes(tmp_path: Path) -> None:
     p.write_text(HOUSE, encoding="utf-8")
     c = compare(Side(str(p)), Side(str(p)), games=200, seed=1)
     text = comparison_text(c)
-    assert "P1 pushes against the house" in text and "P2 loses against the house" in text
+    assert "p1 pushes against the house" in text and "p2 loses against the house" in text
 
 
 def test_an_example_expects_a_push(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from .simulate import GameRecord
 @attrs.frozen
 class Metric:
     key: str  # stable, for JSON: "win.p1", "moves", "phase.Tricks", "end.every store ..."
-    label: str  # for people: "P1 wins", "moves"
+    label: str  # for people: "p1 wins", "moves"
     kind: str  # rate, mean
     value: Callable[[GameRecord], float | None]  # None: not defined for this game
     unit: str = ""  # %, moves, points...
@@ -45,21 +45,21 @@ def metrics_for(players: int, phases: Sequence[str], endings: Sequence[str],
     if against:
         for p in range(players):
             for want, word in (("win", "wins"), ("push", "pushes"), ("loss", "loses")):
-                out.append(Metric(f"{want}.p{p + 1}", f"P{p + 1} {word} against {against}",
+                out.append(Metric(f"{want}.p{p + 1}", f"p{p + 1} {word} against {against}",
                                   "rate", _result(p, want), "%"))
-            out.append(Metric(f"score.p{p + 1}", f"P{p + 1} score", "mean", _score(p),
+            out.append(Metric(f"score.p{p + 1}", f"p{p + 1} score", "mean", _score(p),
                               "points"))
     elif players == 1:
         out.append(Metric("win.p1", "wins", "rate", _result(0, "win"), "%"))
         out.append(Metric("score.p1", "score", "mean", _score(0), "points"))
     else:
-        out += [Metric(f"share.p{p + 1}", f"P{p + 1} win share", "mean", _share(p), "%",
+        out += [Metric(f"share.p{p + 1}", f"p{p + 1} win share", "mean", _share(p), "%",
                        (0.0, 1.0)) for p in range(players)]
-        out += [Metric(f"win.p{p + 1}", f"P{p + 1} wins", "rate", _result(p, "win"), "%")
+        out += [Metric(f"win.p{p + 1}", f"p{p + 1} wins", "rate", _result(p, "win"), "%")
                 for p in range(players)]
-        out += [Metric(f"draw.p{p + 1}", f"P{p + 1} shares first place", "rate",
+        out += [Metric(f"draw.p{p + 1}", f"p{p + 1} shares first place", "rate",
                        _result(p, "draw"), "%") for p in range(players)]
-        out += [Metric(f"score.p{p + 1}", f"P{p + 1} score", "mean", _score(p), "points")
+        out += [Metric(f"score.p{p + 1}", f"p{p + 1} score", "mean", _score(p), "points")
                 for p in range(players)]
         out.append(Metric("winning_score", "winning score", "mean", _winning_score,
                           "points"))

@@ -117,7 +117,7 @@ def win_share(sides: Sequence[tuple[str, Simulation]], out: Path) -> list[Path]:
         ax.axhline(100 / players, color=FAIR, linestyle="--", linewidth=1,
                    label=f"fair share {100 / players:.0f}%")
         top = max(top, 100 / players)
-    ax.set_xticks(range(1, players + 1), [f"P{p}" for p in range(1, players + 1)]
+    ax.set_xticks(range(1, players + 1), [f"p{p}" for p in range(1, players + 1)]
                   if players > 1 else [""])
     ax.set_xlim(0.4, players + 0.6)
     ax.set_ylabel("share of first places (%)" if players > 1 else "games won (%)")

@@ -5,6 +5,7 @@ confidence interval."""
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -154,12 +155,13 @@ def simulation_text(sim: Simulation) -> str:
 
 
 WIDTH = 79  # the report reads on an 80-column terminal
+_SEAT_ROW = re.compile(r"  p[0-9]+ ")  # a row of the seat table: "  p1    25.0% ..."
 
 
 def fit(line: str, width: int = WIDTH) -> str:
     """A long line wrapped at spaces, its continuation under the value column (or one
     step in), so that nothing wraps mid-word on an 80-column terminal."""
-    if len(line) <= width or line.startswith(("  seat ", "  P", "  game ")):
+    if len(line) <= width or line.startswith(("  seat ", "  game ")) or _SEAT_ROW.match(line):
         # the seat table's rows are kept whole (a wrapped row reads worse), and so is a
         # failing game's line: its file:line:col message stays one line to copy or grep
         return line
@@ -197,7 +199,7 @@ def _against_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]
                  rows, width, strict=True))).rstrip()]
     for p in range(1, n + 1):
         row = "  ".join(c.ljust(w) for c, w in zip(cells[p - 1], width, strict=True))
-        lines.append(f"  P{p:<5}{row.rstrip()}")
+        lines.append(f"  p{p:<5}{row.rstrip()}")
     return lines
 
 
@@ -221,12 +223,12 @@ def _seat_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]]) 
             mark = " ▼"
             below.append(p)
         row = "  ".join(c.ljust(w) for c, w in zip(cells[p - 1], width, strict=True))
-        lines.append(f"  P{p:<5}{row.rstrip()}{mark}")
+        lines.append(f"  p{p:<5}{row.rstrip()}{mark}")
     verdict = []
     if above:
-        verdict.append(", ".join(f"P{p}" for p in above) + " above (▲)")
+        verdict.append(", ".join(f"p{p}" for p in above) + " above (▲)")
     if below:
-        verdict.append(", ".join(f"P{p}" for p in below) + " below (▼)")
+        verdict.append(", ".join(f"p{p}" for p in below) + " below (▼)")
     lines.append(f"        fair share {pct(fair)}: "
                  + ("; ".join(verdict) if verdict else "no seat differs significantly"))
     return lines

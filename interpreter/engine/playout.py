@@ -132,16 +132,20 @@ class Machine:
         self._ncards = len(checked.cards)
         self._zone_slots = [z.slot for z in gen.zone_slots]
         self._move_rules = [f"move {n}" for n in self.move_names]
+        # the slots before setup (every zone empty but the deck, in deck order), copied
+        # for each new state
+        blank: list[Any] = [None] * gen.nslots
+        blank[PC] = gen.entry
+        blank[MOVES] = 0
+        for z in self._zone_slots:
+            blank[z] = ()
+        blank[gen.zone_base["deck"]] = tuple(range(self._ncards))
+        self._blank = blank
 
     # ------------------------------------------------------------------ in place
     def _init_slots(self, seed: int) -> list[Any]:
-        s: list[Any] = [None] * self.gen.nslots
-        s[PC] = self.gen.entry
+        s = self._blank.copy()  # a copy of the slots before setup, then the seed
         s[RNG] = seed
-        s[MOVES] = 0
-        for z in self._zone_slots:
-            s[z] = ()
-        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards))
         try:
             with _Translate("setup"):
                 self._setup(s)

@@ -72,7 +72,11 @@ def play_ours(adapter: Adapter, players: int, games: int, seed: int) -> Side:
         legal: dict[str, list[int]] = defaultdict(list)
         while not g.is_terminal(st):
             moves = g.legal_moves(st)
-            legal[adapter.our_kind(names[moves[0][1]])].append(len(moves))
+            movers = {m[0] for m in moves}
+            if len(movers) > 1:  # a simultaneous choice: one player's decision at a time
+                moves = g.legal_moves(st, min(movers))
+            kind = adapter.our_kind(names[moves[0][1]])
+            legal[kind].append(len(moves))
             st = g.apply(st, moves[rng.randrange(len(moves))])
         side.game(legal, adapter.our_outcome(g, st))
     return side
@@ -99,9 +103,17 @@ def compare(adapter: Adapter, players: int, games: int, seed: int) -> dict[str, 
     ours = play_ours(adapter, players, games, seed)
     theirs = play_openspiel(adapter, players, games, seed)
     rows: list[dict[str, Any]] = []
+    only: list[str] = []
     for kind in sorted(set(ours.decisions) | set(theirs.decisions)):
-        a = ratio_ci(*ours.decisions[kind]) if kind in ours.decisions else (math.nan, 0)
-        b = ratio_ci(*theirs.decisions[kind]) if kind in theirs.decisions else (math.nan, 0)
+        if kind not in ours.decisions or kind not in theirs.decisions:
+            # a kind one side only has (Hearts' passes): its mean, not compared
+            side, mine = ("ours", ours) if kind in ours.decisions else ("OpenSpiel", theirs)
+            m = ratio_ci(*mine.decisions[kind])
+            only.append(f"legal moves per {kind} decision ({side} only): "
+                        f"{m[0]:.3f} ± {m[1]:.3f}")
+            continue
+        a = ratio_ci(*ours.decisions[kind])
+        b = ratio_ci(*theirs.decisions[kind])
         top = max([*ours.counts[kind], *theirs.counts[kind], 1])
         table = [[ours.counts[kind].get(j, 0) for j in range(top + 1)],
                  [theirs.counts[kind].get(j, 0) for j in range(top + 1)]]
@@ -113,8 +125,10 @@ def compare(adapter: Adapter, players: int, games: int, seed: int) -> dict[str, 
             continue
         rows.append(_row(metric, mean_ci(ours.outcomes[metric]),
                          mean_ci(theirs.outcomes[metric])))
-    return {"game": adapter.name, "ours": adapter.game, "players": players, "games": games,
-            "seed": seed, "rows": rows, "differs": [r["what"] for r in rows if r["differs"]]}
+    return {"game": adapter.name, "ours": adapter.game, "players": adapter.ours(players)[1],
+            "games": games,
+            "seed": seed, "rows": rows, "one_side": only,
+            "differs": [r["what"] for r in rows if r["differs"]]}
 
 
 def _row(what: str, a: tuple[float, float], b: tuple[float, float],
@@ -154,6 +168,8 @@ def print_report(rep: dict[str, Any]) -> None:
             cells = "  ".join(f"{j}: {x / ta:.3f}/{y / tb:.3f}" for j, (x, y)
                               in enumerate(zip(a, b, strict=True)) if x or y)
             print(f"  {r['what']} (ours/OpenSpiel share): {cells}")
+    for line in rep["one_side"]:
+        print(f"  {line}")
     verdict = ("every row agrees within sampling error" if not rep["differs"]
                else "DIFFERS: " + ", ".join(rep["differs"]))
     print(f"  {verdict}")

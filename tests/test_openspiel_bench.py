@@ -35,6 +35,36 @@ def test_both_scripts_skip_with_a_message_without_pyspiel(
 def test_the_adapters_are_listed_by_name() -> None:
     found = adapters()
     assert "oh_hell" in found and found["oh_hell"].game == "oh-hell"
+    assert {"hearts", "crazy_eights", "blackjack"} <= set(found)
+
+
+@pytest.mark.parametrize("name,games", [("hearts", 150), ("crazy_eights", 60),
+                                        ("blackjack", 1500)])
+def test_the_other_classics_agree_with_openspiel(name: str, games: int) -> None:
+    pytest.importorskip("pyspiel")
+    rep = openspiel_diff.compare(adapters()[name], 3, games, 5)
+    assert rep["differs"] == [], rep["differs"]
+    compared = {r["what"] for r in rep["rows"]}
+    assert any(w.startswith("legal moves per") for w in compared)
+    if name == "hearts":  # the passes: a set here, card by card there; listed, not compared
+        assert "legal moves per play decision" in compared
+        assert not any("pass" in w for w in compared)
+        assert any("pass (a set) decision (ours only): 286.000" in w for w in rep["one_side"])
+
+
+def test_a_changed_hearts_rule_is_caught(tmp_path: Path) -> None:
+    """Hearts where any card may be played (no following suit): the play decision differs."""
+    pytest.importorskip("pyspiel")
+    from openspiel_adapters.hearts import Hearts
+
+    variant = tmp_path / "no-follow.cardgame"
+    variant.write_text('extends "hearts"\ngame "Hearts without following suit"\n'
+                       'move play(c in hand[me]) "play {c}" {\n  move c to trick\n}\n',
+                       encoding="utf-8")
+    loose = Hearts()
+    loose.game = str(variant)
+    rep = openspiel_diff.compare(loose, 4, 60, 5)
+    assert "legal moves per play decision" in rep["differs"], rep["differs"]
 
 
 def test_chi_square_tells_equal_from_different_distributions() -> None:

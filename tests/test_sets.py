@@ -243,3 +243,71 @@ score = 0
     assert [g.move_names[m[1]] for m in g.legal_moves(st)] == ["draw"]
     st = g.apply(st, g.legal_moves(st)[0])
     assert [g.move_names[m[1]] for m in g.legal_moves(st)] == ["discard", "draw"]
+
+
+def test_the_nth_set_is_the_nth_of_the_enumeration() -> None:
+    """A random playout draws a set by its index, built by counting (runtime.nth_set):
+    the same set the full list has at that index, for every index, count and size."""
+    from cardgame.interpreter.codegen.runtime import SetMoves, nth_set
+
+    ids = (3, 8, 9, 20, 31, 40, 47, 51)
+    for n in range(len(ids) + 1):
+        for k in range(n + 1):
+            sets = list(itertools.combinations(ids[:n], k))
+            assert [nth_set(ids[:n], k, i) for i in range(len(sets))] == sets
+        every = [t for k in range(n + 1) for t in itertools.combinations(ids[:n], k)]
+        assert [nth_set(ids[:n], None, i) for i in range(len(every))] == every
+    # moves listed lazily between moves listed in full: indexing, iterating, length
+    lazy = SetMoves([(1, 0, 5)])
+    lazy.parts.append((comb3 := 20, (1, 1), ids[:6], 3))
+    lazy.n += comb3
+    lazy.append((1, 2))
+    lazy.parts.append((2, (1, 3), ((3,), (8, 9)), -1))
+    lazy.n += 2
+    lazy += [(1, 4), (1, 5)]
+    full = ([(1, 0, 5)] + [(1, 1, t) for t in itertools.combinations(ids[:6], 3)]
+            + [(1, 2), (1, 3, (3,)), (1, 3, (8, 9)), (1, 4), (1, 5)])
+    assert len(lazy) == len(full) and list(lazy) == full and lazy.tolist() == full
+    assert [lazy[i] for i in range(len(full))] == full and lazy[-1] == full[-1]
+    with pytest.raises(IndexError):
+        lazy[len(full)]
+
+
+@pytest.mark.parametrize("name,options,seeds", [
+    ("hearts", {"target": "1"}, range(3)),
+    ("scopa", {}, range(3)),
+])
+def test_a_playout_draws_the_sets_the_step_api_lists(
+        name: str, options: dict[str, str], seeds: range) -> None:
+    """The fast path keeps sets of cards unlisted and draws one by its index: it plays,
+    draw for draw, the game the step API plays with the same random numbers (every legal
+    move listed, one drawn uniformly by index)."""
+    import random
+
+    g = compile_game(name, settings=options)
+    for seed in seeds:
+        slots, n = g.random_playout(seed, random.Random(seed))
+        rng = random.Random(seed)
+        st = g.new_state(seed)
+        moves = 0
+        while not g.is_terminal(st):
+            legal = g.legal_moves(st)
+            st = g.apply(st, legal[rng.randrange(len(legal))])
+            moves += 1
+        assert moves == n
+        assert g.final_state(slots) == st
+
+
+def test_sets_and_other_moves_are_drawn_alike_in_a_playout(sets_game: Any) -> None:
+    """The same for a decision that offers sets by a sum (take) and single cards (lay)."""
+    import random
+
+    g = sets_game
+    for seed in range(20):
+        slots, n = g.random_playout(seed, random.Random(seed))
+        rng = random.Random(seed)
+        st = g.new_state(seed)
+        while not g.is_terminal(st):
+            legal = g.legal_moves(st)
+            st = g.apply(st, legal[rng.randrange(len(legal))])
+        assert g.final_state(slots) == st

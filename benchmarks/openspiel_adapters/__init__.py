@@ -26,13 +26,17 @@ class Adapter(Protocol):
     notes: str  # how the two sides were made to play the same rules
 
     def ours(self, players: int) -> tuple[str, int, dict[str, str]]:
-        """The bundled game, players and option settings (`compile_game(*...)`)."""
+        """The game file (a bundled game's name, or a variant's path written to
+        OpenSpiel's rules), players and option settings (`compile_game(*...)`). A game
+        with a fixed number of players (Hearts: 4, Blackjack: 1 here) ignores `players`."""
 
     def openspiel(self, players: int) -> tuple[str, dict[str, Any]]:
         """The pyspiel game name and its parameters (`pyspiel.load_game(name, params)`)."""
 
     def our_kind(self, move_name: str) -> str:
-        """The kind of one of our decisions, from the name of its legal moves' move."""
+        """The kind of one of our decisions, from the name of its legal moves' move.
+        Kinds that only one side has (Hearts' passes: a set here, card by card there)
+        are listed, each on its side, and not compared."""
 
     def os_kind(self, state: Any) -> str:
         """The kind of an OpenSpiel decision (a player's node)."""
@@ -46,7 +50,10 @@ class Adapter(Protocol):
 
 
 def adapters() -> dict[str, Adapter]:
+    from .blackjack import Blackjack
+    from .crazy_eights import CrazyEights
+    from .hearts import Hearts
     from .oh_hell import OhHell
 
-    found: list[Adapter] = [OhHell()]
+    found: list[Adapter] = [OhHell(), Hearts(), CrazyEights(), Blackjack()]
     return {a.name: a for a in found}

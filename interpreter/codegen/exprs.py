@@ -322,6 +322,11 @@ class Exprs:
         return f"{self.cx.helper('_topn')}(s[{z}], {n}, {sid})"
 
     def subsets(self, e: A.Subsets, fr: Frame) -> str:
+        return f"{self.cx.helper('_subsets')}({self.subsets_args(e, fr)})"
+
+    def subsets_args(self, e: A.Subsets, fr: Frame) -> str:
+        """The arguments of `_subsets` (and of `_msets` after its first two): the cards,
+        the count, the values and the sum, the span."""
         z = self.expr(e.zone, fr)
         if self.cx.type_of(e.zone) == "zone":
             z = f"s[{z}]"
@@ -331,7 +336,7 @@ class Exprs:
             vals = self.expr(e.values, fr)
             tgt = self.expr(e.target, fr)
         sid = self.sid(e.span, fr)
-        return f"{self.cx.helper('_subsets')}({z}, {k}, {vals}, {tgt}, {sid})"
+        return f"{z}, {k}, {vals}, {tgt}, {sid}"
 
     def param_source(self, e: A.Expr, fr: Frame) -> str:
         """What a move parameter ranges over. `c in top n of Z` ranges over the top n cards

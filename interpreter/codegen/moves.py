@@ -238,22 +238,21 @@ class _Generator:
                     one = fr.scope()
                     one.env[p.name] = Local(str(v), None, v, v, level=lvl + 1, param=rng)
                     self.level(lvl + 1, one, inner)
+            elif (lvl + 1 == len(params) and not self.conds[lvl + 1]
+                    and isinstance(p.source, A.Subsets)):
+                # a set of cards, last, with nothing to test: every set is a move (a hand
+                # of 13 has 286 sets of 3), listed lazily (runtime.SetMoves): counted, and
+                # built only when the engine lists them or a playout draws one
+                args = "".join(f", {fr.env[q.name].code}" for q in params[:-1])
+                inner.line(f"out = {cx.helper('_msets')}(out, (me, {self.mid}{args}), "
+                           f"{x.subsets_args(p.source, fr)})")
             else:
                 src = x.param_source(p.source, fr)
                 origin = None
                 if cx.type_of(p.source) == "zone":
                     origin = src
                     src = f"s[{src}]"
-                if (lvl + 1 == len(params) and not self.conds[lvl + 1]
-                        and isinstance(p.source, A.Subsets)):
-                    # a set of cards, last, with nothing to test: every set is a move (a
-                    # hand of 13 has 286 sets of 3: made by one comprehension)
-                    args = "".join(f", {fr.env[q.name].code}" for q in params[:-1])
-                    inner.line(f"out += [(me, {self.mid}{args}, u_{p.name}) "
-                               f"for u_{p.name} in {src}]")
-                    src = ""
-                else:
-                    self.loop(lvl, p, src, origin, rng, fr, inner)
+                self.loop(lvl, p, src, origin, rng, fr, inner)
         self.close(lvl, conds, fr, w, inner)
 
     def loop(self, lvl: int, p: A.MoveParam, src: str, origin: str | None,

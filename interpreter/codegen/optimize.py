@@ -289,6 +289,21 @@ class Optimizing(Exprs):
                 return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
 
+    def index(self, e: A.Index, fr: Frame) -> str:
+        """`Z[1]` of a zone that an earlier conjunct found not empty (`trick[1]` after
+        `trick is empty or ...`): its first card, unchecked, as `top_card` does."""
+        h = fr.hoist
+        if (h is not None and isinstance(e.index, A.Int) and e.index.value == 1
+                and self.cx.type_of(e.obj) == "zone"):
+            try:
+                level = h.guards.get(value_key(self.cx, e.obj, fr.env))
+            except KeyError:  # a name bound inside the expression: no fact
+                level = None
+            if level is not None:
+                h.read(level)
+                return f"s[{self.expr(e.obj, fr)}][0]"
+        return super().index(e, fr)
+
 
 _ARITH = ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")
 

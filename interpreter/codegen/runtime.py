@@ -44,7 +44,7 @@ EXPORTED: dict[str, Helper] = {
     "_turn": Helper(True, pure=False), "_faceup": Helper(True), "_posof": Helper(False),
     "_above": Helper(True),
     # sets of cards
-    "_subsets": Helper(True),
+    "_subsets": Helper(True), "_msets": Helper(True),
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
@@ -178,6 +178,41 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if len(set_cache) >= SET_CACHE:
             set_cache.clear()
         set_cache[key] = out = _sets(seq, k, vals, target, sid)
+        return out
+
+    @export
+    def _msets(out: list[Any] | SetMoves, prefix: tuple[Any, ...], seq: tuple[int, ...],
+               k: int | None, vals: tuple[int, ...] | None, target: int | None,
+               sid: int) -> list[Any] | SetMoves:
+        """`out += [prefix + (t,) for t in _subsets(seq, k, vals, target, sid)]` (a move
+        whose last parameter is a set of cards, with nothing to test), the moves listed
+        lazily: `out` becomes a SetMoves. Without a sum the sets are not built at all,
+        only counted (the same count, limit and budget as `_subsets`): a random playout
+        draws one by its index."""
+        if vals is None or target is None:
+            n = len(seq)
+            if k is not None and not 0 <= k <= n:
+                return out
+            count = comb(n, k) if k is not None else 2 ** n
+            if count > MAX_SETS:
+                err(sid, f"{count:,} sets of cards to choose from, over {MAX_SETS:,}: "
+                         "a runaway rule (choose fewer cards, or from fewer)")
+            b = budget[0] - count
+            budget[0] = b
+            if b < 0:
+                _over(sid)
+            part: tuple[Any, ...] = (count, prefix, tuple(sorted(seq)), k)
+        else:
+            sets = _subsets(seq, k, vals, target, sid)
+            count = len(sets)
+            part = (count, prefix, sets, -1)
+        if not count:
+            return out
+        if type(out) is list:
+            out = SetMoves(out)
+        assert isinstance(out, SetMoves)
+        out.parts.append(part)
+        out.n += count
         return out
 
     def _sets(seq: tuple[int, ...], k: int | None, vals: tuple[int, ...] | None,
@@ -480,6 +515,104 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     assert bound.keys() == EXPORTED.keys(), "runtime.EXPORTED and namespace() disagree"
     glb.update(bound)
     return glb
+
+
+class SetMoves:
+    """Legal moves of which some are listed lazily: the moves whose last parameter is a
+    set of cards (`cards in 3 of hand[me]`: 286 moves of a hand of 13) are kept as a
+    count, built one by one when indexed or iterated. Move i is the one the list of all
+    moves has at i (the sets in `_subsets`' order: `itertools.combinations` of the cards
+    in deck order, by size when no size is given), so a random playout that draws an
+    index plays what it would play from the full list, draw for draw. The engine lists
+    them all (`tolist`) for the API; the fast path only draws.
+
+    `parts` holds, in order, lists of moves and set blocks `(count, prefix, ids, k)`:
+    move i of a block is `prefix + (the i-th set of k of ids,)`; with k == -1, ids is
+    the tuple of the sets themselves (a sum's sets, found by search)."""
+
+    __slots__ = ("parts", "n")
+
+    def __init__(self, head: list[Any]) -> None:
+        self.parts: list[Any] = [head] if head else []
+        self.n = len(head)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    def append(self, m: Any) -> None:
+        parts = self.parts
+        if parts and type(parts[-1]) is list:
+            parts[-1].append(m)
+        else:
+            parts.append([m])
+        self.n += 1
+
+    def __iadd__(self, ms: Any) -> SetMoves:
+        for m in ms:
+            self.append(m)
+        return self
+
+    def __getitem__(self, i: int) -> Any:
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError("move index out of range")
+        for part in self.parts:
+            if type(part) is list:
+                if i < len(part):
+                    return part[i]
+                i -= len(part)
+                continue
+            count, prefix, ids, k = part
+            if i < count:
+                return prefix + ((ids[i] if k == -1 else nth_set(ids, k, i)),)
+            i -= count
+        raise IndexError("move index out of range")  # pragma: no cover - n counts the parts
+
+    def __iter__(self) -> Any:
+        for part in self.parts:
+            if type(part) is list:
+                yield from part
+                continue
+            count, prefix, ids, k = part
+            if k == -1:
+                for t in ids:
+                    yield prefix + (t,)
+            elif k is None:
+                for size in range(len(ids) + 1):
+                    for t in combinations(ids, size):
+                        yield prefix + (t,)
+            else:
+                for t in combinations(ids, k):
+                    yield prefix + (t,)
+
+    def tolist(self) -> list[Any]:
+        return list(self)
+
+
+def nth_set(ids: tuple[int, ...], k: int | None, i: int) -> tuple[int, ...]:
+    """The i-th (from 0) of `combinations(ids, k)`, or with k None of the sets of every
+    size, smallest first: found by counting, without the ones before it."""
+    n = len(ids)
+    if k is None:
+        k = 0
+        while i >= comb(n, k):
+            i -= comb(n, k)
+            k += 1
+    out = []
+    a = 0
+    while k:
+        c = comb(n - a - 1, k - 1)  # the sets whose first card is ids[a]
+        if i < c:
+            out.append(ids[a])
+            k -= 1
+        else:
+            i -= c
+        a += 1
+    return tuple(out)
 
 
 def _inline_shuffle(r: random.Random, x: list[Any]) -> None:

@@ -160,6 +160,8 @@ class Game(Machine):
                 raise
             except Exception:
                 self._relabel(before, move)
+            if type(legal) is not list:  # sets of cards listed lazily: list them
+                legal = list(legal)
         return State(tuple(s), legal)
 
     def apply_unsettled(self, state: State, move: Move) -> State:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import linecache
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, NoReturn
 
 from ..codegen import MOVES, PC, PENDING, RNG, STEPS, WHO, GameOver, Generated, namespace
@@ -132,16 +132,20 @@ class Machine:
         self._ncards = len(checked.cards)
         self._zone_slots = [z.slot for z in gen.zone_slots]
         self._move_rules = [f"move {n}" for n in self.move_names]
+        # the slots before setup (every zone empty but the deck, in deck order), copied
+        # for each new state
+        blank: list[Any] = [None] * gen.nslots
+        blank[PC] = gen.entry
+        blank[MOVES] = 0
+        for z in self._zone_slots:
+            blank[z] = ()
+        blank[gen.zone_base["deck"]] = tuple(range(self._ncards))
+        self._blank = blank
 
     # ------------------------------------------------------------------ in place
     def _init_slots(self, seed: int) -> list[Any]:
-        s: list[Any] = [None] * self.gen.nslots
-        s[PC] = self.gen.entry
+        s = self._blank.copy()  # a copy of the slots before setup, then the seed
         s[RNG] = seed
-        s[MOVES] = 0
-        for z in self._zone_slots:
-            s[z] = ()
-        s[self.gen.zone_base["deck"]] = tuple(range(self._ncards))
         try:
             with _Translate("setup"):
                 self._setup(s)
@@ -161,6 +165,15 @@ class Machine:
         (The same generated code as the fast path, so the two cannot disagree.)"""
         with _Translate("legal moves"):
             legal: list[Move] = self._gen_settle(s)
+        if type(legal) is not list:  # sets of cards listed lazily (codegen's SetMoves)
+            legal = list(legal)
+        return legal
+
+    def _settle_lazily(self, s: list[Any]) -> Sequence[Move]:
+        """`_settle` for the fast path: moves whose last parameter is a set of cards may
+        stay unlisted (a SetMoves: its length, and the move at an index)."""
+        with _Translate("legal moves"):
+            legal: Sequence[Move] = self._gen_settle(s)
         return legal
 
     def _step(self, s: list[Any], m: Move) -> None:
@@ -200,7 +213,8 @@ class Machine:
             return self._settle(s)
         try:
             steps = self._steps  # optimised code: the decision's own step
-            return steps[pc](s, m) if steps is not None else self._step_settle(s, m)
+            legal = steps[pc](s, m) if steps is not None else self._step_settle(s, m)
+            return legal if type(legal) is list else list(legal)
         except CardgameError:
             raise
         except Exception:
@@ -225,10 +239,11 @@ class Machine:
     def random_playout(self, seed: int, rng: random.Random,
                        max_moves: int = 1_000_000) -> tuple[list[Any], int]:
         """Play uniformly random legal moves on a mutable state; return it and the move count."""
-        s, legal = self._start(seed)
-        return s, self._play_randomly(s, legal, rng, max_moves)
+        s = self._init_slots(seed)
+        self._run(s)
+        return s, self._play_randomly(s, self._settle_lazily(s), rng, max_moves)
 
-    def _play_randomly(self, s: list[Any], legal: list[Move], rng: random.Random,
+    def _play_randomly(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
                        max_moves: int) -> int:
         """Uniformly random legal moves on `s` in place, from a decision whose legal moves
         are `legal`; the number of moves played."""
@@ -236,7 +251,7 @@ class Machine:
         sim = self._sim
         fast = self._step_settle
         step = self._step
-        settle = self._settle
+        settle = self._settle_lazily
         randrange = rng.randrange
         m: Move = ()
         names = self.move_names
@@ -275,7 +290,7 @@ class Machine:
                 n += 1
         return n
 
-    def _play_greedily(self, s: list[Any], legal: list[Move], rng: random.Random,
+    def _play_greedily(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
                        max_moves: int) -> tuple[list[Any], int]:
         """Like `_play_randomly`, but each move is the first, in a random order, that
         raises the mover's score, else a random one (a rollout policy for search: one
@@ -284,7 +299,7 @@ class Machine:
         sim = self._sim
         fast = self._step_settle
         step = self._step
-        settle = self._settle
+        settle = self._settle_lazily
         score = self._score
         randrange = rng.randrange
         m: Move = ()

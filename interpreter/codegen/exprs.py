@@ -452,6 +452,7 @@ class Exprs:
 
     def call_function(self, d: A.DefDecl, args: list[str]) -> str:
         self.cx.def_funcs.add(d.name)
+        self.cx.names.draws += 1  # the function draws a step for each call
         return f"d_{d.name}(s{''.join(', ' + a for a in args)})"
 
     def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:

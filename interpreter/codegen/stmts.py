@@ -166,6 +166,7 @@ class Stmts:
 
     def call(self, st: A.CallStmt, fr: Frame, w: CodeWriter) -> None:
         args = [self.x.as_tuple(a, fr) for a in st.args]
+        self.cx.names.draws += 1  # the procedure may draw from the step budget
         w.line(f"p_{self.cx.ref(st).name}(s{''.join(', ' + a for a in args)})")
 
     # ------------------------------------------------------------ control

@@ -32,7 +32,7 @@ import attrs
 from ..lang import ast as A
 from .context import Ctx
 from .exprs import Exprs
-from .writer import INNER, CodeWriter, Frame, Hoist, Local
+from .writer import INDENT, INNER, CodeWriter, Frame, Hoist, Local
 
 INLINE_DEPTH = 12  # deeper than this, a def is called
 INLINE_BUDGET = 50_000  # expressions inlined in all, after which defs are called
@@ -104,6 +104,21 @@ class Optimizing(Exprs):
         var = h.hoist(level, ("once",) + key, "...", names)
         names.walrus += 1
         return f"({var} if {var} is not ... else ({var} := {code}))"
+
+    def index(self, e: A.Index, fr: Frame) -> str:
+        h = fr.hoist
+        if (isinstance(h, _Hoist) and h.cur > 0 and isinstance(e.obj, A.Name)
+                and self.cx.ref(e.obj).kind == "var_array"):
+            kind, size = self.cx.dim(self.cx.ref(e.obj))
+            if not self.safe_index(e.index, kind, size, fr):
+                # an element read through a checked index (`tricks[w]`): like a
+                # quantifier, computed once at the level whose values it reads
+                try:
+                    key: Any = ("index", value_key(self.cx, e, fr.env))
+                except KeyError:  # a name bound inside the expression: in place
+                    return super().index(e, fr)
+                return self.hoisted(h, fr, key, lambda: super(Optimizing, self).index(e, fr))
+        return super().index(e, fr)
 
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
@@ -357,22 +372,33 @@ class Optimizing(Exprs):
             origin = src
             src = f"s[{src}]"
         var = names.tmp("q")
-        inner = fr.scope()
+        # The loop body is lowered as a legal-move generator's inner level is: what it
+        # computes that reads neither the loop's variable nor anything bound inside it is
+        # hoisted before the loop (at once if it cannot fail, else the first time it is
+        # reached: `tricks[w]` in `first q in ... where tricks[q] == tricks[w]`). The
+        # names bound by statements around it hold still while it runs: level 0.
+        h = _Hoist()
+        h.enter(0)
+        h.enter(1)
+        h.cur = 1
+        env = {n: attrs.evolve(loc, level=0) if loc.level is None else loc
+               for n, loc in fr.env.items()}
+        inner = attrs.evolve(fr, env=env, hoist=h)
         lo = hi = None
         if isinstance(e.source, A.Binary) and e.source.op == "..":
             if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
                 lo, hi = e.source.left.value, e.source.right.value
         else:
             lo, hi = cx.value_range(e.source)
-        inner.env[e.var] = Local(var, origin, lo, hi)
+        inner.env[e.var] = Local(var, origin, lo, hi, level=1)
         src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
         r = names.tmp("r")
         where, body = e.where, e.body
         if k == "all" and body is None:  # `all x in L where P`: P is the test
             where, body = None, where
-        w.line(f"{r} = {_INIT[k]}")
-        w.line(f"for {var} in {src}:")
-        with w.indented():
+        out = w
+        w = CodeWriter(out.ind + INDENT)
+        if True:
             if where is not None:
                 w.line(f"if not {self.into(where, inner, w, keep=False)}: continue")
             b = self.into(body, inner, w) if body is not None else None
@@ -398,6 +424,13 @@ class Optimizing(Exprs):
                     w.line(f"{t} = {v}")
                     v = t
                 w.line(f"if {r} is None or {v} {'>' if k == 'max' else '<'} {r}: {r} = {v}")
+        body_lines = w.lines
+        w = out
+        for v, c in h.levels[0].lines:
+            w.line(f"{v} = {c}")
+        w.line(f"{r} = {_INIT[k]}")
+        w.line(f"for {var} in {src}:")
+        w.lines += body_lines
         if k in ("min", "max"):  # over nothing: the expression's error
             w.line(f"if {r} is None: {cx.helper('_' + k)}((), {self.sid(e.span, fr)})")
         return r

@@ -678,9 +678,13 @@ def test_deal_in_one_pass_deals_as_card_by_card() -> None:
 
 def test_distance_on_a_constant_cycle_is_inline(tmp_path: Path) -> None:
     """`distance(a, b, 13)` cannot fail: optimised code computes it in place; with a cycle
-    length that is not a constant (it might be 0) it calls the checked helper."""
+    length that is not a constant (it might be 0) it calls the checked helper. In place,
+    the gap is computed once and the shorter way round chosen by a test (no `min` call)."""
     fast, plain = _both(ROOT / "games" / "interaction.cardgame", 3, {})
     assert "_dist(" not in fast.gen.source and "_dist(" in plain.gen.source
+    assert re.search(r"\((_g\d+) if \(\1 := abs\(RANK\[_a\d+\] - RANK\[_a\d+\]\) % 13\) "
+                     r"<= 13 - \1 else 13 - \1\)", fast.gen.source)
+    assert "min(abs(" not in fast.gen.source
     path = tmp_path / "d.cardgame"
     path.write_text('game "D"\nplayers 1\ndeck standard\nzone pile\nvar n = 0\n'
                     "setup { move all of deck to pile }\n"

@@ -438,9 +438,12 @@ class Exprs:
         if f == "distance":
             n = cx.const_int(e.args[2]) if cx.optimize else None
             if n is not None and n > 0 and all(_cheap(a) for a in e.args[:2]):
-                # a positive constant cycle: no error possible, so no call
-                gap = f"abs({args[0]} - {args[1]}) % {n}"
-                return f"min({gap}, {n} - {gap})"
+                # a positive constant cycle: no error possible, so no call (of _dist, nor
+                # of min: the gap computed once, the shorter way round chosen by a test)
+                gap = cx.names.tmp("g")
+                cx.names.walrus += 1
+                return (f"({gap} if ({gap} := abs({args[0]} - {args[1]}) % {n}) <= {n} - {gap}"
+                        f" else {n} - {gap})")
             return f"{cx.helper('_dist')}({args[0]}, {args[1]}, {args[2]})"
         raise Diagnostic(f"internal: unknown function {f}", e.span)  # pragma: no cover
 

@@ -360,7 +360,9 @@ class Exprs:
         code = (f"s[{self.expr(e.operand, fr)}]" if ot == "zone" else self.expr(e.operand, fr))
         if ot == "list:zone":
             code = f"{self.cx.helper('_cat')}(s, {code})"
-        return f"(len({code}) > 0)" if e.negated else f"(not {code})"
+        if e.negated:  # optimised: a truth test, as `is empty` is (no call of len)
+            return f"(not not {code})" if self.cx.optimize else f"(len({code}) > 0)"
+        return f"(not {code})"
 
     def if_expr(self, e: A.IfExpr, fr: Frame) -> str:
         c = self.expr(e.cond, fr)

@@ -78,6 +78,17 @@ RUNAWAYS = {
     "a list that doubles in a while": (
         "var l: list = [1]\nmove m { while size(l) > 0 { l = l + l } }\n",
         "a list grew beyond 100,000 elements", "rule error (in move m)"),
+    # quantifiers where a statement evaluates them are loops of statements
+    # (optimize.py, `Optimizing.into`): still charged to the budget
+    "nested quantifiers in an assignment": (
+        "var x = 0\nvar n = 99999\nmove m { x = count i in 1..n where "
+        "(count j in 1..n where j == i) > 0 }\n",
+        BUDGET, "rule error (in move m)"),
+    "a def's let in a flow test": (
+        "var x = 0\nvar n = 99999\n"
+        "def heavy(k: int) = let t = (count i in 1..k where (any j in 1..k: j == i + k)) in t + 1\n"
+        "move m { x = 1 }\nflow { repeat { 1 chooses m\n if heavy(n) > 0 { x = 2 } } }\n",
+        BUDGET, "rule error (in def heavy)"),
     "loops in a flow segment": (
         "var x = 0\nvar n = 99999\nmove m { x = 1 }\nflow { repeat { 1 chooses m\n"
         " for i in 1..n { for j in 1..n { x = j } } } }\n",

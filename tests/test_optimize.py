@@ -369,6 +369,70 @@ flow {
   }
 }
 """,
+    # quantifiers, lets and inlined defs where a statement evaluates them (an assignment,
+    # a `let`, an `if`'s first test, in effects and in the flow): loops of statements;
+    # `min` over nothing on some seeds (a rule error at the same point)
+    "statements": """\
+game "Statements"
+players 3
+deck standard
+zone hand[player]: owner
+zone trick: face up
+zone pile: face up
+var high = 0
+var total = 0
+var found = false
+var every = false
+var low = 0
+var near = 0
+var winner: player = 1
+var leader: player = 1
+def led = (bottom of trick).suit
+def power(c: card) = if c.rank == A then 14 else c.rank
+def strength(c: card) = if c.suit == led then 50 + power(c) else 0
+def winner_of_trick =
+  let b = (max c in trick: strength(c)) in
+  (players from leader)[first i in 1..size(trick) where strength(trick[i]) == b]
+def gap(a: card, b: card) = let d = distance(a.rank, b.rank, 13) in if d == 0 then 3 else d
+def share(p: player) =
+  first q in players from left of p where q != p and size(hand[q]) == size(hand[p])
+setup {
+  shuffle deck
+  deal 5 from deck to hand
+}
+move play(c in hand[me]) "play {c}"
+  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)
+{
+  high = count d in hand[me] where d.rank > 9
+  total = sum d in hand[me] where d.suit == c.suit: d.rank
+  found = any d in hand[me]: d.suit == c.suit and d != c
+  every = all d in hand[me]: d.rank > 1
+  if trick is not empty {
+    near = gap(c, top of trick) + (count d in trick where d.rank > c.rank)
+  }
+  move c to trick
+  if size(trick) == 2 and total > 20 {
+    low = min d in pile where d.rank > 11: d.rank
+  }
+}
+flow {
+  repeat {
+    if (count p in players where hand[p] is not empty) == 3 {
+      for p in players from leader { p chooses play }
+    } else {
+      end "hands empty"
+    }
+    winner = winner_of_trick
+    if share(winner) != none and size(pile) > 3 {
+      leader = share(winner)
+    } else {
+      leader = winner
+    }
+    move all of trick to pile
+  }
+}
+score = size(pile) + high + total + low + near
+""",
     "runaway": """\
 game "Runaway 2"
 players 1
@@ -614,9 +678,13 @@ def test_deal_in_one_pass_deals_as_card_by_card() -> None:
 
 def test_distance_on_a_constant_cycle_is_inline(tmp_path: Path) -> None:
     """`distance(a, b, 13)` cannot fail: optimised code computes it in place; with a cycle
-    length that is not a constant (it might be 0) it calls the checked helper."""
+    length that is not a constant (it might be 0) it calls the checked helper. In place,
+    the gap is computed once and the shorter way round chosen by a test (no `min` call)."""
     fast, plain = _both(ROOT / "games" / "interaction.cardgame", 3, {})
     assert "_dist(" not in fast.gen.source and "_dist(" in plain.gen.source
+    assert re.search(r"\((_g\d+) if \(\1 := abs\(RANK\[_a\d+\] - RANK\[_a\d+\]\) % 13\) "
+                     r"<= 13 - \1 else 13 - \1\)", fast.gen.source)
+    assert "min(abs(" not in fast.gen.source
     path = tmp_path / "d.cardgame"
     path.write_text('game "D"\nplayers 1\ndeck standard\nzone pile\nvar n = 0\n'
                     "setup { move all of deck to pile }\n"
@@ -796,3 +864,67 @@ def test_a_condition_written_as_a_def_is_unswitched_like_one_written_out(
     legal = fast.gen.source[fast.gen.source.index("def legal_"):]
     assert legal[:legal.index("LEGAL =")].count("for u_c in") == 3
     play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) -> None:
+    """A quantifier in statement position (`x = count ...`, `let`, an `if`'s first test)
+    is a loop of statements that stops at the answer (any, all, first), not a generator;
+    a `let` and an inlined def's arguments are assignments; `a and b` runs b's statements
+    only when a holds. What the loop computes that reads neither its variable nor
+    anything bound in it is hoisted (`led`, lazily: it may fail). Plain code keeps the
+    expressions; both play alike, errors included."""
+    path = tmp_path / "statements.cardgame"
+    path.write_text(OPTIMISER_GAMES["statements"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    eff = src[src.index("def eff_0"):src.index("AUTO =")]
+    for generator in ("sum(", "any(", "all(", "next((", "_min(["):
+        assert generator not in eff, generator
+    assert not re.search(r"\(_[al]\d+ :=", eff)  # lets and def arguments: assignments
+    assert eff.count("for _q") == 6 and eff.count("break") == 2  # any and all stop early
+    assert re.search(r"_min\(\(\), \d+\)", eff)  # `min` of nothing: the helper's error
+    assert re.search(r"^        _a\d+ = \(s\[\d+\] or _E\(\d+\)\)\[-1\]$", eff, re.M)
+    assert re.search(r"^        _l\d+ = \(_g\d+ if", eff, re.M)  # gap's let, an assignment
+    flow = src[src.index("def n_"):src.index("NODES =")]
+    assert "next((" not in flow and "_max([" not in flow
+    # the trick winner: a max loop, then a first loop that stops, `led` hoisted lazily
+    assert re.search(r"(_h\d+) = \.\.\.\n\s+(_r\d+) = None\n\s+for _q\d+ in s\[\d+\]:", flow)
+    assert " is not ... else (_h" in flow
+    # `share(winner) != none and size(pile) > 3`: the second test only when the first holds
+    assert re.search(r"(_c\d+) = \(_r\d+ != None\)\n\s+if \1:\n\s+\1 = ", flow)
+    # the flow's `if (count ...) == 3` around a choice: the loop is computed before the branch
+    assert re.search(r"_r\d+ \+= 1\n    if \(_r\d+ == 3\): return \d+", flow)
+    assert not re.search(r"^\s+for _q", plain.gen.source, re.M)  # plain: expressions
+    assert "_min([" in plain.gen.source
+    errors = set()
+    for seed in range(12):
+        try:
+            fast.random_playout(seed, random.Random(seed))
+        except RuleError as e:
+            errors.add(str(e).splitlines()[0])
+    assert errors == {f"{path}:40:11: rule error (in move play): the minimum of nothing"}
+    play_both(fast, plain, seeds=tuple(range(12)))
+
+
+def test_tests_known_when_compiling_are_folded() -> None:
+    """`has_dummy and ...` with 4 players is False: no `(4 == 3)` left to evaluate."""
+    four = compile_game("arsene", 4).gen.source
+    assert "(4 == 3)" not in four and "4 == 3" not in four
+    assert "(3 == 3)" not in compile_game("arsene", 3).gen.source
+
+
+def test_a_step_resets_the_budget_only_for_parts_that_draw_from_it() -> None:
+    """The effects of Arsène's moves of one card (lay_trump, show, play) draw nothing
+    from the step budget: their steps reset it for the flow only; keep | push (a
+    procedure call) resets it for the effect too. The legal moves of `play` draw nothing
+    either: the step of `play` resets the budget once, for the flow."""
+    src = compile_game("arsene", 4).gen.source
+    steps = src[src.index("STEP[s[0]]"):].split("def step_")[1:]
+    inlined = [st for st in steps if "    try:\n        me = m[0]\n" in st]
+    assert len(inlined) == 3
+    assert all("the move's effect: one budget" not in st for st in inlined)
+    play = [st for st in inlined if "_take(s, (11 + me), _c" in st and "s[16] = s[16]" in st
+            or "_d" in st and " = 16\n" in st.split("except")[0]]
+    assert len(play) == 1 and play[0].count("_B[0] = ") == 1  # the flow's
+    keep_push = [st for st in steps if "EFF[m[1]]" in st]
+    assert keep_push and all("the move's effect: one budget" in st for st in keep_push)

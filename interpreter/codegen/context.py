@@ -13,7 +13,7 @@ from ..cards import COLORS, SUITS
 from ..lang import Checked, Ref, const_int
 from ..lang import ast as A
 from .layout import ENDED, MOVES, Layout
-from .runtime import EXPORTED
+from .runtime import DRAWS, EXPORTED
 from .writer import Local, Names
 
 # built-in names and what they lower to (`no_moves` and `legal_count` read the legal moves
@@ -107,6 +107,8 @@ class Ctx:
         """A runtime helper's name for a call in the code being emitted, noting whether the
         call may raise or change the state (then the optimiser must not move that code)."""
         h = EXPORTED[name]
+        if name in DRAWS:
+            self.names.draws += 1
         if h.may_raise or not h.pure:
             self.names.unsafe += 1
         if not h.pure:

@@ -14,7 +14,7 @@ from ..errors import Diagnostic
 from ..lang import ast as A
 from .bounds import Bounds, fits
 from .context import BUILTIN_NAMES, Ctx
-from .writer import Frame, Local
+from .writer import CodeWriter, Frame, Local
 
 MAX_RANGE = 100_000  # the most values a range or repeat may run over
 # A loop or quantifier over at most SHORT values (the players, a zone of a deck this small,
@@ -32,6 +32,8 @@ class Exprs:
         self._bounds: Bounds | None = None
         self._let_ranges: dict[str, tuple[int, int] | None] = {}  # a let's code -> its values
         self._leaf_defs: dict[str, bool] = {}
+        # operands computed ahead by statements (optimize.py, `Optimizing.into`): node id -> code
+        self._pre: dict[int, str] = {}
         self._lower: dict[type, Callable[[A.Expr, Frame], str]] = {
             A.Int: lambda e, fr: str(e.value),  # type: ignore[attr-defined]
             A.Bool: lambda e, fr: "True" if e.value else "False",  # type: ignore[attr-defined]
@@ -55,6 +57,10 @@ class Exprs:
         }
 
     def expr(self, e: A.Expr, fr: Frame) -> str:
+        if self._pre:
+            pre = self._pre.get(id(e))
+            if pre is not None:
+                return pre
         lower = self._lower.get(type(e))
         self.cx.names.nodes += 1
         if lower is None:  # pragma: no cover - the checker knows every expression
@@ -70,6 +76,13 @@ class Exprs:
 
     def sid(self, span: A.Span, fr: Frame) -> int:
         return self.cx.names.span_id(span, fr.rule)
+
+    def into(self, e: A.Expr, fr: Frame, w: CodeWriter, keep: bool = True) -> str:
+        """e where a statement evaluates it (an assignment's or a `let`'s value, an `if`'s
+        first test): its code, as `as_tuple` (`keep`) or `expr` lowers it. Plain code writes
+        no statements; the optimiser may write some to w first (`Optimizing.into`: a
+        quantifier as a loop that stops early, a `let` as an assignment)."""
+        return self.as_tuple(e, fr) if keep else self.expr(e, fr)
 
     # ------------------------------------------------------------ the step budget
     def charge(self, src: str, source: A.Expr, inner: object, span: A.Span, fr: Frame) -> str:
@@ -352,7 +365,9 @@ class Exprs:
         code = (f"s[{self.expr(e.operand, fr)}]" if ot == "zone" else self.expr(e.operand, fr))
         if ot == "list:zone":
             code = f"{self.cx.helper('_cat')}(s, {code})"
-        return f"(len({code}) > 0)" if e.negated else f"(not {code})"
+        if e.negated:  # optimised: a truth test, as `is empty` is (no call of len)
+            return f"(not not {code})" if self.cx.optimize else f"(len({code}) > 0)"
+        return f"(not {code})"
 
     def if_expr(self, e: A.IfExpr, fr: Frame) -> str:
         c = self.expr(e.cond, fr)
@@ -430,9 +445,12 @@ class Exprs:
         if f == "distance":
             n = cx.const_int(e.args[2]) if cx.optimize else None
             if n is not None and n > 0 and all(_cheap(a) for a in e.args[:2]):
-                # a positive constant cycle: no error possible, so no call
-                gap = f"abs({args[0]} - {args[1]}) % {n}"
-                return f"min({gap}, {n} - {gap})"
+                # a positive constant cycle: no error possible, so no call (of _dist, nor
+                # of min: the gap computed once, the shorter way round chosen by a test)
+                gap = cx.names.tmp("g")
+                cx.names.walrus += 1
+                return (f"({gap} if ({gap} := abs({args[0]} - {args[1]}) % {n}) <= {n} - {gap}"
+                        f" else {n} - {gap})")
             return f"{cx.helper('_dist')}({args[0]}, {args[1]}, {args[2]})"
         raise Diagnostic(f"internal: unknown function {f}", e.span)  # pragma: no cover
 
@@ -444,6 +462,7 @@ class Exprs:
 
     def call_function(self, d: A.DefDecl, args: list[str]) -> str:
         self.cx.def_funcs.add(d.name)
+        self.cx.names.draws += 1  # the function draws a step for each call
         return f"d_{d.name}(s{''.join(', ' + a for a in args)})"
 
     def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:

@@ -263,9 +263,11 @@ class FlowLowering:
         if isinstance(st, A.If):
             join = self.new_node(st.span, fr)
             heads = []
+            first = CodeWriter()  # what the first test computes ahead (Exprs.into)
             for i, (cond, branch) in enumerate(st.branches):
                 h = self.new_node(st.span, fr)
-                heads.append((x.expr(cond, fr), h))
+                heads.append((x.into(cond, fr, first, keep=False) if i == 0
+                              else x.expr(cond, fr), h))
                 self.cover(h, st, i, fr)
                 end = self.emit(branch, h, fr.scope())
                 self.close(end, join)
@@ -280,6 +282,7 @@ class FlowLowering:
                 end = self.emit(st.else_, eh, fr.scope())
                 self.close(end, join)
                 else_target = eh
+            self.nodes[node].body += first.lines
             for cond_code, head_n in heads:
                 self.nodes[node].body.append(Branch(cond_code, head_n))
             if not st.else_:

@@ -84,8 +84,14 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
     generators: dict[int, list[str]] = {}
     param_types = []
     effects: dict[int, list[str]] = {}
+    draws: set[int] = set()  # moves whose effect may draw from the step budget
+    gen_draws: set[int] = set()  # ...whose legal-move generator may
     for name, md in g.moves.items():
         code = moves.lower(name, md)
+        if code.effect_draws:
+            draws.add(cx.layout.move_ids[name])
+        if code.generator_draws:
+            gen_draws.add(cx.layout.move_ids[name])
         out += code.effect
         effects[cx.layout.move_ids[name]] = code.effect[1:]  # the body, indented once
         generators[cx.layout.move_ids[name]] = code.generator
@@ -103,7 +109,8 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
     out += legal_functions(cx, graph, generators)
     out += results(x)
     out += step_code(x, graph, effects,
-                     {d.node: legal_body(cx, d, generators) for d in graph.decisions.values()})
+                     {d.node: legal_body(cx, d, generators) for d in graph.decisions.values()},
+                     draws, gen_draws)
     out += def_functions(x)
     if coverage:
         out.append(f"_COV = [0] * {len(cx.names.arms)}")

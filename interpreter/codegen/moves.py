@@ -26,6 +26,9 @@ class MoveCode:
     effect: list[str]
     generator: list[str]
     param_types: list[str]
+    # whether the effect, the generator may draw from the step budget (Names.draws)
+    effect_draws: bool = True
+    generator_draws: bool = True
 
 
 class Moves:
@@ -53,7 +56,9 @@ class Moves:
             params.append(var)
             ptypes.append("card" if st == "zone" else elem(st))
         w = CodeWriter("    ")
+        draws = cx.names.draws
         self.stmts.block(md.body, fr, w)
+        effect_draws = cx.names.draws != draws
         body = w.lines
         effect = [f"def eff_{mid}(s, m):"]
         # `me` is read by the body, or by the zone a card parameter is taken from
@@ -64,7 +69,9 @@ class Moves:
             effect.append(f"    {prm} = m[{i + 2}]")
         effect += body
         effect.append("")
-        return MoveCode(effect, self.generator(md, mid, rule), ptypes)
+        draws = cx.names.draws
+        generator = self.generator(md, mid, rule)
+        return MoveCode(effect, generator, ptypes, effect_draws, cx.names.draws != draws)
 
     def auto(self, name: str, md: A.MoveDecl, ad: A.AutoDecl) -> list[str]:
         """`auto_<mid>(s, m)`: whether the condition of `auto move NAME when ...` holds

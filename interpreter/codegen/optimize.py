@@ -32,7 +32,7 @@ import attrs
 from ..lang import ast as A
 from .context import Ctx
 from .exprs import Exprs
-from .writer import INNER, Frame, Hoist, Local
+from .writer import INDENT, INNER, CodeWriter, Frame, Hoist, Local
 
 INLINE_DEPTH = 12  # deeper than this, a def is called
 INLINE_BUDGET = 50_000  # expressions inlined in all, after which defs are called
@@ -57,6 +57,8 @@ class Optimizing(Exprs):
     def __init__(self, cx: Ctx) -> None:
         super().__init__(cx)
         self.budget = INLINE_BUDGET  # for the whole module: a def used in many defs is called
+        self._flat_defs: dict[str, bool] = {}
+        self._folding: set[str] = set()  # defs being unfolded by const_truth
 
     def local_code(self, loc: Local, fr: Frame) -> str:
         h = fr.hoist
@@ -102,6 +104,21 @@ class Optimizing(Exprs):
         var = h.hoist(level, ("once",) + key, "...", names)
         names.walrus += 1
         return f"({var} if {var} is not ... else ({var} := {code}))"
+
+    def index(self, e: A.Index, fr: Frame) -> str:
+        h = fr.hoist
+        if (isinstance(h, _Hoist) and h.cur > 0 and isinstance(e.obj, A.Name)
+                and self.cx.ref(e.obj).kind == "var_array"):
+            kind, size = self.cx.dim(self.cx.ref(e.obj))
+            if not self.safe_index(e.index, kind, size, fr):
+                # an element read through a checked index (`tricks[w]`): like a
+                # quantifier, computed once at the level whose values it reads
+                try:
+                    key: Any = ("index", value_key(self.cx, e, fr.env))
+                except KeyError:  # a name bound inside the expression: in place
+                    return super().index(e, fr)
+                return self.hoisted(h, fr, key, lambda: super(Optimizing, self).index(e, fr))
+        return super().index(e, fr)
 
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
@@ -181,7 +198,244 @@ class Optimizing(Exprs):
             body = self.bind(var, a, body)
         return body
 
-    def simple(self, e: A.Expr, fr: Frame) -> bool:
+    # ------------------------------------------------------------ statement position
+    def into(self, e: A.Expr, fr: Frame, w: CodeWriter, keep: bool = True) -> str:
+        """e where a statement evaluates it, outside the legal-move generators: a quantifier
+        (any, all, count, sum, first, min, max) becomes a loop of statements written to w
+        (no generator or list to build, `any`/`all`/`first` stop at the answer), a `let`
+        an assignment, an inlined def's arguments assignments; an index or a comparison
+        whose operand needs statements computes its operands first, in their order. The
+        loops draw from the step budget as the expressions do (`charge`). Returns the
+        code of the value."""
+        if fr.hoist is not None or fr.tables is not None or not self.flat(e):
+            return self.as_tuple(e, fr) if keep else self.expr(e, fr)
+        cx = self.cx
+        names = cx.names
+        if isinstance(e, A.Let):
+            v = self.into(e.value, fr, w, keep=False)
+            if v.startswith("_") and v.isidentifier():
+                var = v  # a temporary the statements just computed: the let's name for it
+            else:
+                var = names.tmp("l")
+                w.line(f"{var} = {v}")
+            if cx.type_of(e.value) == "int":
+                self._let_ranges[var] = self.range_of(e.value, fr)  # for `fits` in its body
+            inner = fr.scope()
+            inner.env[e.name] = Local(var, self.origin(e.value, fr))
+            return self.into(e.body, inner, w, keep)
+        if isinstance(e, A.Quant):
+            code = self.loop_quant(e, fr, w)
+            if code is not None:
+                return code
+            return self.expr(e, fr)
+        d, args = self.callee_of(e)
+        if d is not None:
+            if fr.depth + 1 > INLINE_DEPTH or self.budget <= 0:
+                return self.as_tuple(e, fr) if keep else self.expr(e, fr)
+            env: dict[str, Local] = {}
+            for p, ae in zip(d.params, args, strict=False):
+                a = self.into(ae, fr, w)
+                origin = self.origin(ae, fr)
+                if self.simple(ae, fr):
+                    loc = cx.local(ae, fr.env)
+                    lo = hi = None
+                    if loc is not None:
+                        lo, hi = loc.lo, loc.hi
+                    elif isinstance(ae, A.Int):
+                        lo = hi = ae.value
+                    env[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
+                                          hoisted=loc.hoisted if loc else False,
+                                          param=loc.param if loc else None)
+                else:
+                    var = names.tmp("a")
+                    w.line(f"{var} = {a}")
+                    env[p.name] = Local(var, origin)
+            nodes = names.nodes
+            code = self.into(d.body, attrs.evolve(fr, env=env, rule=f"def {d.name}",
+                                                  depth=fr.depth + 1), w, keep)
+            self.budget -= names.nodes - nodes
+            return code
+        if isinstance(e, A.Binary) and e.op in ("and", "or"):
+            # `a or b`: b's statements run only when a is false, as `or` evaluates it
+            if self.const_truth(e.left) is not None:  # `false or b`, `true and b`: b
+                return self.into(e.right, fr, w, keep=False)
+            r = names.tmp("c")
+            w.line(f"{r} = {self.into(e.left, fr, w, keep=False)}")
+            w.line(f"if {'not ' if e.op == 'or' else ''}{r}:")
+            with w.indented():
+                w.line(f"{r} = {self.into(e.right, fr, w, keep=False)}")
+            return r
+        ops = _operands(cx, e)
+        last = max(i for i, o in enumerate(ops) if self.flat(o))
+        bound = []
+        for o in ops[:last + 1]:
+            code = self.into(o, fr, w, keep=False)
+            if not code.isidentifier() and not code.lstrip("-").isdigit():
+                var = names.tmp("o")
+                w.line(f"{var} = {code}")
+                code = var
+            self._pre[id(o)] = code
+            bound.append(id(o))
+        try:
+            return self.as_tuple(e, fr) if keep else self.expr(e, fr)
+        finally:
+            for k in bound:
+                del self._pre[k]
+
+    def callee_of(self, e: A.Expr) -> tuple[A.DefDecl | None, tuple[A.Expr, ...]]:
+        """The def a name or a call calls, and its arguments."""
+        if isinstance(e, A.Name) and self.cx.ref(e).kind == "def":
+            return self.cx.ref(e).decl, ()
+        if isinstance(e, A.Call):
+            d = self.cx.callee(e)
+            if d is not None:
+                return d, e.args
+        return None, ()
+
+    def flat(self, e: A.Expr) -> bool:
+        """Would `into` write statements for e? (A `let`, a quantifier it loops, reached
+        through defs, indexes, comparisons, `not` and `-`.)"""
+        if isinstance(e, A.Let):
+            return True
+        if isinstance(e, A.Quant):
+            return e.kind in _LOOPED
+        d, args = self.callee_of(e)
+        if d is not None:
+            if d.name not in self._flat_defs:
+                self._flat_defs[d.name] = False  # defs do not recurse; this is a guard
+                self._flat_defs[d.name] = self.flat(d.body)
+            return self._flat_defs[d.name] or any(self.flat(a) for a in args)
+        if isinstance(e, A.Binary) and e.op in ("and", "or"):
+            return self.const_truth(e) is None and (self.flat(e.left) or self.flat(e.right))
+        return any(self.flat(o) for o in _operands(self.cx, e))
+
+    def binary(self, e: A.Binary, fr: Frame) -> str:
+        if e.op in ("and", "or") or e.op in _COMPARE:
+            v = self.const_truth(e)
+            if v is not None:  # `has_dummy and ...` with 4 players: False
+                return "True" if v else "False"
+        return super().binary(e, fr)
+
+    def const_truth(self, e: A.Expr) -> bool | None:
+        """The truth of a test known when compiling (constants, defs of constants, and
+        `and`/`or` whose first operand decides), else None."""
+        cx = self.cx
+        if isinstance(e, A.Bool):
+            return e.value
+        d, args = self.callee_of(e)
+        if d is not None:
+            if d.name in self._folding or not all(self.simple(a, None) for a in args):
+                # (an argument that may fail is evaluated first: no folding it away)
+                return None
+            self._folding.add(d.name)
+            try:
+                return self.const_truth(d.body)
+            finally:
+                self._folding.discard(d.name)
+        if isinstance(e, A.Unary) and e.op == "not":
+            v = self.const_truth(e.operand)
+            return None if v is None else not v
+        if isinstance(e, A.Binary):
+            if e.op in ("and", "or"):
+                t = self.const_truth(e.left)
+                if t is None or t == (e.op == "or"):
+                    return t
+                return self.const_truth(e.right)
+            if e.op in _COMPARE and cx.type_of(e.left) == "int" == cx.type_of(e.right):
+                a, b = cx.const_int(e.left), cx.const_int(e.right)
+                if a is None or b is None:
+                    return None
+                return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
+                        ">=": a >= b}[e.op]
+        return None
+
+    def loop_quant(self, e: A.Quant, fr: Frame, w: CodeWriter) -> str | None:
+        """A quantifier as a loop of statements (None: not this one). Its values are
+        charged to the step budget as the expression charges them; `min`/`max` only
+        over a short list with a leaf body (the expression's helper charges the values
+        again, which a loop over at most SHORT values need not)."""
+        cx = self.cx
+        k = e.kind
+        if k not in _LOOPED or (k == "first" and e.body is not None):
+            return None
+        if k == "count" and e.where is None and e.body is None:
+            return None
+        if k == "sum" and cx.type_of(e) != "int":
+            return None
+        if k in ("min", "max") and not (self.short(e.source, fr) and self.leaf((e.where, e.body))):
+            return None
+        names = cx.names
+        st = cx.type_of(e.source)
+        src = self.expr(e.source, fr)
+        origin = None
+        if st == "zone":
+            origin = src
+            src = f"s[{src}]"
+        var = names.tmp("q")
+        # The loop body is lowered as a legal-move generator's inner level is: what it
+        # computes that reads neither the loop's variable nor anything bound inside it is
+        # hoisted before the loop (at once if it cannot fail, else the first time it is
+        # reached: `tricks[w]` in `first q in ... where tricks[q] == tricks[w]`). The
+        # names bound by statements around it hold still while it runs: level 0.
+        h = _Hoist()
+        h.enter(0)
+        h.enter(1)
+        h.cur = 1
+        env = {n: attrs.evolve(loc, level=0) if loc.level is None else loc
+               for n, loc in fr.env.items()}
+        inner = attrs.evolve(fr, env=env, hoist=h)
+        lo = hi = None
+        if isinstance(e.source, A.Binary) and e.source.op == "..":
+            if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
+                lo, hi = e.source.left.value, e.source.right.value
+        else:
+            lo, hi = cx.value_range(e.source)
+        inner.env[e.var] = Local(var, origin, lo, hi, level=1)
+        src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
+        r = names.tmp("r")
+        where, body = e.where, e.body
+        if k == "all" and body is None:  # `all x in L where P`: P is the test
+            where, body = None, where
+        out = w
+        w = CodeWriter(out.ind + INDENT)
+        if True:
+            if where is not None:
+                w.line(f"if not {self.into(where, inner, w, keep=False)}: continue")
+            b = self.into(body, inner, w) if body is not None else None
+            if k == "any":
+                w.line(f"if {b}:" if b is not None else "if True:")
+                w.line(f"    {r} = True")
+                w.line("    break")
+            elif k == "all":
+                w.line(f"if not {b}:")
+                w.line(f"    {r} = False")
+                w.line("    break")
+            elif k == "count":
+                w.line(f"if {b}: {r} += 1" if b is not None else f"{r} += 1")
+            elif k == "sum":
+                w.line(f"{r} += {b if b is not None else var}")
+            elif k == "first":
+                w.line(f"{r} = {var}")
+                w.line("break")
+            else:
+                v = b if b is not None else var
+                if not v.isidentifier():
+                    t = names.tmp("b")
+                    w.line(f"{t} = {v}")
+                    v = t
+                w.line(f"if {r} is None or {v} {'>' if k == 'max' else '<'} {r}: {r} = {v}")
+        body_lines = w.lines
+        w = out
+        for v, c in h.levels[0].lines:
+            w.line(f"{v} = {c}")
+        w.line(f"{r} = {_INIT[k]}")
+        w.line(f"for {var} in {src}:")
+        w.lines += body_lines
+        if k in ("min", "max"):  # over nothing: the expression's error
+            w.line(f"if {r} is None: {cx.helper('_' + k)}((), {self.sid(e.span, fr)})")
+        return r
+
+    def simple(self, e: A.Expr, fr: Frame | None) -> bool:
         """Is e's code a name or a literal, cheap and safe to repeat wherever it is used?"""
         if isinstance(e, (A.Int, A.Bool, A.NoneLit, A.Me, A.Players)):
             return True
@@ -306,6 +560,35 @@ class Optimizing(Exprs):
 
 
 _ARITH = ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")
+_LOOPED = ("any", "all", "count", "sum", "first", "min", "max")  # quantifiers `into` loops
+_INIT = {"any": "False", "all": "True", "count": "0", "sum": "0", "first": "None",
+         "min": "None", "max": "None"}
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _operands(cx: Ctx, e: A.Expr) -> tuple[A.Expr, ...]:
+    """The operands of e that its lowering evaluates each once, in this order, before
+    anything else it evaluates, and always (not an `and`'s or an `if`'s): those `into`
+    may compute ahead. (A comparison's; a sum's or a product's; an index's; `not`'s and
+    `-`'s.)"""
+    if isinstance(e, A.Binary) and e.op in _COMPARE:
+        return (e.left, e.right)
+    if isinstance(e, A.Binary) and e.op in ("+", "-", "*") and cx.type_of(e) == "int":
+        # a chain `a + b - c` is lowered flat (Exprs.chain): its operands are a, b, c
+        group = ("*",) if e.op == "*" else ("+", "-")
+        rights = []
+        node: A.Expr = e
+        while isinstance(node, A.Binary) and node.op in group and cx.type_of(node) == "int":
+            rights.append(node.right)
+            node = node.left
+        return (node, *reversed(rights))
+    if isinstance(e, A.Index):
+        if isinstance(e.obj, A.Name):
+            return (e.index,)  # a zone array, a variable array, a grid: read in place
+        return (e.obj, e.index)
+    if isinstance(e, A.Unary) and e.op in ("not", "-"):
+        return (e.operand,)
+    return ()
 
 
 def _arithmetic_of_once(body: A.Expr, param: str) -> bool:

@@ -49,6 +49,9 @@ EXPORTED: dict[str, Helper] = {
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
 }
+# The helpers that draw from the step budget (or read what is left of it): code that uses
+# none of them, and calls no def or procedure function, leaves the budget as it found it.
+DRAWS = frozenset(("_B", "_n", "_over", "_grow", "_rep", "_min", "_max", "_subsets"))
 
 
 def _dist(a: int, b: int, n: int) -> int:

@@ -12,8 +12,11 @@ from .writer import Frame
 
 
 def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None = None,
-              legal: dict[int, list[str]] | None = None) -> list[str]:
-    """Simultaneous choices (rare) go through the engine's general path."""
+              legal: dict[int, list[str]] | None = None, draws: set[int] | None = None,
+              gen_draws: set[int] | None = None) -> list[str]:
+    """Simultaneous choices (rare) go through the engine's general path. `draws`,
+    `gen_draws`: the moves whose effect, whose legal-move generator may draw from the
+    step budget (None: any may)."""
     cx = x.cx
     g = cx.g
     decisions = graph.decisions
@@ -79,7 +82,7 @@ def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None =
         # every decision that is not simultaneous has its own step (specialised_steps;
         # not in coverage mode, where each arm of an `if` has one store that records it)
         lines += ["def step_settle(s, m):", "    return STEP[s[0]](s, m)", ""]
-        lines += specialised_steps(x, graph, effects or {}, legal or {})
+        lines += specialised_steps(x, graph, effects or {}, legal or {}, draws, gen_draws)
         return lines
     lines += [
         "def step_settle(s, m):",
@@ -112,7 +115,8 @@ INLINE_REPEATS = 2  # times a node may be copied on one path (a loop: once round
 
 
 def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
-                      legal: dict[int, list[str]]) -> list[str]:
+                      legal: dict[int, list[str]], draws: set[int] | None = None,
+                      gen_draws: set[int] | None = None) -> list[str]:
     """`STEP[d](s, m)`: `step_settle` specialised for the decision node d. The flow from
     d's successor to the next decision is copied in as straight-line code (a jump becomes
     the code of its target, a branch an `if` holding the code of its target), and the
@@ -125,18 +129,30 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
 
     The legal-move generator of the decision reached is copied in too, and so is the
     effect of the one move a decision offers (not optional: every legal move there is
-    that move): one Python call per step, the step's own."""
+    that move): one Python call per step, the step's own.
+
+    Each of the three parts (the effect; the flow; the legal moves and end conditions)
+    has a budget of its own. A part whose code draws nothing from it (no loop that
+    charges, no def or procedure call: `Names.draws`) needs no fresh one, and its reset
+    is left out: the budget it leaves is the one it found."""
     cx = x.cx
     g = cx.g
     decisions = graph.decisions
+    before = cx.names.draws
     ends = [x.expr(e.cond, Frame({}, "end")) for e in g.ends]
+    ends_draw = cx.names.draws != before
+
+    def drawing(moves: set[int] | None, alts: tuple[int, ...]) -> bool:
+        return moves is None or any(a in moves for a in alts)
 
     def settle_at(k: int, ind: str) -> list[str]:
         d = decisions[k]
         out = [f"{ind}s[0] = {k}"]
         if d.simultaneous:
             return out + [f"{ind}return settle(s)"]
-        out += [f"{ind}if s[4] is not None: return []", f"{ind}_B[0] = {STEPS}"]
+        out.append(f"{ind}if s[4] is not None: return []")
+        if ends_draw or drawing(gen_draws, d.alts):
+            out.append(f"{ind}_B[0] = {STEPS}")
         if g.limit:
             out += [f"{ind}if s[2] >= LIMIT:", f"{ind}    s[4] = LIMIT_REASON",
                     f"{ind}    return []"]
@@ -196,10 +212,10 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
             effect = ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]
         else:
             effect = ["        EFF[m[1]](s, m)"]
-        lines += [f"def step_{d.node}(s, m):",
-                  "    s[2] += 1",
-                  f"    _B[0] = {STEPS}  # the move's effect: one budget",
-                  "    try:"] + (effect or ["        pass"]) + [
+        lines += [f"def step_{d.node}(s, m):", "    s[2] += 1"]
+        if drawing(draws, d.alts):
+            lines.append(f"    _B[0] = {STEPS}  # the move's effect: one budget")
+        lines += ["    try:"] + (effect or ["        pass"]) + [
                   "    except _GameOver:",
                   "        return []",
                   f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",

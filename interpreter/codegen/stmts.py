@@ -67,7 +67,10 @@ class Stmts:
     def assign(self, st: A.Assign, fr: Frame, w: CodeWriter) -> None:
         x = self.x
         cx = self.cx
-        value = x.as_tuple(st.value, fr)
+        if st.op == "=" or isinstance(st.target, A.Name):
+            value = x.into(st.value, fr, w)  # the value before the target, as Python does
+        else:
+            value = x.as_tuple(st.value, fr)  # `s[i] += v`: the slot first
         ttype = cx.type_of(st.target)
         compound = st.op != "="
         tg = st.target
@@ -155,7 +158,7 @@ class Stmts:
 
     def let(self, st: A.LetStmt, fr: Frame, w: CodeWriter) -> None:
         var = self.cx.names.tmp("v")
-        code = self.x.as_tuple(st.value, fr)
+        code = self.x.into(st.value, fr, w)
         origin = self.x.origin(st.value, fr)
         w.line(f"{var} = {code}")
         kept = self.bind_int(var, st.value, st.span, fr, w)
@@ -163,13 +166,16 @@ class Stmts:
 
     def call(self, st: A.CallStmt, fr: Frame, w: CodeWriter) -> None:
         args = [self.x.as_tuple(a, fr) for a in st.args]
+        self.cx.names.draws += 1  # the procedure may draw from the step budget
         w.line(f"p_{self.cx.ref(st).name}(s{''.join(', ' + a for a in args)})")
 
     # ------------------------------------------------------------ control
     def if_(self, st: A.If, fr: Frame, w: CodeWriter) -> None:
         for i, (cond, body) in enumerate(st.branches):
             kw = "if" if i == 0 else "elif"
-            w.line(f"{kw} {self.x.expr(cond, fr)}:")
+            # the first test is a statement's value; the others run only when it fails
+            test = self.x.into(cond, fr, w, keep=False) if i == 0 else self.x.expr(cond, fr)
+            w.line(f"{kw} {test}:")
             with w.indented():
                 self.covered(st, i, fr, w)
                 self.block(body, fr, w)

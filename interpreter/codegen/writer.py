@@ -45,6 +45,9 @@ class Names:
         self.unsafe = 0  # calls that may raise a rule error or change the state
         self.impure = 0  # of those, calls that change the state (never moved, even lazily)
         self.walrus = 0  # assignment expressions (`:=`), which a comprehension's iterable may not hold
+        # uses of the step budget (runtime.DRAWS, def and procedure calls): code emitted
+        # while this did not change leaves the budget as it found it (step.py)
+        self.draws = 0
         # coverage mode: the arms of `if` statements, by statement and arm (a statement of
         # a blocking procedure is lowered once per call site and keeps one id)
         self.arms: list[Arm] = []

@@ -116,9 +116,9 @@ class Optimizing(Exprs):
                 try:
                     key: Any = ("index", value_key(self.cx, e, fr.env))
                 except KeyError:  # a name bound inside the expression: in place
-                    return super().index(e, fr)
+                    return self.first_of_checked_zone(e, fr)
                 return self.hoisted(h, fr, key, lambda: super(Optimizing, self).index(e, fr))
-        return super().index(e, fr)
+        return self.first_of_checked_zone(e, fr)
 
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
@@ -543,7 +543,7 @@ class Optimizing(Exprs):
                 return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
 
-    def index(self, e: A.Index, fr: Frame) -> str:
+    def first_of_checked_zone(self, e: A.Index, fr: Frame) -> str:
         """`Z[1]` of a zone that an earlier conjunct found not empty (`trick[1]` after
         `trick is empty or ...`): its first card, unchecked, as `top_card` does."""
         h = fr.hoist

@@ -7,15 +7,19 @@ only lists commands is not). The info string of the fence says what a command ne
 
 - ```console                            the command runs from the repository's root
                                          (bundled game names, repository paths).
-- ```console file=NAME                  NAME is the page's last complete game shown above
-                                         the block (a ```cardgame block), written to a
-                                         temporary directory the command runs in.
+- ```console file=NAME                  NAME is the page's last game shown above the
+                                         block (a ```cardgame or ```cardgame-fails block),
+                                         written to a temporary directory the command
+                                         runs in (with links to docs/, games/, tests/).
 - ```console file=NAME=PATH             NAME is the file PATH of the repository (a stage
                                          of a game the page builds, which it never shows
-                                         whole: tests/data/docs/).
+                                         whole: tests/data/docs/; a test below keeps it
+                                         in step with the page).
 - ```console slow                       too slow for the suite: the command runs with a
                                          few games, and the page must show the labels
-                                         of today's report, in its order.
+                                         of today's report, in its order; a `check`,
+                                         and a command the page shows refused (an
+                                         `error:`), run as shown.
 
 The comparison ignores the lines that hold timings (`games/s`, `moves/s`, `played ... in
 N s`), which vary by machine, and the directory of the bundled games in a path. A line
@@ -165,6 +169,19 @@ def with_few_games(command: str) -> str:
 
 
 CONSOLES = consoles()
+
+
+def test_the_tutorials_fixed_stage_is_the_page_with_its_fixes() -> None:
+    # The tutorial shows the courtyard moves with two mistakes, says how to fix them and
+    # runs the fixed file: tests/data/docs/castle-courtyard-4.cardgame is that file.
+    text = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+    shown = [m.group(2) for m in FENCE.finditer(text)
+             if m.group(1).startswith("cardgame-fails") and "cortyard" in m.group(2)]
+    assert len(shown) == 1
+    fixed = (shown[0].replace("top of cortyard, b", "top of courtyard, b")
+             .replace("[top of courtyard.suit]", "[(top of courtyard).suit]"))
+    stage = (ROOT / "tests/data/docs/castle-courtyard-4.cardgame").read_text(encoding="utf-8")
+    assert fixed == stage
 
 
 def test_the_docs_show_reports() -> None:

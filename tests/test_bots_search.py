@@ -130,3 +130,40 @@ def test_a_clear_choice_ends_the_search_early() -> None:
         assert bot.choose(game, s, 1) in game.legal_moves(s)
         spent.append(bot.last["iterations"])
     assert max(spent) == 600 and min(spent) <= 60, spent
+
+
+def test_halving_keeps_the_better_half_by_the_paired_means() -> None:
+    """Sequential halving at the root: the moves with the best summed reward over the
+    paired rounds stay (half of them, rounded up), in the rules' order; the budget of a
+    phase is shared over the phases left (ceil(log2 k)), at least one round each."""
+    from cardgame.interpreter.bots.mcts import MctsBot, _phase_len
+
+    a, b, c, d, e = ((1, i) for i in range(5))
+    rounds = [{a: 0.1, b: 0.9, c: 0.5, d: 0.4, e: 0.6}, {a: 0.2, b: 0.8, c: 0.5, d: 0.4,
+                                                       e: 0.3}]
+    assert MctsBot(1)._halve([a, b, c, d, e], rounds) == [b, c, e]
+    assert _phase_len(200, 30) == 1 and _phase_len(200, 4) == 25 and _phase_len(10, 2) == 5
+    assert _phase_len(3, 30) == 1 and _phase_len(50, 1) == 50
+
+
+def test_halving_spends_the_budget_on_the_better_moves() -> None:
+    """Interaction 4p (every play scores for every player, about 30 moves a turn): the
+    search of several players halves its root moves, spends at most its budget, ends
+    with one move left in the race, and its choice is that move."""
+    game = compile_game("interaction", players=4)
+    checked = 0
+    for s in positions(game, 12, seed=4):
+        p = game.to_move(s)[0]
+        legal = game.legal_moves(s, p)
+        if len(legal) < 16:
+            continue
+        bot = make_bot("ismcts:200", 5)
+        ranked = bot.ranked(game, s, p)
+        assert bot.last["iterations"] <= 200
+        assert len(bot._raced) == 1 and ranked[0] == bot._raced[0]
+        # the survivor was played far more often than a move halved away at once
+        assert bot._root is not None
+        root_n = sorted(c.n for c in bot._root.children.values())
+        assert root_n[-1] >= 10 * root_n[0], root_n
+        checked += 1
+    assert checked >= 3

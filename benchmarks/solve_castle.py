@@ -143,6 +143,10 @@ def main() -> int:
         print(line, flush=True)
     if args.fc_cache and fc is not None:
         Path(args.fc_cache).write_text(json.dumps(cache), encoding="utf-8")
+    elif args.fc_cache and Path(args.fc_cache).exists():
+        # --fc-cached-only: the cache may have been written while this run went on
+        cache = json.loads(Path(args.fc_cache).read_text(encoding="utf-8"))
+        theirs = {s: cache[str(s)] for s in ours if str(s) in cache}
 
     n = args.deals
     solved = sum(v == "solved" for v in ours.values())

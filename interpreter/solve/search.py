@@ -59,7 +59,7 @@ class Bounds:
     entries: int = 4_000_000  # transposition table entries
     # positions the depth-first probe of the order "mixed" may enter (in a table of its
     # own, freed when they are spent)
-    probe: int = 200_000
+    probe: int = 300_000
     # seconds of this process's CPU time (`time.process_time`) instead of wall-clock
     # time: the same budget on a machine shared with other work
     cpu: bool = False
@@ -102,9 +102,12 @@ def space_for(game: Game, key: KeyFn | None, auto: bool = True, relax: bool = Fa
 def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None = None,
           order: str = "best", auto: bool = True, goal: GoalFn | None = None) -> Result:
     """Search for a sequence of moves from `start` that ends in a win for player 1:
-    best first guided by score and novelty (the default, which finds the most wins within
-    a budget on Besieged Castle), best first by score alone (`order="score"`), or depth
-    first (`order="depth"`, which holds only the current path in memory).
+    best first guided by score and novelty beside a depth-first probe (`order="mixed"`,
+    which decides the most deals within a budget on Besieged Castle, and `cardgame
+    solve`'s order), best first guided by score and novelty alone (`order="best"`, the
+    default here, which the reachability of expectations uses), best first by score alone
+    (`order="score"`), or depth first (`order="depth"`, which holds only the current path
+    in memory).
     `auto=False` ignores the game's `auto move` declarations (no dominance)."""
     if order not in ("mixed", "best", "score", "depth"):
         raise ValueError(f"unknown search order {order!r}")
@@ -353,9 +356,8 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
         tp.start(start)
         stack.append((heap[0][2], None, _probe_children(tp, heap[0][2])))
     while heap or stack:
-        if tp is not None and (not heap or tp.nodes <= t.nodes):
+        if tp is not None and (not heap or tp.nodes * 2 <= t.nodes):
             if not stack:  # the probe's own complete search found no win: a proof
-                t.nodes += tp.nodes
                 return t.result(UNSOLVABLE)
             node, trail, todo = stack[-1]
             if not todo:
@@ -365,20 +367,20 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
             entered, child = tp.enter(slots)
             if entered == "":
                 assert child is not None
+                t.nodes += 1  # the positions entered by both
+                if t.nodes >= bounds.nodes:
+                    return t.result(UNDECIDED, stopped="nodes")
                 stack.append((child, (move, trail), _probe_children(tp, child)))
             elif entered == WIN:
-                t.nodes += tp.nodes
                 found = _path(move, trail)
                 if t.relax and len(found) >= game.limit:
                     # a depth-first win is long: the shortest within the probe's table
                     found = _shortest_within(tp, heap_root, found)
                 return t.result(SOLVED, found)
             elif entered == "nodes":  # the probe's share is spent: its table is freed
-                t.nodes += tp.nodes
                 tp = None
                 stack = []
             elif entered not in (SEEN, OVER):
-                t.nodes += tp.nodes
                 return t.result(UNDECIDED, stopped=entered)
             continue
         _, _, node, trail = pop(heap)
@@ -408,15 +410,9 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 push(heap, (pri, tie, child, (move, trail)))
                 tie += 1
             elif entered == WIN:
-                if tp is not None:
-                    t.nodes += tp.nodes
                 return t.result(SOLVED, _path(move, trail))
             elif entered not in (SEEN, OVER):
-                if tp is not None:
-                    t.nodes += tp.nodes
                 return t.result(UNDECIDED, stopped=entered)
-    if tp is not None:
-        t.nodes += tp.nodes
     return t.result(UNSOLVABLE)
 
 

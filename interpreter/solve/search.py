@@ -59,7 +59,7 @@ class Bounds:
     entries: int = 4_000_000  # transposition table entries
     # positions the depth-first probe of the order "mixed" may enter (in a table of its
     # own, freed when they are spent)
-    probe: int = 300_000
+    probe: int = 200_000
     # seconds of this process's CPU time (`time.process_time`) instead of wall-clock
     # time: the same budget on a machine shared with other work
     cpu: bool = False
@@ -350,6 +350,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     # (node, trail, the children still to try as (slots, move), the most promising last)
     stack: list[tuple[Node, Any, list[tuple[Slots, Move]]]] = []
     tp: Table | None = None
+    probed = 0  # positions entered by the probe
     heap_root = heap[0][2]
     if probe and bounds.probe > 0:
         tp = Table(game, attrs.evolve(bounds, nodes=bounds.probe), key, auto, relax, goal)
@@ -368,6 +369,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
             if entered == "":
                 assert child is not None
                 t.nodes += 1  # the positions entered by both
+                probed += 1
                 if t.nodes >= bounds.nodes:
                     return t.result(UNDECIDED, stopped="nodes")
                 stack.append((child, (move, trail), _probe_children(tp, child)))
@@ -390,7 +392,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 assert child is not None
                 sc = score(child)
                 mobility = len(child[1])
-                if novelty and t.nodes > NOVELTY_NODES:
+                if novelty and t.nodes - probed > NOVELTY_NODES:  # its own positions
                     # a long search is most likely a proof, which enters every position
                     # whatever the order: the atoms are no longer worth their cost
                     novelty = False

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import resource
 import shutil
 import statistics
 import subprocess
@@ -33,10 +35,11 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.solve.command import wilson
-from cardgame.interpreter.solve.search import Bounds, solve
+from cardgame.interpreter.solve.search import Bounds, Result, solve
 from cardgame.interpreter.solve.symmetry import key_for
 
 SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -81,11 +84,20 @@ def main() -> int:
                     "(the same budget on a machine shared with other work)")
     ap.add_argument("--fc-cached-only", action="store_true",
                     help="never run fc-solve: compare with the verdicts in --fc-cache only")
+    ap.add_argument("--order", default="mixed", choices=["mixed", "best", "score", "depth"],
+                    help="the search order (solve's `order`)")
+    ap.add_argument("--probe", type=int, default=Bounds().probe,
+                    help="positions of the depth-first probe of the order mixed")
+    ap.add_argument("--entries", type=int, default=Bounds().entries,
+                    help="the transposition table's bound (memory)")
+    ap.add_argument("--jobs", type=int, default=1, choices=[1, 2],
+                    help="deals solved at once, in as many processes")
     args = ap.parse_args()
 
     game = compile_game(args.game, 1, {})
-    key, _ = key_for(game, not args.no_symmetry)
-    bounds = Bounds(nodes=args.nodes, seconds=args.budget, cpu=args.cpu)
+    bounds = Bounds(nodes=args.nodes, seconds=args.budget, cpu=args.cpu, probe=args.probe,
+                    entries=args.entries)
+    setting = (args.game, not args.no_symmetry, bounds, args.order, not args.no_auto)
     fc = None if args.fc_cached_only else shutil.which("fc-solve")
     if fc is None and not args.fc_cached_only:
         print("fc-solve is not on PATH (Debian: apt-get install freecell-solver-bin): "
@@ -100,22 +112,26 @@ def main() -> int:
     walls: list[float] = []
     nodes = 0
     bad_replays = []
-    for seed in range(args.first, args.first + args.deals):
+    peak_kb = 0
+    seeds = range(args.first, args.first + args.deals)
+    pool = multiprocessing.Pool(args.jobs, _init, (setting,)) if args.jobs > 1 else None
+    if pool is None:
+        _init(setting)
+    results = pool.imap(_deal, seeds) if pool is not None else map(_deal, seeds)
+    for seed, r, wall, replays, kb in results:
         start = game.new_state(seed)
-        w0 = time.perf_counter()
-        r = solve(game, start, bounds, key, auto=not args.no_auto)
-        walls.append(time.perf_counter() - w0)
+        walls.append(wall)
+        peak_kb = max(peak_kb, kb)
         ours[seed] = r.verdict
         stopped[r.stopped_by] += r.verdict == "undecided"
         times.append(r.seconds)
         nodes += r.nodes
-        if r.verdict == "solved":
-            st = start
-            for m in r.moves:
-                st = game.apply(st, m)
-            if game.results(st) != ["win"]:
-                bad_replays.append(seed)
-        line = (f"seed {seed}: {r.verdict} ({r.nodes} nodes, {r.seconds:.2f} s"
+        if r.verdict == "solved" and not replays:
+            bad_replays.append(seed)
+        line = (f"seed {seed}: {r.verdict} ({r.nodes} nodes"
+                + (f", {len(r.moves)} moves" if r.moves else "")
+                + (f", stopped by {r.stopped_by}" if r.stopped_by else "")
+                + f", {r.seconds:.2f} s"
                 + (f" CPU, {walls[-1]:.2f} s wall)" if args.cpu else ")"))
         if str(seed) in cache:
             theirs[seed] = cache[str(seed)]
@@ -127,6 +143,10 @@ def main() -> int:
         print(line, flush=True)
     if args.fc_cache and fc is not None:
         Path(args.fc_cache).write_text(json.dumps(cache), encoding="utf-8")
+    elif args.fc_cache and Path(args.fc_cache).exists():
+        # --fc-cached-only: the cache may have been written while this run went on
+        cache = json.loads(Path(args.fc_cache).read_text(encoding="utf-8"))
+        theirs = {s: cache[str(s)] for s in ours if str(s) in cache}
 
     n = args.deals
     solved = sum(v == "solved" for v in ours.values())
@@ -147,6 +167,9 @@ def main() -> int:
         print(f"wall-clock time per deal: median {statistics.median(walls):.2f} s, "
               f"mean {statistics.mean(walls):.2f} s")
     print(f"undecided, stopped by: {dict((k, v) for k, v in stopped.items() if v) or 'none'}")
+    print(f"order {args.order}, probe {args.probe} positions, table bound {args.entries} "
+          f"entries, {args.jobs} process(es); peak memory of a solving process "
+          f"{peak_kb / 1024:.0f} MB")
     print(f"solutions replayed to a win: {solved - len(bad_replays)}/{solved}"
           + (f" (FAILED: seeds {bad_replays})" if bad_replays else ""))
     if theirs:
@@ -162,6 +185,35 @@ def main() -> int:
         if disagree:
             return 1
     return 1 if bad_replays else 0
+
+
+_SETTING: dict[str, Any] = {}
+
+
+def _init(setting: tuple[Any, ...]) -> None:
+    """A solving process: the game compiled once, with its key."""
+    name, symmetry, bounds, order, auto = setting
+    game = compile_game(name, 1, {})
+    key, _ = key_for(game, symmetry)
+    _SETTING.update(game=game, key=key, bounds=bounds, order=order, auto=auto)
+
+
+def _deal(seed: int) -> tuple[int, Result, float, bool, int]:
+    """One deal: its result, the wall-clock time, whether its solution replays to a win
+    through `Game.apply`, and this process's peak memory (kB)."""
+    g = _SETTING
+    game = g["game"]
+    start = game.new_state(seed)
+    w0 = time.perf_counter()
+    r = solve(game, start, g["bounds"], g["key"], order=g["order"], auto=g["auto"])
+    wall = time.perf_counter() - w0
+    replays = False
+    if r.verdict == "solved":
+        st = start
+        for m in r.moves:
+            st = game.apply(st, m)
+        replays = game.results(st) == ["win"]
+    return seed, r, wall, replays, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from cardgame.interpreter.engine import Game, Position, SearchSpace, State, comp
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.intervals import wilson
-from cardgame.interpreter.solve.search import Bounds, _search, solve, space_for
+from cardgame.interpreter.solve.search import Bounds, _search, shorten, solve, space_for
 from cardgame.interpreter.solve.symmetry import (
     Canonical,
     identical_cards,
@@ -52,7 +52,7 @@ def replays_to_win(game: Game, state: State, moves: tuple[tuple[int, ...], ...])
 
 
 # ---------------------------------------------------------------------- verdicts
-@pytest.mark.parametrize("order", ["best", "depth"])
+@pytest.mark.parametrize("order", ["mixed", "best", "depth"])
 def test_a_position_two_kings_from_a_win_is_solved(castle: Game, order: str) -> None:
     # The K♦ covers the Q♦ and a K moves only to an empty column: one must empty first.
     st = castle_position(castle, 11, ["K♠ Q♥", "K♥ Q♠", "Q♦ K♦", "K♣ Q♣"])
@@ -67,7 +67,7 @@ def test_a_position_two_kings_from_a_win_is_solved(castle: Game, order: str) -> 
 def test_deals_proved_unsolvable_by_a_complete_search(castle: Game, seed: int) -> None:
     for use in (True, False):
         key, _ = key_for(castle, use)
-        for order in ("best", "depth"):
+        for order in ("mixed", "best", "depth"):
             r = solve(castle, castle.new_state(seed), Bounds(nodes=20_000), key, order)
             assert r.verdict == "unsolvable" and r.nodes > 1 and r.stopped_by == ""
 
@@ -81,8 +81,9 @@ def test_a_stuck_position_is_unsolvable_at_once(castle: Game) -> None:
 
 def test_the_bounds_say_which_stopped_the_search(castle: Game) -> None:
     start = castle.new_state(1)
-    r = solve(castle, start, Bounds(nodes=50))
-    assert (r.verdict, r.stopped_by, r.nodes) == ("undecided", "nodes", 50)
+    for order in ("best", "mixed"):  # mixed: the probe's positions count too
+        r = solve(castle, start, Bounds(nodes=50), order=order)
+        assert (r.verdict, r.stopped_by, r.nodes) == ("undecided", "nodes", 50)
     r = solve(castle, start, Bounds(entries=30))
     assert (r.verdict, r.stopped_by) == ("undecided", "entries")
     r = solve(castle, start, Bounds(seconds=0.0), order="depth")
@@ -507,3 +508,66 @@ def test_a_win_that_only_the_move_limit_gives_is_found_within_the_limit(
     r = solve(game, start, key=key)
     assert r.verdict == "solved" and len(r.moves) == 1
     assert replays_to_win(game, start, r.moves)
+
+
+# ---------------------------------------------------------------------- the order mixed
+def test_the_depth_first_probe_solves_deals_that_best_first_misses(castle: Game) -> None:
+    # seeds 384 and 154: best-first width search is lost after 20,000 positions; the
+    # probe (to the foundations, onto a card, to an empty column last) wins in 2,689 and
+    # 3,006 of its own, with a path of thousands of moves, cut below the move limit
+    key, _ = key_for(castle)
+    for seed in (384, 154):
+        start = castle.new_state(seed)
+        assert solve(castle, start, Bounds(nodes=20_000), key, "best").verdict == "undecided"
+        r = solve(castle, start, Bounds(nodes=20_000), key, "mixed")
+        assert r.verdict == "solved" and r.nodes < 20_000
+        assert len(r.moves) < 1000 and replays_to_win(castle, start, r.moves)
+
+
+@pytest.mark.parametrize("probe", [0, 1, 7, 1_000_000])
+def test_a_proof_is_a_proof_whatever_the_probe_did(castle: Game, probe: int) -> None:
+    # a probe cut short (its table freed) leaves the proof to best first; a probe that
+    # runs out of positions is a complete search of its own: the same verdicts
+    key, _ = key_for(castle)
+    for seed in UNSOLVABLE_SEEDS + (13,):
+        r = solve(castle, castle.new_state(seed), Bounds(nodes=20_000, probe=probe), key,
+                  "mixed")
+        assert (r.verdict, r.stopped_by) == ("unsolvable", "")
+    st = castle_position(castle, 11, ["K♠ Q♥", "K♥ Q♠", "Q♦ K♦", "K♣ Q♣"])
+    r = solve(castle, st, Bounds(probe=probe), key, "mixed")
+    assert r.verdict == "solved" and replays_to_win(castle, st, r.moves)
+
+
+def test_a_solution_with_a_loop_and_a_detour_is_shortened(castle: Game) -> None:
+    st = castle_position(castle, 11, ["K♠ Q♥", "K♥ Q♠", "Q♦ K♦", "K♣ Q♣"])
+    best = solve(castle, st, order="best").moves
+    by_text = {castle.move_text(m): m for m in castle.legal_moves(st)}
+    # a loop: Q♥ to an empty column and back onto its K♠
+    there = by_text["shift column1 column5"]
+    back = castle.legal_moves(castle.apply(st, there))
+    back_m = next(m for m in back if castle.move_text(m) == "shift column5 column1")
+    padded = (there, back_m) + best
+    short = shorten(castle, st, padded)
+    assert replays_to_win(castle, st, short) and len(short) <= len(best)
+    # a detour: Q♥ to column 5, then on to column 6 (one move, column1 -> column6, does it)
+    s1 = castle.apply(st, there)
+    on = next(m for m in castle.legal_moves(s1)
+              if castle.move_text(m) == "shift column5 column6")
+    s2 = castle.apply(s1, on)
+    rest = solve(castle, s2, order="best").moves
+    short = shorten(castle, st, (there, on) + rest)
+    assert replays_to_win(castle, st, short) and len(short) <= 1 + len(rest)
+    assert shorten(castle, st, best) == best or len(shorten(castle, st, best)) < len(best)
+
+
+def test_a_move_into_an_empty_zone_fills_it(castle: Game) -> None:
+    st = castle_position(castle, 11, ["K♠ Q♥", "K♥ Q♠", "Q♦ K♦", "K♣ Q♣"])
+    space = SearchSpace(castle)
+    node = space.node(st)
+    fills = {castle.move_text(m): space.fills_empty(node[0], space.step(node, m))
+             for m in node[1]}
+    assert fills["shift column1 column5"] is True
+    assert fills["shift column1 column3"] is False  # Q♥ onto K♦
+    assert fills["home column1"] is False
+    assert {t for t, v in fills.items() if v} == {
+        t for t in fills if t.startswith("shift") and t[-1] in "5678"}

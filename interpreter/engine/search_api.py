@@ -226,6 +226,15 @@ class SearchSpace:
             out.append((v, slots[v]))
         return out
 
+    def fills_empty(self, before: Slots, after: Slots) -> bool:
+        """A move from slots `before` to slots `after` put a card into a zone that was
+        empty (an empty zone is a resource of most patience games: the depth-first probe
+        of the solver tries such moves last)."""
+        for z in self._zones:
+            if not before[z] and after[z]:
+                return True
+        return False
+
     @staticmethod
     def moves_played(slots: Slots) -> int:
         return int(slots[MOVES])

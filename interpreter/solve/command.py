@@ -25,6 +25,9 @@ from ..observe import sees_card
 from .search import SOLVED, UNDECIDED, UNSOLVABLE, Bounds, Result, solve
 from .symmetry import key_for
 
+#: the search order of `cardgame solve` (see `search.solve`)
+ORDER = "mixed"
+
 
 def hidden_cards(game: Game, state: State) -> list[str]:
     """The zones where player 1 cannot see a card in `state` (a zone it cannot see, or a
@@ -55,7 +58,7 @@ def solve_seed(game: Game, seed: int, bounds: Bounds, *, thoughtful: bool = Fals
     state = game.new_state(seed)
     check_solvable(game, state, thoughtful)
     key, _ = key_for(game, symmetry)
-    return solve(game, state, bounds, key, auto=auto)
+    return solve(game, state, bounds, key, order=ORDER, auto=auto)
 
 
 def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: bool = False,
@@ -67,7 +70,7 @@ def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: boo
     for i, seed in enumerate(seeds):
         state = game.new_state(seed)
         check_solvable(game, state, thoughtful)
-        deal = Deal(seed, solve(game, state, bounds, key, auto=auto))
+        deal = Deal(seed, solve(game, state, bounds, key, order=ORDER, auto=auto))
         out.append(deal)
         if progress is not None:
             progress(i + 1, len(seeds), deal)

@@ -57,6 +57,9 @@ class Bounds:
     nodes: int = 500_000  # positions entered
     seconds: float = 60.0
     entries: int = 4_000_000  # transposition table entries
+    # positions the depth-first probe of the order "mixed" may enter (in a table of its
+    # own, freed when they are spent)
+    probe: int = 200_000
     # seconds of this process's CPU time (`time.process_time`) instead of wall-clock
     # time: the same budget on a machine shared with other work
     cpu: bool = False
@@ -99,11 +102,14 @@ def space_for(game: Game, key: KeyFn | None, auto: bool = True, relax: bool = Fa
 def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None = None,
           order: str = "best", auto: bool = True, goal: GoalFn | None = None) -> Result:
     """Search for a sequence of moves from `start` that ends in a win for player 1:
-    best first guided by score and novelty (the default, which finds the most wins within
-    a budget on Besieged Castle), best first by score alone (`order="score"`), or depth
-    first (`order="depth"`, which holds only the current path in memory).
+    best first guided by score and novelty beside a depth-first probe (`order="mixed"`,
+    which decides the most deals within a budget on Besieged Castle, and `cardgame
+    solve`'s order), best first guided by score and novelty alone (`order="best"`, the
+    default here, which the reachability of expectations uses), best first by score alone
+    (`order="score"`), or depth first (`order="depth"`, which holds only the current path
+    in memory).
     `auto=False` ignores the game's `auto move` declarations (no dominance)."""
-    if order not in ("best", "score", "depth"):
+    if order not in ("mixed", "best", "score", "depth"):
         raise ValueError(f"unknown search order {order!r}")
     if goal is None and game.limit and not reads_move_count(game):
         # First without the move limit: each position is entered once, whatever the moves
@@ -113,6 +119,9 @@ def solve(game: Game, start: State, bounds: Bounds = Bounds(), key: KeyFn | None
         # proves there is none with the limit either, unless the limit itself would make
         # some position a win (then `limit_win` stops it); a win within the limit is a win.
         r = _search(game, start, bounds, key, order, auto, relax=True)
+        if r.verdict == SOLVED and len(r.moves) >= game.limit:
+            # a depth-first win is long: cut its loops and detours first
+            r = attrs.evolve(r, moves=shorten(game, start, r.moves))
         if r.stopped_by != "limit" and (r.verdict != SOLVED or len(r.moves) < game.limit):
             return r
         # a win too long for the limit, or a position the limit would win: search again
@@ -129,8 +138,42 @@ def _search(game: Game, start: State, bounds: Bounds, key: KeyFn | None, order: 
             auto: bool, relax: bool = False, goal: GoalFn | None = None) -> Result:
     if order == "depth":
         return depth_first(game, start, bounds, key, auto, relax, goal=goal)
-    return best_first(game, start, bounds, key, auto, novelty=order == "best", relax=relax,
-                      goal=goal)
+    return best_first(game, start, bounds, key, auto, novelty=order != "score", relax=relax,
+                      goal=goal, probe=order == "mixed")
+
+
+def shorten(game: Game, start: State, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """A solution with its loops and detours cut, for a game whose rules never read the
+    number of moves played (`reads_move_count`): replay it, then from each position on
+    the way take the legal move that reaches the latest position of the solution (the
+    same position, move counter aside: an exact key, no symmetry), greedily, until a pass
+    cuts nothing. Each move kept is legal where it is played and the last position is
+    the solution's own, so the result is a solution."""
+    space = SearchSpace(game, (), auto=False)
+    key = space.key
+    for _ in range(4):
+        nodes = [space.node(start)]
+        keys = [key(nodes[0][0])]
+        for m in moves:
+            slots = space.step(nodes[-1], m)
+            keys.append(key(slots))
+            nodes.append(space.settle(slots))
+        latest = {k: i for i, k in enumerate(keys)}
+        out: list[Move] = []
+        i = latest[keys[0]]
+        while i < len(moves):
+            best, move = i + 1, moves[i]
+            node = nodes[i]
+            for m in node[1]:
+                j = latest.get(key(space.step(node, m)), -1)
+                if j > best:
+                    best, move = j, m
+            out.append(move)
+            i = latest[keys[best]]
+        if len(out) == len(moves):
+            break
+        moves = tuple(out)
+    return moves
 
 
 SEEN = "seen"  # Table.enter: the position was entered already with as many moves left
@@ -259,7 +302,8 @@ def depth_first(game: Game, start: State, bounds: Bounds = Bounds(),
 
 def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                key: KeyFn | None = None, auto: bool = True, novelty: bool = False,
-               relax: bool = False, goal: GoalFn | None = None) -> Result:
+               relax: bool = False, goal: GoalFn | None = None, probe: bool = False
+               ) -> Result:
     """The same search in best-first order. With `novelty` (the default order "best"), a
     novel open position is expanded first, then the highest score, then the most legal
     moves, then the fewest moves played; without it, the score comes first. A position is
@@ -272,7 +316,17 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     NOVELTY_NODES positions the search stops computing novelty (a search that long is
     most often a proof, which enters the same positions in any order, a third faster
     without the atoms). The same table and the same proof of `unsolvable` (every
-    position entered was expanded)."""
+    position entered was expanded).
+
+    With `probe` (the order "mixed"), a depth-first probe runs beside it from the start
+    position, turn about, each getting half of the positions entered: it tries a move
+    that raises the score first, then a move that puts no card into an empty zone, then
+    the game's order (the order of Freecell Solver's `-to 0AB` on Beleaguered Castle: to
+    the foundations, onto a card, to an empty column). The two share the table: a
+    position belongs to the one that entered it first and is expanded by it, so when
+    both have run out every position entered was expanded, and `unsolvable` is the
+    same proof, with no position entered twice. A deal that one of the two orders solves
+    fast is solved at most twice as slowly as by that order alone."""
     t = Table(game, bounds, key, auto, relax, goal)
     done = t.start(start)
     if done is not None:
@@ -292,7 +346,45 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     score = space.score
     played = space.moves_played
     moves = space.moves
-    while heap:
+    # the probe: its own table (bounded by `Bounds.probe` positions) and its path, frames
+    # (node, trail, the children still to try as (slots, move), the most promising last)
+    stack: list[tuple[Node, Any, list[tuple[Slots, Move]]]] = []
+    tp: Table | None = None
+    probed = 0  # positions entered by the probe
+    heap_root = heap[0][2]
+    if probe and bounds.probe > 0:
+        tp = Table(game, attrs.evolve(bounds, nodes=bounds.probe), key, auto, relax, goal)
+        tp.start(start)
+        stack.append((heap[0][2], None, _probe_children(tp, heap[0][2])))
+    while heap or stack:
+        if tp is not None and (not heap or tp.nodes * 2 <= t.nodes):
+            if not stack:  # the probe's own complete search found no win: a proof
+                return t.result(UNSOLVABLE)
+            node, trail, todo = stack[-1]
+            if not todo:
+                stack.pop()
+                continue
+            slots, move = todo.pop()
+            entered, child = tp.enter(slots)
+            if entered == "":
+                assert child is not None
+                t.nodes += 1  # the positions entered by both
+                probed += 1
+                if t.nodes >= bounds.nodes:
+                    return t.result(UNDECIDED, stopped="nodes")
+                stack.append((child, (move, trail), _probe_children(tp, child)))
+            elif entered == WIN:
+                found = _path(move, trail)
+                if t.relax and len(found) >= game.limit:
+                    # a depth-first win is long: the shortest within the probe's table
+                    found = _shortest_within(tp, heap_root, found)
+                return t.result(SOLVED, found)
+            elif entered == "nodes":  # the probe's share is spent: its table is freed
+                tp = None
+                stack = []
+            elif entered not in (SEEN, OVER):
+                return t.result(UNDECIDED, stopped=entered)
+            continue
         _, _, node, trail = pop(heap)
         for move in moves(node):
             entered, child = enter(step(node, move))
@@ -300,7 +392,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 assert child is not None
                 sc = score(child)
                 mobility = len(child[1])
-                if novelty and t.nodes > NOVELTY_NODES:
+                if novelty and t.nodes - probed > NOVELTY_NODES:  # its own positions
                     # a long search is most likely a proof, which enters every position
                     # whatever the order: the atoms are no longer worth their cost
                     novelty = False
@@ -320,14 +412,74 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 push(heap, (pri, tie, child, (move, trail)))
                 tie += 1
             elif entered == WIN:
-                found: list[Move] = [move]
-                while trail is not None:
-                    found.append(trail[0])
-                    trail = trail[1]
-                return t.result(SOLVED, tuple(reversed(found)))
+                return t.result(SOLVED, _path(move, trail))
             elif entered not in (SEEN, OVER):
                 return t.result(UNDECIDED, stopped=entered)
     return t.result(UNSOLVABLE)
+
+
+def _shortest_within(t: Table, root: Node, found: tuple[Move, ...]) -> tuple[Move, ...]:
+    """The shortest win from `root` through the positions of table `t` (a breadth-first
+    search that enters only positions in it; a win found by a search with that table
+    goes through them, so one is found), or `found` when the time bound runs out. Each
+    move is a legal move of the position it is played in: a solution."""
+    space = t.space
+    key = t.key
+    seen = t.seen
+    visited = {key(root[0])}
+    layer: list[tuple[Node, Any]] = [(root, None)]
+    depth = 0
+    while layer and depth < len(found):
+        depth += 1
+        if t.clock() > t.deadline:
+            return found
+        nxt: list[tuple[Node, Any]] = []
+        for node, trail in layer:
+            for m in space.moves(node):
+                slots = space.step(node, m)
+                k = key(slots)
+                if k in visited:
+                    continue
+                if k not in seen:
+                    child = space.settle(slots)
+                    if space.ended(child) and (space.won(child) if t.goal is None
+                                               else t.goal(child)):
+                        return _path(m, trail)
+                    continue
+                visited.add(k)
+                child = space.settle(slots)
+                if t.goal is not None and t.goal(child):
+                    return _path(m, trail)
+                nxt.append((child, (m, trail)))
+        layer = nxt
+    return found
+
+
+def _path(move: Move, trail: Any) -> tuple[Move, ...]:
+    """The moves from the start to `move`, from a linked list (move, rest) of the moves
+    before it, the last first."""
+    found: list[Move] = [move]
+    while trail is not None:
+        found.append(trail[0])
+        trail = trail[1]
+    return tuple(reversed(found))
+
+
+def _probe_children(t: Table, node: Node) -> list[tuple[Slots, Move]]:
+    """The moves the depth-first probe tries from `node`, as the slots they reach (not
+    settled) and the move, the first to try LAST: a higher score first, then a move that
+    fills no empty zone, then the game's order. Positions entered already are left out."""
+    space = t.space
+    before = node[0]
+    ranked = []
+    for i, m in enumerate(space.moves(node)):
+        slots = space.step(node, m)
+        if t.peek(slots):
+            continue
+        ranked.append((space.score((slots, [])), not space.fills_empty(before, slots), -i,
+                       slots, m))
+    ranked.sort(key=lambda x: x[:3])
+    return [(sl, m) for *_, sl, m in ranked]
 
 
 def _children(t: Table, node: Node) -> list[tuple[Move, Node]]:

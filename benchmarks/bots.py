@@ -128,7 +128,11 @@ def match(a: argparse.Namespace) -> None:
 GAMES: list[tuple[str, int | None]] = [
     ("calculation", None), ("besieged-castle", None), ("besieged-castle-spice-1", None),
     ("besieged-castle-spice-2", None), ("chains", None), ("chains-advanced", None),
-    ("arsene", 4), ("arsene", 3), ("interaction", 4), ("interaction", 3)]
+    ("arsene", 4), ("arsene", 3), ("interaction", 4), ("interaction", 3),
+    # the classics (issue 16): every bundled game, at its default player count
+    ("klondike", None), ("freecell", None), ("pyramid", None), ("golf", None),
+    ("blackjack", None), ("hearts", None), ("scopa", None), ("oh-hell", None),
+    ("crazy-eights", None)]
 
 
 def _positions(game: Game, k: int) -> list[Any]:

@@ -25,9 +25,7 @@ import os
 import pstats
 import subprocess
 import sys
-import time
 from pathlib import Path
-
 
 GAMES = ["calculation", "besieged-castle", "besieged-castle-spice-1",
          "besieged-castle-spice-2", "chains", "chains-advanced", "interaction", "arsene",
@@ -80,6 +78,9 @@ def main() -> None:
                     help="a directory holding another version's cardgame/ package "
                          "(interpreter, grammar, games: e.g. `git archive main interpreter "
                          "grammar games repl | tar -x -C DIR/cardgame`)")
+    ap.add_argument("--this", default=None,
+                    help="measure this directory's cardgame/ package as `now` (a snapshot, "
+                         "so that editing the checkout does not disturb a long run)")
     ap.add_argument("--profile", default=None)
     a = ap.parse_args()
     if a.examples is None and a.seconds is None:
@@ -102,7 +103,8 @@ def main() -> None:
         print(s.getvalue())
         return
     games = [x for x in GAMES if a.only in x]
-    roots: list[tuple[str, Path | None]] = [("now", None)] + (
+    roots: list[tuple[str, Path | None]] = [
+        ("now", Path(a.this).resolve() if a.this else None)] + (
         [("before", Path(a.compare).resolve())] if a.compare else [])
     best: dict[tuple[str, str], float] = {}
     info: dict[str, tuple[int, int]] = {}

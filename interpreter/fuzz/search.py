@@ -109,10 +109,13 @@ def digest(game: Game, game_ref: str, max_moves: int) -> bytes:
 
 
 def _final_replay() -> bool:
-    try:
-        from hypothesis.control import current_build_context
+    import sys
 
-        return bool(current_build_context().is_final)
+    control = sys.modules.get("hypothesis.control")
+    if control is None:  # not imported: no Hypothesis run (the random search)
+        return False
+    try:
+        return bool(control.current_build_context().is_final)
     except Exception:  # pragma: no cover - outside a Hypothesis test
         return False
 
@@ -409,6 +412,8 @@ def _seeded(real: Any, blob: bytes) -> Any:
 def open_database(database: Any) -> Any:
     """A Hypothesis example database from `fuzz(database=...)`: the default directory
     here, a directory, an ExampleDatabase, or None for none."""
+    if database is None:  # (Hypothesis is imported only when it is needed)
+        return None
     from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
     if database is USE_DEFAULT_DB:

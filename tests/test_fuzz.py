@@ -111,6 +111,24 @@ def test_the_clean_two_player_game_is_clean() -> None:
     assert r.warnings == []
 
 
+def test_the_random_search_repeats_with_its_seed_and_hypothesis_shrinks_its_failure(
+) -> None:
+    # the search draws no choice from Hypothesis: the same seed, the same playthroughs
+    # (a clean game: the same games and properties checked; its games are all 20 moves
+    # long), the same first failure; the failing playthrough's choices are then handed to
+    # Hypothesis, which shortens them
+    a, b = (run(MUTANTS / "duel.cardgame", examples=30, seed=5) for _ in range(2))
+    assert (a.coverage.games, a.coverage.checks) == (b.coverage.games, b.coverage.checks)
+    c = run(MUTANTS / "duel.cardgame", examples=30, seed=6)
+    assert c.coverage.checks != a.coverage.checks
+    kw: dict[str, Any] = {"shrink_seconds": 30, "shrink_games": 20}
+    x, y = (run(MUTANTS / "duel-chip-leak.cardgame", **kw) for _ in range(2))
+    assert x.story is not None and y.story is not None
+    assert (x.coverage.found_after, x.story.found_seed, x.story.found_moves) == (
+        y.coverage.found_after, y.story.found_seed, y.story.found_moves)
+    assert x.story.hypothesis_moves < x.story.found_moves, F.format_report(x)
+
+
 def test_loop_report_names_the_cycle() -> None:
     r = run(MUTANTS / "calc-loop.cardgame")
     cx = r.failure

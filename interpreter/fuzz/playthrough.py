@@ -318,12 +318,13 @@ class Playthrough:
                             f"(p{', p'.join(map(str, movers))} to decide"
                             + (f", phase '{g.phase(st)}'" if g.phase(st) else "") + ")",
                             seed, moves, st, player=movers[0] if movers else None)
+        deciding = {m[0] for m in legal}  # (a simultaneous pass lists thousands of moves)
         for p in movers:
-            if not any(m[0] == p for m in legal):
+            if p not in deciding:
                 raise self.fail("dead-end", f"p{p} must decide but has no legal move",
                                 seed, moves, st, player=p)
-        stray = [m for m in legal if m[0] not in movers]
-        if stray:
+        if not deciding.issubset(movers):
+            stray = [m for m in legal if m[0] not in movers]
             raise self.fail("crash", f"legal moves for a player who does not decide now: "
                             f"{self.text(stray[0])}", seed, moves, st)
         if g.limit and g.moves_played(st) >= g.limit:

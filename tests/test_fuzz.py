@@ -15,6 +15,7 @@ import io
 import json
 import os
 import re
+import unittest
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,22 @@ def test_the_random_search_repeats_with_its_seed_and_hypothesis_shrinks_its_fail
     assert (x.coverage.found_after, x.story.found_seed, x.story.found_moves) == (
         y.coverage.found_after, y.story.found_seed, y.story.found_moves)
     assert x.story.hypothesis_moves < x.story.found_moves, F.format_report(x)
+
+
+def test_the_database_replays_a_failure_first(tmp_path: Path) -> None:
+    # an empty database (nothing to replay) is no error; a failure found is saved and
+    # replayed first by the next run
+    db = tmp_path / "db"
+    try:
+        clean = run(MUTANTS / "duel.cardgame", examples=5, database=db)
+    except unittest.SkipTest as e:  # (Hypothesis's "no test cases": pytest would skip)
+        pytest.fail(f"the search raised SkipTest: {e}")
+    assert clean.ok, F.format_report(clean)
+    first = run(MUTANTS / "duel-chip-leak.cardgame", database=db, seed=1)
+    assert first.failure is not None and first.failure.property == "invariant"
+    again = run(MUTANTS / "duel-chip-leak.cardgame", database=db, seed=2)
+    assert again.failure is not None and again.failure.property == "invariant"
+    assert again.coverage.found_after == 1
 
 
 def test_loop_report_names_the_cycle() -> None:

@@ -364,11 +364,15 @@ class Search:
     def hypothesis(self, generate: bool = True, database: Any = None) -> Counterexample | None:
         """Run the Hypothesis test: the database's failures first, then (`generate`) a
         search of its own, then its shrinking of what failed."""
+        import unittest
+
         from hypothesis.errors import FlakyFailure
 
         try:
             self.test(generate, database if database is not None else self.database)()
         except _Stop:
+            pass
+        except unittest.SkipTest:  # no generation, and the database held nothing to replay
             pass
         except PropertyFailure as e:  # Hypothesis finished shrinking: its minimal example
             self.shrunk = True

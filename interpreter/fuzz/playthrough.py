@@ -1,8 +1,8 @@
 """One checked playthrough for `cardgame fuzz`: play moves that a chooser picks and check,
 after every step, the properties every game must have (see docs/fuzz.md).
 
-The chooser is Hypothesis (see `fuzz.py`), so a failing playthrough shrinks to the
-shortest one; this module knows nothing about Hypothesis. A property that fails raises
+The chooser is a seeded random generator or Hypothesis (see `search.py`), which shrinks
+a failing playthrough to the shortest one; this module knows nothing about either. A property that fails raises
 `PropertyFailure`, which carries the counterexample: the seed, the moves that applied,
 the state where the property failed and, when a move itself failed, that move.
 """

@@ -1,8 +1,9 @@
-"""The Hypothesis driver of `cardgame fuzz`: one search within a budget, then shrinking.
+"""The driver of `cardgame fuzz`: one search within a budget, then shrinking.
 
-A playthrough is drawn as a seed (the deal; it shrinks toward seed 0) and a sequence of
-choices among the legal moves, which the engine lists simplest first, so Hypothesis's
-shrinking yields the shortest failing playthrough. Every step is checked by
+A playthrough is a seed (the deal; it shrinks toward seed 0) and a sequence of choices
+among the legal moves, which the engine lists simplest first. The search draws them from
+a plain seeded generator (`Search.explore`); a failure's choices are handed to
+Hypothesis, whose shrinking yields the shortest failing playthrough. Every step is checked by
 `playthrough.Playthrough`. Failing examples are kept in a database (by default
 `.cardgame/fuzz-db`, relative to the current directory) and replayed first on the next
 run.

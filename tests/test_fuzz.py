@@ -15,6 +15,7 @@ import io
 import json
 import os
 import re
+import unittest
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,40 @@ def test_the_clean_two_player_game_is_clean() -> None:
     assert r.ok, F.format_report(r)
     assert r.coverage.games == 100
     assert r.warnings == []
+
+
+def test_the_random_search_repeats_with_its_seed_and_hypothesis_shrinks_its_failure(
+) -> None:
+    # the search draws no choice from Hypothesis: the same seed, the same playthroughs
+    # (a clean game: the same games and properties checked; its games are all 20 moves
+    # long), the same first failure; the failing playthrough's choices are then handed to
+    # Hypothesis, which shortens them
+    a, b = (run(MUTANTS / "duel.cardgame", examples=30, seed=5) for _ in range(2))
+    assert (a.coverage.games, a.coverage.checks) == (b.coverage.games, b.coverage.checks)
+    c = run(MUTANTS / "duel.cardgame", examples=30, seed=6)
+    assert c.coverage.checks != a.coverage.checks
+    kw: dict[str, Any] = {"shrink_seconds": 30, "shrink_games": 20}
+    x, y = (run(MUTANTS / "duel-chip-leak.cardgame", **kw) for _ in range(2))
+    assert x.story is not None and y.story is not None
+    assert (x.coverage.found_after, x.story.found_seed, x.story.found_moves) == (
+        y.coverage.found_after, y.story.found_seed, y.story.found_moves)
+    assert x.story.hypothesis_moves < x.story.found_moves, F.format_report(x)
+
+
+def test_the_database_replays_a_failure_first(tmp_path: Path) -> None:
+    # an empty database (nothing to replay) is no error; a failure found is saved and
+    # replayed first by the next run
+    db = tmp_path / "db"
+    try:
+        clean = run(MUTANTS / "duel.cardgame", examples=5, database=db)
+    except unittest.SkipTest as e:  # (Hypothesis's "no test cases": pytest would skip)
+        pytest.fail(f"the search raised SkipTest: {e}")
+    assert clean.ok, F.format_report(clean)
+    first = run(MUTANTS / "duel-chip-leak.cardgame", database=db, seed=1)
+    assert first.failure is not None and first.failure.property == "invariant"
+    again = run(MUTANTS / "duel-chip-leak.cardgame", database=db, seed=2)
+    assert again.failure is not None and again.failure.property == "invariant"
+    assert again.coverage.found_after == 1
 
 
 def test_loop_report_names_the_cycle() -> None:

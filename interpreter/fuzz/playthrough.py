@@ -1,8 +1,8 @@
 """One checked playthrough for `cardgame fuzz`: play moves that a chooser picks and check,
 after every step, the properties every game must have (see docs/fuzz.md).
 
-The chooser is Hypothesis (see `fuzz.py`), so a failing playthrough shrinks to the
-shortest one; this module knows nothing about Hypothesis. A property that fails raises
+The chooser is a seeded random generator or Hypothesis (see `search.py`), which shrinks
+a failing playthrough to the shortest one; this module knows nothing about either. A property that fails raises
 `PropertyFailure`, which carries the counterexample: the seed, the moves that applied,
 the state where the property failed and, when a move itself failed, that move.
 """
@@ -318,12 +318,13 @@ class Playthrough:
                             f"(p{', p'.join(map(str, movers))} to decide"
                             + (f", phase '{g.phase(st)}'" if g.phase(st) else "") + ")",
                             seed, moves, st, player=movers[0] if movers else None)
+        deciding = {m[0] for m in legal}  # (a simultaneous pass lists thousands of moves)
         for p in movers:
-            if not any(m[0] == p for m in legal):
+            if p not in deciding:
                 raise self.fail("dead-end", f"p{p} must decide but has no legal move",
                                 seed, moves, st, player=p)
-        stray = [m for m in legal if m[0] not in movers]
-        if stray:
+        if not deciding.issubset(movers):
+            stray = [m for m in legal if m[0] not in movers]
             raise self.fail("crash", f"legal moves for a player who does not decide now: "
                             f"{self.text(stray[0])}", seed, moves, st)
         if g.limit and g.moves_played(st) >= g.limit:

@@ -1,8 +1,9 @@
-"""The Hypothesis driver of `cardgame fuzz`: one search within a budget, then shrinking.
+"""The driver of `cardgame fuzz`: one search within a budget, then shrinking.
 
-A playthrough is drawn as a seed (the deal; it shrinks toward seed 0) and a sequence of
-choices among the legal moves, which the engine lists simplest first, so Hypothesis's
-shrinking yields the shortest failing playthrough. Every step is checked by
+A playthrough is a seed (the deal; it shrinks toward seed 0) and a sequence of choices
+among the legal moves, which the engine lists simplest first. The search draws them from
+a plain seeded generator (`Search.explore`); a failure's choices are handed to
+Hypothesis, whose shrinking yields the shortest failing playthrough. Every step is checked by
 `playthrough.Playthrough`. Failing examples are kept in a database (by default
 `.cardgame/fuzz-db`, relative to the current directory) and replayed first on the next
 run.
@@ -109,10 +110,13 @@ def digest(game: Game, game_ref: str, max_moves: int) -> bytes:
 
 
 def _final_replay() -> bool:
-    try:
-        from hypothesis.control import current_build_context
+    import sys
 
-        return bool(current_build_context().is_final)
+    control = sys.modules.get("hypothesis.control")
+    if control is None:  # not imported: no Hypothesis run (the random search)
+        return False
+    try:
+        return bool(control.current_build_context().is_final)
     except Exception:  # pragma: no cover - outside a Hypothesis test
         return False
 
@@ -172,20 +176,24 @@ class Search:
 
         if self.best is None:
             self.found = cx
-            self.found_at = time.monotonic()
             self.play.cov.found_after = self.play.cov.games
-            # Hypothesis shrinks for a share of the time left to shrink; the story search
-            # on other deals has the rest (see story_deadline)
-            window = self.story_end() - self.found_at
-            self.shrink_deadline = self.found_at + window * HYPOTHESIS_SHARE
-            self.stall = max(HYPOTHESIS_STALL_MIN, window * HYPOTHESIS_STALL)
+            self.window(time.monotonic())
             self.progress.stage = "shrinking"
         if self.best is None or key(cx) < key(self.best):
             self.improved_at = time.monotonic()
             self.best = cx
             self.progress.best = key(cx)[0]
 
-    def test(self) -> Any:
+    def window(self, now: float) -> None:
+        """Shrinking starts now: Hypothesis shrinks for a share of the time left to shrink;
+        the story search on other deals has the rest (see story_deadline)."""
+        self.found_at = now
+        window = self.story_end() - self.found_at
+        self.shrink_deadline = self.found_at + window * HYPOTHESIS_SHARE
+        self.stall = max(HYPOTHESIS_STALL_MIN, window * HYPOTHESIS_STALL)
+        self.improved_at = now
+
+    def test(self, generate: bool = True, database: Any = None) -> Any:
         from hypothesis import HealthCheck, Phase, Verbosity, given, settings
         from hypothesis import seed as hseed
         from hypothesis import strategies as st
@@ -194,11 +202,11 @@ class Search:
         ints: dict[int, Any] = {}
         play = self.play
         budget = self.budget
-        phases = [Phase.reuse, Phase.generate]
+        phases = [Phase.reuse] + ([Phase.generate] if generate else [])
         if self.shrink_seconds > 0:
             phases.append(Phase.shrink)
 
-        @settings(database=self.database, deadline=None,
+        @settings(database=database, deadline=None,
                   max_examples=budget.examples if budget.examples is not None else 10**9,
                   suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
                   report_multiple_bugs=False, print_blob=False, derandomize=False,
@@ -240,16 +248,73 @@ class Search:
             # @seed alone would also switch the database off: known failures come first
             test = hseed(self.seed)(playthrough)
             current = getattr(test, "_hypothesis_internal_use_settings", None)
-            if current is not None and self.database is not None:
-                test._hypothesis_internal_use_settings = settings(current,
-                                                                  database=self.database)
+            if current is not None and database is not None:
+                test._hypothesis_internal_use_settings = settings(current, database=database)
         return test
 
     def run(self) -> Counterexample | None:
-        cx = self.hypothesis()
+        cx = None
+        if self.database is not None:  # known failures first (Hypothesis's reuse phase)
+            cx = self.hypothesis(generate=False)
+        if cx is None:
+            cx = self.explore()
         if cx is not None and self.shrink_seconds > 0:
             cx = self.shorten(cx)
         return cx
+
+    def explore(self) -> Counterexample | None:
+        """The search proper: plain random playthroughs from a seeded generator, no
+        Hypothesis per draw (it costs more than the checks). The first plays the deal of
+        seed 0 with the first listed move at every choice (where Hypothesis starts too).
+        A failure's choices are handed to Hypothesis, which shrinks them (`hypothesis`),
+        and it saves the shrunk one in the database."""
+        play = self.play
+        cov = play.cov
+        budget = self.budget
+        rng = random.Random(f"cardgame-fuzz/{self.seed}" if self.seed is not None else None)
+        choices: list[int] = []
+        record = choices.append
+        randrange = rng.randrange
+
+        def first(n: int) -> int:
+            record(0)
+            return 0
+
+        def randomly(n: int) -> int:
+            c = randrange(n)
+            record(c)
+            return c
+
+        game_seed = 0
+        try:
+            while budget.examples is None or cov.games < budget.examples:
+                self.tick()
+                choices.clear()
+                choose = first if cov.games == 0 else randomly
+                game_seed = 0 if cov.games == 0 else rng.getrandbits(32)
+                try:
+                    play.run(game_seed, choose)
+                except PropertyFailure as e:
+                    e.cx.draws = len(choices)
+                    self.record(e.cx)
+                    break
+        except _Stop:
+            pass
+        found = self.best
+        if found is None:
+            return None
+        if found.draws <= SHRINK_LIMIT and self.shrink_seconds > 0:
+            from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+
+            blob = choices_to_bytes([game_seed, *choices])
+            self.window(time.monotonic())  # (importing Hypothesis is not shrinking time)
+            db = _seeded(self.database if self.database is not None
+                         else InMemoryExampleDatabase(), blob)
+            shrunk = self.hypothesis(generate=False, database=db)
+            if shrunk is not None and shrunk.property == found.property:
+                return shrunk
+            self.shrunk = False
+        return self.best
 
     def story_end(self) -> float:
         """When shrinking ends: the budget left, up to `shrink_seconds` after the first
@@ -297,12 +362,18 @@ class Search:
         self.shrunk = True
         return best
 
-    def hypothesis(self) -> Counterexample | None:
+    def hypothesis(self, generate: bool = True, database: Any = None) -> Counterexample | None:
+        """Run the Hypothesis test: the database's failures first, then (`generate`) a
+        search of its own, then its shrinking of what failed."""
+        import unittest
+
         from hypothesis.errors import FlakyFailure
 
         try:
-            self.test()()
+            self.test(generate, database if database is not None else self.database)()
         except _Stop:
+            pass
+        except unittest.SkipTest:  # no generation, and the database held nothing to replay
             pass
         except PropertyFailure as e:  # Hypothesis finished shrinking: its minimal example
             self.shrunk = True
@@ -318,9 +389,36 @@ class Search:
         return self.best
 
 
+def _seeded(real: Any, blob: bytes) -> Any:
+    """A database that offers one more failing choice sequence (the random search's) to
+    Hypothesis, as a non-minimal example (its secondary corpus: a primary one counts as
+    shrunk already), so that it shrinks it; everything else goes to the real one."""
+    from hypothesis.database import ExampleDatabase
+
+    class Seeded(ExampleDatabase):
+        def fetch(self, key: bytes) -> Any:
+            if key.endswith(b".secondary"):
+                yield blob
+            yield from real.fetch(key)
+
+        def save(self, key: bytes, value: bytes) -> None:
+            real.save(key, value)
+
+        def delete(self, key: bytes, value: bytes) -> None:
+            if value != blob:
+                real.delete(key, value)
+
+        def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+            real.move(src, dest, value)
+
+    return Seeded()
+
+
 def open_database(database: Any) -> Any:
     """A Hypothesis example database from `fuzz(database=...)`: the default directory
     here, a directory, an ExampleDatabase, or None for none."""
+    if database is None:  # (Hypothesis is imported only when it is needed)
+        return None
     from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
     if database is USE_DEFAULT_DB:

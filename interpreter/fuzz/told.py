@@ -48,6 +48,11 @@ SPAWN_TRIES = 3
 EARLY = 4
 PROBES = 4
 MAX_GAP = 32  # decisions between draws of a shadow after failed draws, at most
+# a draw replays the whole game so far: per seat, the moves replayed by draws stay within
+# REPLAY_BUDGET times the moves played (plus REPLAY_FREE), so that a long game (Arsène's
+# many deals) is not checked in quadratic time; a seat over it waits for the next draw
+REPLAY_BUDGET = 4
+REPLAY_FREE = 200
 
 
 class Leak(Exception):
@@ -125,6 +130,7 @@ class Shadows:
         # per seat: decisions to wait before the next draw of a shadow, and the gap
         self.wait: dict[int, int] = {p: 0 for p in self.seats}
         self.gap: dict[int, int] = {p: 1 for p in self.seats}
+        self.replayed: dict[int, int] = {p: 0 for p in self.seats}  # moves, by draws
 
     def _see(self, events: Sequence[Event]) -> None:
         for e in events:
@@ -173,6 +179,7 @@ class Shadows:
 
         for _ in range(SPAWN_TRIES):
             self.spawned += 1
+            self.replayed[p] += len(self.moves)
             sh = self._replay(p, order, report=True)
             if sh is not None:
                 if keep:
@@ -245,6 +252,8 @@ class Shadows:
         the check quadratic (Arsène: 561 failed draws in 3 games)."""
         if self.wait[p] > 0:
             self.wait[p] -= 1
+            return
+        if self.replayed[p] > REPLAY_BUDGET * len(self.moves) + REPLAY_FREE:
             return
         if self.spawn(p) is None:
             self.gap[p] = min(2 * self.gap[p], MAX_GAP)

@@ -103,6 +103,16 @@ class Ctx:
             return 1, self.n
         return self.const_range(e)
 
+    def loop_range(self, e: A.Expr) -> tuple[int | None, int | None]:
+        """The range of a quantifier's or a loop's variable over e: a range of two literals
+        as written, else `value_range`."""
+        if isinstance(e, A.Binary) and e.op == "..":
+            if isinstance(e.left, A.Int) and isinstance(e.right, A.Int):
+                return e.left.value, e.right.value
+        else:
+            return self.value_range(e)
+        return None, None
+
     def helper(self, name: str) -> str:
         """A runtime helper's name for a call in the code being emitted, noting whether the
         call may raise or change the state (then the optimiser must not move that code)."""

@@ -629,12 +629,7 @@ class Exprs:
         var = cx.names.tmp("q")
         inner = fr.scope()
         origin = self.expr(e.source, fr) if st == "zone" else None
-        lo = hi = None
-        if isinstance(e.source, A.Binary) and e.source.op == "..":
-            if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
-                lo, hi = e.source.left.value, e.source.right.value
-        else:
-            lo, hi = cx.value_range(e.source)
+        lo, hi = cx.loop_range(e.source)
         inner.env[e.var] = Local(var, origin, lo, hi)
         code = self._quant(e, var, src, inner, fr)
         if pending is not None:

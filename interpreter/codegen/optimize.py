@@ -384,12 +384,7 @@ class Optimizing(Exprs):
         env = {n: attrs.evolve(loc, level=0) if loc.level is None else loc
                for n, loc in fr.env.items()}
         inner = attrs.evolve(fr, env=env, hoist=h)
-        lo = hi = None
-        if isinstance(e.source, A.Binary) and e.source.op == "..":
-            if isinstance(e.source.left, A.Int) and isinstance(e.source.right, A.Int):
-                lo, hi = e.source.left.value, e.source.right.value
-        else:
-            lo, hi = cx.value_range(e.source)
+        lo, hi = cx.loop_range(e.source)
         inner.env[e.var] = Local(var, origin, lo, hi, level=1)
         src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
         r = names.tmp("r")

@@ -201,12 +201,7 @@ class Stmts:
             origin = src
             src = f"s[{src}]"
         inner = fr.scope()
-        lo = hi = None
-        if isinstance(st.source, A.Binary) and st.source.op == "..":
-            if isinstance(st.source.left, A.Int) and isinstance(st.source.right, A.Int):
-                lo, hi = st.source.left.value, st.source.right.value
-        else:
-            lo, hi = self.cx.value_range(st.source)
+        lo, hi = self.cx.loop_range(st.source)
         if assigns(self.cx, st.body, st):
             lo = hi = None  # its values are the range's only until the body assigns it
         inner.env[st.var] = Local(var, origin, lo, hi)

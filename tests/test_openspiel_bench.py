@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,12 +58,8 @@ def test_a_changed_hearts_rule_is_caught(tmp_path: Path) -> None:
     pytest.importorskip("pyspiel")
     from openspiel_adapters.hearts import Hearts
 
-    variant = tmp_path / "no-follow.cardgame"
-    variant.write_text('extends "hearts"\ngame "Hearts without following suit"\n'
-                       'move play(c in hand[me]) "play {c}" {\n  move c to trick\n}\n',
-                       encoding="utf-8")
-    loose = Hearts()
-    loose.game = str(variant)
+    loose = _variant(Hearts(), tmp_path, "hearts", "Hearts without following suit",
+                     'move play(c in hand[me]) "play {c}" {\n  move c to trick\n}')
     rep = openspiel_diff.compare(loose, 4, 60, 5)
     assert "legal moves per play decision" in rep["differs"], rep["differs"]
 
@@ -86,11 +83,15 @@ def test_oh_hell_agrees_with_openspiel_and_a_changed_rule_is_caught(tmp_path: Pa
     rep = openspiel_diff.compare(OhHell(), 3, 400, 3)
     assert rep["differs"] == [], rep["differs"]
     # without the dealer's rule, the dealer has one more bid: the bid decision differs
-    variant = tmp_path / "no-hook.cardgame"
-    variant.write_text('extends "oh-hell"\ngame "Oh Hell without the hook"\n'
-                       'move bid(n in 0..hand_size) "bid {n}" {\n  bid[me] = n\n}\n',
-                       encoding="utf-8")
-    loose = OhHell()
-    loose.game = str(variant)
+    loose = _variant(OhHell(), tmp_path, "oh-hell", "Oh Hell without the hook",
+                     'move bid(n in 0..hand_size) "bid {n}" {\n  bid[me] = n\n}')
     rep = openspiel_diff.compare(loose, 3, 400, 3)
     assert "legal moves per bid decision" in rep["differs"], rep["differs"]
+
+
+def _variant(adapter: Any, tmp_path: Path, base: str, title: str, move: str) -> Any:
+    """The adapter, playing the bundled game `base` with one move redefined."""
+    path = tmp_path / "variant.cardgame"
+    path.write_text(f'extends "{base}"\ngame "{title}"\n{move}\n', encoding="utf-8")
+    adapter.game = str(path)
+    return adapter

@@ -393,32 +393,31 @@ class Optimizing(Exprs):
             where, body = None, where
         out = w
         w = CodeWriter(out.ind + INDENT)
-        if True:
-            if where is not None:
-                w.line(f"if not {self.into(where, inner, w, keep=False)}: continue")
-            b = self.into(body, inner, w) if body is not None else None
-            if k == "any":
-                w.line(f"if {b}:" if b is not None else "if True:")
-                w.line(f"    {r} = True")
-                w.line("    break")
-            elif k == "all":
-                w.line(f"if not {b}:")
-                w.line(f"    {r} = False")
-                w.line("    break")
-            elif k == "count":
-                w.line(f"if {b}: {r} += 1" if b is not None else f"{r} += 1")
-            elif k == "sum":
-                w.line(f"{r} += {b if b is not None else var}")
-            elif k == "first":
-                w.line(f"{r} = {var}")
-                w.line("break")
-            else:
-                v = b if b is not None else var
-                if not v.isidentifier():
-                    t = names.tmp("b")
-                    w.line(f"{t} = {v}")
-                    v = t
-                w.line(f"if {r} is None or {v} {'>' if k == 'max' else '<'} {r}: {r} = {v}")
+        if where is not None:
+            w.line(f"if not {self.into(where, inner, w, keep=False)}: continue")
+        b = self.into(body, inner, w) if body is not None else None
+        if k == "any":
+            w.line(f"if {b}:" if b is not None else "if True:")
+            w.line(f"    {r} = True")
+            w.line("    break")
+        elif k == "all":
+            w.line(f"if not {b}:")
+            w.line(f"    {r} = False")
+            w.line("    break")
+        elif k == "count":
+            w.line(f"if {b}: {r} += 1" if b is not None else f"{r} += 1")
+        elif k == "sum":
+            w.line(f"{r} += {b if b is not None else var}")
+        elif k == "first":
+            w.line(f"{r} = {var}")
+            w.line("break")
+        else:
+            v = b if b is not None else var
+            if not v.isidentifier():
+                t = names.tmp("b")
+                w.line(f"{t} = {v}")
+                v = t
+            w.line(f"if {r} is None or {v} {'>' if k == 'max' else '<'} {r}: {r} = {v}")
         body_lines = w.lines
         w = out
         for v, c in h.levels[0].lines:

@@ -322,11 +322,12 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     position, turn about, each getting half of the positions entered: it tries a move
     that raises the score first, then a move that puts no card into an empty zone, then
     the game's order (the order of Freecell Solver's `-to 0AB` on Beleaguered Castle: to
-    the foundations, onto a card, to an empty column). The two share the table: a
-    position belongs to the one that entered it first and is expanded by it, so when
-    both have run out every position entered was expanded, and `unsolvable` is the
-    same proof, with no position entered twice. A deal that one of the two orders solves
-    fast is solved at most twice as slowly as by that order alone."""
+    the foundations, onto a card, to an empty column). The probe has a table of its own,
+    bounded by `Bounds.probe` positions and freed when they are spent (sharing the best
+    first table blocked its path with positions best first had entered). Either search
+    that runs out on its own table proves `unsolvable` by the argument above, the probe
+    only if it ran out before its bound. A deal that one of the two orders solves fast
+    is solved at most about twice as slowly as by that order alone."""
     t = Table(game, bounds, key, auto, relax, goal)
     done = t.start(start)
     if done is not None:

@@ -6,6 +6,7 @@ line and the rule it happened in.
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Callable
 from itertools import combinations
@@ -297,7 +298,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         seq = tuple(seq)
         if not seq:
             err(sid, "a random pick from nothing")
-        r = random.Random(s[1])
+        r = _seeded(s[1])
         v = seq[r.randrange(len(seq))]
         s[1] = r.getrandbits(63)
         rec = glb["REC"]
@@ -307,7 +308,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
 
     @export
     def _shuffle(s: list[Any], cards: tuple[int, ...]) -> tuple[int, ...]:
-        r = random.Random(s[1])
+        r = _seeded(s[1])
         lst = list(cards)
         _shuffle_list(r, lst)
         s[1] = r.getrandbits(63)
@@ -618,35 +619,68 @@ def nth_set(ids: tuple[int, ...], k: int | None, i: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+# Fisher-Yates as `random.Random.shuffle` runs it on a list of n cards: for i from n - 1
+# down to 1, j = randbelow(i + 1), drawn as getrandbits(k) with k the bit length of i + 1
+# until j <= i. The (i, k) pairs of each length, worked out once (lengths up to 4096).
+_FY_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _fy_steps(n: int) -> tuple[tuple[int, int], ...]:
+    steps = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+    if n <= 4096:
+        _FY_STEPS[n] = steps
+    return steps
+
+
 def _inline_shuffle(r: random.Random, x: list[Any]) -> None:
     """`r.shuffle(x)` as Python 3.11-3.13 write it (Fisher-Yates drawing each index with
-    `_randbelow_with_getrandbits`), the draw inlined: the same permutation, without a
+    `_randbelow_with_getrandbits`), the draw inlined and the bit lengths looked up: the
+    same calls to `getrandbits` in the same order, so the same permutation, without a
     method call per card. Used only where `_shuffle_check` finds it equal."""
     getrandbits = r.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _FY_STEPS.get(len(x)) or _fy_steps(len(x)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
 
 
-def _shuffle_check() -> Callable[[random.Random, list[Any]], None]:
-    """The inlined shuffle where it deals as `random.Random.shuffle` does on this Python
-    (checked on a few seeds and lengths, once per process), else the library's own."""
-    for seed in (0, 2**62 + 12345):  # about 0.1 ms at import
-        for n in (0, 1, 2, 52):
+def _new_seeded(seed: Any) -> random.Random:
+    """`random.Random(seed)` for an int seed without the Python-level `__init__` and
+    `seed` (which, for an int, only call the C seeding): the same generator state."""
+    if type(seed) is not int:
+        return random.Random(seed)
+    r = _NEW(random.Random)
+    _SEED(r, seed)
+    r.gauss_next = None  # type: ignore[attr-defined]  # as `random.Random.seed` leaves it
+    return r
+
+
+_NEW = random.Random.__new__
+_SEED = _random.Random.seed
+
+
+def _shuffle_check() -> tuple[Callable[[random.Random, list[Any]], None],
+                              Callable[[Any], random.Random]]:
+    """The inlined shuffle and the direct seeding where they deal as `random.Random`
+    does on this Python (checked on a few seeds and lengths, once per process), else the
+    library's own."""
+    shuffle: Callable[[random.Random, list[Any]], None] = _inline_shuffle
+    seeded: Callable[[Any], random.Random] = _new_seeded
+    for seed in (0, 2**62 + 12345, -7):  # about 0.3 ms at import
+        if _new_seeded(seed).getstate() != random.Random(seed).getstate():
+            seeded = random.Random
+        for n in (0, 1, 2, 33, 52):
             a, b = list(range(n)), list(range(n))
             ra, rb = random.Random(seed), random.Random(seed)
             ra.shuffle(a)
             _inline_shuffle(rb, b)
             if a != b or ra.getrandbits(63) != rb.getrandbits(63):
-                return random.Random.shuffle
-    return _inline_shuffle
+                shuffle = random.Random.shuffle
+    return shuffle, seeded
 
 
-_shuffle_list = _shuffle_check()
+_shuffle_list, _seeded = _shuffle_check()
 
 
 def _cards(n: int) -> str:

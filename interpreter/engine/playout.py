@@ -81,6 +81,28 @@ def _locate(tb: Any) -> tuple[str, Span] | None:
     return None
 
 
+def _below_check() -> bool:
+    """Whether `random.Random._randbelow` is, on this Python, the loop that
+    `_play_randomly` writes out (getrandbits of the bit length until below the bound):
+    checked once per process on a few seeds and bounds."""
+    if getattr(random.Random, "_randbelow", None) is not _RANDBELOW_WITH_BITS:
+        return False
+    for seed in (0, 1, 2**62 + 7):
+        a, b = random.Random(seed), random.Random(seed)
+        for k in (1, 2, 3, 5, 8, 17, 64, 100, 2**40 + 3):
+            bits = k.bit_length()
+            j = b.getrandbits(bits)
+            while j >= k:
+                j = b.getrandbits(bits)
+            if a._randbelow(k) != j:  # type: ignore[attr-defined]
+                return False
+    return a.getrandbits(63) == b.getrandbits(63)
+
+
+_RANDBELOW_WITH_BITS = getattr(random.Random, "_randbelow_with_getrandbits", None)
+_INLINE_BELOW = _below_check()
+
+
 class Machine:
     """A compiled game's generated code and layout, with the loops that run it in place."""
 
@@ -239,9 +261,17 @@ class Machine:
     def random_playout(self, seed: int, rng: random.Random,
                        max_moves: int = 1_000_000) -> tuple[list[Any], int]:
         """Play uniformly random legal moves on a mutable state; return it and the move count."""
-        s = self._init_slots(seed)
-        self._run(s)
-        return s, self._play_randomly(s, self._settle_lazily(s), rng, max_moves)
+        s = self._blank.copy()
+        s[RNG] = seed
+        try:  # the deal, the flow to the first decision and its moves, as one call each
+            self._setup(s)
+            self._gen_run(s, s[PC])
+            legal = self._gen_settle(s)
+        except Exception:  # again part by part (the same seed: it fails the same way),
+            s = self._init_slots(seed)  # for the error that names the rule
+            self._run(s)
+            legal = self._settle_lazily(s)
+        return s, self._play_randomly(s, legal, rng, max_moves)
 
     def _play_randomly(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
                        max_moves: int) -> int:
@@ -249,23 +279,36 @@ class Machine:
         are `legal`; the number of moves played."""
         n = 0
         sim = self._sim
-        fast = self._step_settle
         step = self._step
         settle = self._settle_lazily
         randrange = rng.randrange
         m: Move = ()
-        names = self.move_names
-
-        def failed() -> str:
-            return f"move {names[m[1]]} or the flow after it" if m else "setup"
-
-        # randrange(k) is _randbelow(k) for k >= 1: the same draws, one call less
+        # randrange(k) is _randbelow(k) for k >= 1: the same draws, one call less; and
+        # where _randbelow draws with getrandbits, its loop written out here
         below: Callable[[int], int] = randrange
         if type(rng).randrange is random.Random.randrange:
             below = rng._randbelow  # type: ignore[attr-defined]
+        getrandbits = rng.getrandbits
+        inline = _INLINE_BELOW and type(rng).randrange is random.Random.randrange and \
+            getattr(type(rng), "_randbelow", None) is _RANDBELOW_WITH_BITS
         steps = self._steps
-        with _Translate(failed):
-            if steps is not None:  # optimised code: each decision has its own step
+        try:
+            if steps is not None and inline:  # optimised code: each decision has its own step
+                while legal and n < max_moves:
+                    k = len(legal)
+                    bits = k.bit_length()
+                    j = getrandbits(bits)
+                    while j >= k:
+                        j = getrandbits(bits)
+                    m = legal[j]
+                    pc = s[PC]
+                    if pc in sim:
+                        step(s, m)
+                        legal = settle(s)
+                    else:
+                        legal = steps[pc](s, m)
+                    n += 1
+            if steps is not None:
                 while legal and n < max_moves:
                     m = legal[below(len(legal))]
                     pc = s[PC]
@@ -275,6 +318,7 @@ class Machine:
                     else:
                         legal = steps[pc](s, m)
                     n += 1
+            fast = self._step_settle
             if not sim:
                 while legal and n < max_moves:
                     m = legal[below(len(legal))]
@@ -288,6 +332,10 @@ class Machine:
                 else:
                     legal = fast(s, m)
                 n += 1
+        except Exception as e:  # what `with _Translate(rule)` does, `m` a plain local
+            rule = f"move {self.move_names[m[1]]} or the flow after it" if m else "setup"
+            _Translate(rule).__exit__(type(e), e, e.__traceback__)
+            raise
         return n
 
     def _play_greedily(self, s: list[Any], legal: Sequence[Move], rng: random.Random,

@@ -108,6 +108,94 @@ def chi2_p(table: list[list[int]]) -> float:
     return 0.5 * math.erfc(zz / math.sqrt(2))
 
 
+def pooled_bins(a: dict[int, int], b: dict[int, int], min_expected: float = 5.0
+                ) -> list[list[int]]:
+    """The values seen on either side, in order, pooled with their neighbours into bins
+    whose expected count on each side (under equal distributions) is at least
+    `min_expected` (Cochran's rule: the rare tail of long hands is one bin). Each bin is
+    the list of its values; fewer than two bins when there is nothing to compare."""
+    na, nb = sum(a.values()), sum(b.values())
+    if not na or not nb:
+        return []
+    share = min(na, nb) / (na + nb)  # the smaller side's share of every bin
+    bins: list[list[int]] = []
+    cur: list[int] = []
+    mass = 0
+    for v in sorted(set(a) | set(b)):
+        cur.append(v)
+        mass += a.get(v, 0) + b.get(v, 0)
+        if mass * share >= min_expected:
+            bins.append(cur)
+            cur, mass = [], 0
+    if cur:  # a rare tail: into the last full bin
+        if bins:
+            bins[-1].extend(cur)
+        else:
+            bins.append(cur)
+    return bins
+
+
+def pearson(a: list[int], b: list[int]) -> float:
+    """Pearson's chi-square statistic of the 2 x k table of counts (rows a and b)."""
+    na, nb = sum(a), sum(b)
+    n = na + nb
+    stat = 0.0
+    for x, y in zip(a, b, strict=True):
+        t = x + y
+        if t:
+            ea, eb = na * t / n, nb * t / n
+            stat += (x - ea) ** 2 / ea + (y - eb) ** 2 / eb
+    return stat
+
+
+def game_chi2_p(games_a: list[dict[int, int]], games_b: list[dict[int, int]],
+                rng: random.Random, permutations: int = 1999) -> tuple[float, float]:
+    """Do two sides' decisions have the same distribution of values (legal-move counts)?
+    Each side is a list of games, each game the counts of each value over its decisions.
+
+    The decisions of one game are not independent (a game of long hands has many
+    decisions with many moves), so Pearson's chi-square read against its chi-square
+    distribution, which counts every decision as independent, is far too ready to
+    reject. Here the statistic (on bins pooled by `pooled_bins`) is read against its
+    permutation distribution: under equal distributions the games are exchangeable
+    between the sides, so whole games are dealt to the two sides at random
+    `permutations` times. Returns (that p-value, the naive chi-square p-value)."""
+    tot_a: dict[int, int] = {}
+    tot_b: dict[int, int] = {}
+    for games, tot in ((games_a, tot_a), (games_b, tot_b)):
+        for g in games:
+            for v, c in g.items():
+                tot[v] = tot.get(v, 0) + c
+    bins = pooled_bins(tot_a, tot_b)
+    if len(bins) < 2:
+        return 1.0, 1.0
+    where = {v: i for i, vs in enumerate(bins) for v in vs}
+    k = len(bins)
+
+    def vec(g: dict[int, int]) -> list[int]:
+        out = [0] * k
+        for v, c in g.items():
+            out[where[v]] += c
+        return out
+
+    vecs = [vec(g) for g in games_a] + [vec(g) for g in games_b]
+    total = [sum(col) for col in zip(*vecs, strict=True)]
+    na = len(games_a)
+    a = [sum(col) for col in zip(*vecs[:na], strict=True)]
+    observed = pearson(a, [t - x for t, x in zip(total, a, strict=True)])
+    naive = chi2_p([a, [t - x for t, x in zip(total, a, strict=True)]])
+    small = na <= len(vecs) - na  # sum the smaller side's games
+    m = na if small else len(vecs) - na
+    at_least = 0
+    for _ in range(permutations):
+        part = [sum(col) for col in zip(*map(vecs.__getitem__, rng.sample(range(len(vecs)), m)),
+                                         strict=True)]
+        rest = [t - x for t, x in zip(total, part, strict=True)]
+        if pearson(part, rest) >= observed - 1e-9:
+            at_least += 1
+    return (at_least + 1) / (permutations + 1), naive
+
+
 def command_line(description: str, games: int, argv: list[str] | None,
                  more: Callable[[Any], None] = lambda ap: None
                  ) -> tuple[Any, dict[str, Any], list[str]] | int:

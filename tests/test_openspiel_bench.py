@@ -5,6 +5,7 @@ timed test)."""
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,45 @@ def test_chi_square_tells_equal_from_different_distributions() -> None:
     other = [[400, 300, 300], [250, 300, 450]]
     assert openspiel_common.chi2_p(same) > 0.5
     assert openspiel_common.chi2_p(other) < 0.001
+
+
+def _clustered(rng: random.Random, games: int, low_share: float) -> list[dict[int, int]]:
+    """Games of 100 decisions each, every game of one of two kinds (legal-move counts
+    1-3, or 2-5): its decisions are not independent, as in a card game."""
+    out = []
+    for _ in range(games):
+        values = (1, 2, 3) if rng.random() < low_share else (2, 3, 4, 5)
+        counts: dict[int, int] = {}
+        for _ in range(100):
+            v = rng.choice(values)
+            counts[v] = counts.get(v, 0) + 1
+        out.append(counts)
+    return out
+
+
+def test_the_legal_move_test_takes_the_game_as_the_unit() -> None:
+    """Two samples of one process: counting every decision as independent rejects
+    (p ~ 1e-8); dealing whole games to the sides at random does not."""
+    rng = random.Random(0)
+    a, b = _clustered(rng, 200, 0.5), _clustered(rng, 200, 0.5)
+    p, naive = openspiel_common.game_chi2_p(a, b, random.Random(1), 199)
+    assert naive < 1e-6
+    assert p > 0.05
+
+
+def test_the_legal_move_test_still_finds_a_real_difference() -> None:
+    rng = random.Random(0)
+    a, b = _clustered(rng, 200, 0.5), _clustered(rng, 200, 0.8)
+    p, naive = openspiel_common.game_chi2_p(a, b, random.Random(1), 1999)
+    assert p < 0.001 and naive < 1e-9
+
+
+def test_rare_counts_are_pooled_into_bins_of_five_expected() -> None:
+    a = {1: 500, 2: 300, 3: 100, 4: 6, 5: 2, 9: 1}
+    b = {1: 490, 2: 310, 3: 95, 4: 5, 5: 3, 7: 1}
+    bins = openspiel_common.pooled_bins(a, b)
+    assert bins == [[1], [2], [3], [4, 5, 7, 9]]
+    assert openspiel_common.pooled_bins({1: 3}, {}) == []
 
 
 def test_ratio_ci_treats_the_game_as_the_unit() -> None:

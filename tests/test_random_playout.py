@@ -99,3 +99,15 @@ def test_a_playout_plays_what_the_step_api_plays(name: str, players: int) -> Non
             k += 1
         assert n == k
         assert g.final_state(s) == st
+
+
+class _Subclass(random.Random):
+    """A generator the fast path does not write out (it calls its `_randbelow`)."""
+
+
+def test_the_written_out_draw_plays_as_the_generators_own() -> None:
+    g = compile_game("crazy-eights", players=3)
+    for seed in range(5):
+        a, n = g.random_playout(seed, random.Random(seed))
+        b, k = g.random_playout(seed, _Subclass(seed))
+        assert n == k and g.final_state(a) == g.final_state(b)

@@ -279,21 +279,13 @@ class Machine:
         are `legal`; the number of moves played."""
         n = 0
         sim = self._sim
-        step = self._step
-        settle = self._settle_lazily
-        randrange = rng.randrange
-        m: Move = ()
-        # randrange(k) is _randbelow(k) for k >= 1: the same draws, one call less; and
-        # where _randbelow draws with getrandbits, its loop written out here
-        below: Callable[[int], int] = randrange
-        if type(rng).randrange is random.Random.randrange:
-            below = rng._randbelow  # type: ignore[attr-defined]
-        getrandbits = rng.getrandbits
-        inline = _INLINE_BELOW and type(rng).randrange is random.Random.randrange and \
-            getattr(type(rng), "_randbelow", None) is _RANDBELOW_WITH_BITS
         steps = self._steps
+        m: Move = ()
         try:
-            if steps is not None and inline:  # optimised code: each decision has its own step
+            if steps is not None and type(rng) is random.Random and _INLINE_BELOW:
+                # optimised code, each decision with its own step; the move drawn as
+                # `rng._randbelow` draws it, its getrandbits loop written out
+                getrandbits = rng.getrandbits
                 while legal and n < max_moves:
                     k = len(legal)
                     bits = k.bit_length()
@@ -303,11 +295,19 @@ class Machine:
                     m = legal[j]
                     pc = s[PC]
                     if pc in sim:
-                        step(s, m)
-                        legal = settle(s)
+                        self._step(s, m)
+                        legal = self._settle_lazily(s)
                     else:
                         legal = steps[pc](s, m)
                     n += 1
+                return n
+            step = self._step
+            settle = self._settle_lazily
+            randrange = rng.randrange
+            # randrange(k) is _randbelow(k) for k >= 1: the same draws, one call less
+            below: Callable[[int], int] = randrange
+            if type(rng).randrange is random.Random.randrange:
+                below = rng._randbelow  # type: ignore[attr-defined]
             if steps is not None:
                 while legal and n < max_moves:
                     m = legal[below(len(legal))]

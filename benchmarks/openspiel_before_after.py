@@ -11,7 +11,9 @@ its adapters are this tree's, the same for both.
 
 For each game and version: the best engine/OpenSpiel, API/OpenSpiel (and bundled/OpenSpiel)
 ratio over the rounds (each round's ratio is that of the best of its K repeats), and the
-games/s of the best round. Needs pyspiel (`pip install open_spiel`); skips otherwise.
+games/s of the best round; then each ratio's mean over the rounds (a round's: the mean of
+its K repeats' ratios) with a 95% CI over the rounds, and after/before, the ratio of the
+two versions' engine games/s in the same round, likewise. Needs pyspiel (`pip install open_spiel`); skips otherwise.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from openspiel_common import mean_ci  # noqa: E402
+
 GAMES = {"oh_hell": 1000, "hearts": 300, "crazy_eights": 200, "blackjack": 4000}
 
 
@@ -64,12 +70,18 @@ def main(argv: list[str] | None = None) -> int:
     pkgs = {"before": package(a.before), "after": package(a.after)}
     games = a.game or list(GAMES)
     best: dict[tuple[str, str], dict[str, float]] = {}
+    means: dict[tuple[str, str, str], list[float]] = {}  # (game, version, way): per round
+    speed: dict[tuple[str, str], float] = {}  # (game, version): engine games/s this round
     for r in range(a.rounds):
         for g in games:
             order = ["before", "after"] if r % 2 == 0 else ["after", "before"]
             for which in order:
                 rep = one(pkgs[which], g, GAMES.get(g, 300), a.repeat)
                 row = best.setdefault((g, which), {})
+                speed[(g, which)] = rep["engine"][0]
+                for k in ("engine", "API", "bundled"):
+                    if f"{k}/OpenSpiel" in rep:
+                        means.setdefault((g, which, k), []).append(rep[f"{k}/OpenSpiel"][0])
                 for k in ("engine", "API", "bundled", "OpenSpiel"):
                     if f"{k} best" in rep:
                         row[k] = max(row.get(k, 0.0), rep[f"{k} best"])
@@ -79,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"round {r + 1} {g:13} {which:6} " + "  ".join(
                     f"{k}/OS {rep[f'{k}/OpenSpiel best']:.2f}" for k in
                     ("engine", "API", "bundled") if f"{k}/OpenSpiel best" in rep), flush=True)
+            means.setdefault((g, "after/before", "engine"), []).append(
+                speed[(g, "after")] / speed[(g, "before")])
     print(f"\nbest of {a.rounds} rounds (each the best of {a.repeat} repeats): games/s, and "
           "the ratio to OpenSpiel")
     for g in games:
@@ -88,6 +102,16 @@ def main(argv: list[str] | None = None) -> int:
                                                            if k + "/OS" in row else "")
                               for k in ("engine", "API", "bundled", "OpenSpiel") if k in row)
             print(f"  {g:13} {which:6} {cells}")
+    print(f"\nmean over the {a.rounds} rounds, 95% CI: the ratio to OpenSpiel; after/before: "
+          "the engine's games/s of the two versions in the same round")
+    for g in games:
+        for which in ("before", "after"):
+            cells = "  ".join(f"{k}/OS {m:.2f} ± {h:.2f}" for k in ("engine", "API", "bundled")
+                              if (g, which, k) in means
+                              for m, h in [mean_ci(means[(g, which, k)])])
+            print(f"  {g:13} {which:6} {cells}")
+        m, h = mean_ci(means[(g, "after/before", "engine")])
+        print(f"  {g:13} after/before engine {m:.3f} ± {h:.3f}")
     return 0
 
 

@@ -5,7 +5,11 @@
 OpenSpiel's rules, which the variant follows: a player may draw even with a card that
 fits, up to 5 cards a turn, then may pass; the discard pile under its top card becomes
 the stock as soon as the stock runs out; the game ends after 100 cards played, or after
-players + 1 passes in a row with nothing to draw.
+players + 1 passes in a row with nothing to draw. (Versions of OpenSpiel before its fix of
+June 2025, "the initial face up card should be regarded as played", left the starter card
+in the dealer's hand as well, an extra card there: with those the legal moves differ.
+open_spiel 2.0.2 has the fix. Every other rule that touches the legal moves was read
+against its crazy_eights.cc and agrees: see docs/games/crazy-eights.md.)
 
 The points are rescored from the hands on both sides with the bundled rule (8: 50; 10,
 J, Q, K: 10; A: 1; others their rank): OpenSpiel's returns count an ace 10 and a 2-10 as

@@ -303,7 +303,11 @@ class FlowLowering:
              lower: Callable[[A.Expr, Frame], str] | None = None) -> Local:
         """`s[slot] = <e>` in a node (a number guarded to 64 bits): the flow's variable."""
         w = CodeWriter()
-        w.line(f"s[{slot}] = {(lower or self.x.as_tuple)(e, fr)}")
+        # (a statement evaluates it: the optimiser may compute it with statements first,
+        # a quantifier as a loop that stops at its answer, with what the loop body reads
+        # of the state outside the loop computed once before it)
+        code = lower(e, fr) if lower is not None else self.x.into(e, fr, w)
+        w.line(f"s[{slot}] = {code}")
         kept = self.stmts.bind_int(f"s[{slot}]", e, span, fr, w)
         self.nodes[node].body += w.lines
         return Local(f"s[{slot}]", None, *(FULL if kept else (None, None)))

@@ -554,16 +554,21 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     loops = legal.split("for u_c in")
     assert len(loops) == 6  # one loop per move, two for `play` (unswitched)
     # `play`: `trick is empty` is tested once, before the loops (unswitching); in the arm
-    # where it is not, neither `led` nor the quantifier can fail: both are computed once
-    # before the loop, and the quantifier reads `led`'s variable
+    # where it is not, neither `led` nor the quantifier can fail: `led` is computed once
+    # before the loop; the quantifier, which runs only for a card not of the suit led (after
+    # `or`), the first time a card needs it, and it reads `led`'s variable
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
     led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
     # (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT.__getitem__, Z)`)
-    assert led and re.search(rf"_h\d+ = \(\({led.group(1)}\) in map\(SUIT", loops[1])
+    assert led and re.search(r"(_h\d+) = \.\.\.\s*$", loops[1])
+    assert re.search(rf"\((_h\d+) if \1 is not \.\.\. else \(\1 := \(\({led.group(1)}\) in "
+                     r"map\(SUIT", loops[2])
     assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
-    # `many`: the sum reads no card parameter and cannot fail: computed before the loop
-    assert re.search(r"(_h\d+) = sum\(RANK", loops[4])
+    # `many`: the sum reads no card parameter and cannot fail, but runs only when the count
+    # before its `and` holds: computed the first time it is reached, then remembered
+    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := sum\(RANK", loops[5])
+    assert not re.search(r"(_h\d+) = sum\(RANK", loops[4])
     # `dump`: it may fail (`top of pile`): once, where first reached
     assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[2])
     assert " is not ... else (_h" in loops[3]

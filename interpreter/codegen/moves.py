@@ -222,14 +222,24 @@ class _Generator:
                 for z in self.guards:
                     h.guards[value_key(cx, z, fr.env)] = 0
         conds = []
+        outer = h.conditional if h is not None else 0
         for c in self.conds[lvl]:
+            if h is not None and conds:
+                h.conditional = outer + 1  # tested only if the conditions before it hold
             if isinstance(c, _AnyOf):
-                conds.append("(" + " or ".join(x.expr(d, fr) for d in c.items) + ")")
+                items = []
+                for d in c.items:
+                    items.append(x.expr(d, fr))
+                    if h is not None:
+                        h.conditional += 1  # the next only if this one is false
+                conds.append("(" + " or ".join(items) + ")")
                 continue
             conds.append(x.expr(c, fr))
             if (h is not None and isinstance(c, A.IsEmpty) and c.negated
                     and cx.type_of(c.operand) == "zone"):
                 h.guards[value_key(cx, c.operand, fr.env)] = lvl  # later conjuncts may rely on it
+        if h is not None:
+            h.conditional = outer
         inner = CodeWriter(w.ind + INDENT if conds else w.ind)
         params = self.md.params
         if lvl == len(params):

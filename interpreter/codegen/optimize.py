@@ -18,7 +18,10 @@ generator (a frame with a `Hoist`) it also:
   in a test of each card c: once per decision, not once per card). One that cannot fail
   is computed before the inner loops; one that may fail (an empty zone...) is computed
   where it stands the first time it is reached, and remembered for the rest of that
-  level (`_h if _h is not ... else (_h := ...)`): the same error at the same point.
+  level (`_h if _h is not ... else (_h := ...)`): the same error at the same point. A
+  quantifier that runs only on a condition (after an `and`/`or` operand, in an `if` arm,
+  behind an earlier condition of its level) is computed that way too, even if it cannot
+  fail: once at most, and not at all when no card needs it.
 moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`).
 """
 
@@ -80,12 +83,16 @@ class Optimizing(Exprs):
             key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
         except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
             key = ("quant", self.cx.names.tmp("k"))
-        return self.hoisted(h, fr, key, lambda: super(Optimizing, self).quant(e, fr))
+        return self.hoisted(h, fr, key, lambda: super(Optimizing, self).quant(e, fr), True)
 
-    def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str]) -> str:
+    def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str],
+                costly: bool = False) -> str:
         """The code of `lower()` (a quantifier, a def without parameters), computed once
         at the outermost loop level whose values it reads when that is outside the loop
-        being compiled, and in place when it reads this loop's values or changes the state."""
+        being compiled, and in place when it reads this loop's values or changes the state.
+        A costly one (a loop over values) that runs only on a condition (after `or`, in an
+        `if`'s arm: `not first_trick or (all d in hand[me]: ...)`) is computed the first
+        time it is reached, as one that may fail is: not at all when never needed."""
         names = self.cx.names
         att = _Attempt({loc.code for loc in fr.env.values() if loc.level is None})
         unsafe, impure, walrus = names.unsafe, names.impure, names.walrus
@@ -97,7 +104,7 @@ class Optimizing(Exprs):
         level = max(att.level, 0)
         if att.blocked or level >= h.cur or names.impure != impure:
             return code  # it reads this loop's parameter, or changes the state: in place
-        if names.unsafe == unsafe:
+        if names.unsafe == unsafe and not (costly and h.conditional):
             names.walrus = walrus  # its code is no longer in place
             return h.hoist(level, key, code, names)
         # it may fail: evaluated where it stands, the first time only
@@ -127,7 +134,8 @@ class Optimizing(Exprs):
             # a def without parameters (Arsène's `led`) is a value of the state: like a
             # quantifier, computed once at the level whose values it reads
             return self.hoisted(h, fr, ("def", d.name),
-                                lambda: self.lower_call(d, arg_exprs, fr, call))
+                                lambda: self.lower_call(d, arg_exprs, fr, call),
+                                self.loops(d.body))
         return self.lower_call(d, arg_exprs, fr, call)
 
     def lower_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
@@ -509,13 +517,27 @@ class Optimizing(Exprs):
                            self.cx.names)
         return super().card_attr(e, table, obj, fr)
 
+    def loops(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
+        """Does evaluating e loop over values (a quantifier, here or in a def it calls)?"""
+        for n in A.walk(e):
+            if isinstance(n, A.Quant):
+                return True
+            if isinstance(n, (A.Call, A.Name)):
+                d, _ = self.callee_of(n)
+                if d is not None and d.name not in seen and self.loops(d.body, seen | {d.name}):
+                    return True
+        return False
+
     def chain_start(self, fr: Frame) -> Any:
-        return dict(fr.hoist.guards) if fr.hoist is not None else None
+        h = fr.hoist
+        return (dict(h.guards), h.conditional) if h is not None else None
 
     def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
         """`Z is empty or ...`, `Z is not empty and ...`: after it, Z is not empty. A fact
         inside one evaluation of an expression: what relies on it never moves out (INNER)."""
         h = fr.hoist
+        if h is not None:
+            h.conditional += 1  # what follows runs only if e allows it
         if (h is not None and isinstance(e, A.IsEmpty) and e.negated == (op == "and")
                 and self.cx.type_of(e.operand) == "zone"):
             try:
@@ -526,7 +548,7 @@ class Optimizing(Exprs):
 
     def chain_end(self, fr: Frame, saved: Any) -> None:
         if fr.hoist is not None and saved is not None:
-            fr.hoist.guards = saved
+            fr.hoist.guards, fr.hoist.conditional = saved
 
     def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
         h = fr.hoist

@@ -130,6 +130,9 @@ class Hoist:
     levels: list[HoistLevel] = attrs.Factory(list)
     guards: dict[Any, int] = attrs.Factory(dict)  # zone (value key) -> level of its check
     needs: int = -1
+    # > 0 while lowering code that runs only if an earlier operand of an `and`/`or`, an
+    # `if`'s test or an earlier condition of the level allows it
+    conditional: int = 0
 
     def enter(self, level: int) -> None:
         """Start an instance of a loop level: what deeper instances hoisted and guarded is

@@ -369,6 +369,53 @@ flow {
   }
 }
 """,
+    # a trick game: unswitched tests that decide later ones, quantifiers after `or` (lazy),
+    # a flow `let` of the winner (a loop over the trick's positions, unchecked), a def
+    # given `me`, and a flow whose middle of a trick is short and whose end of a deal long
+    "tricks": """\
+game "Tricks"
+players 3
+deck standard
+deck order ace high
+zone hand[player]: owner
+zone trick: face up
+zone taken[player]: face down
+var broken = false
+var played = 0
+var leader: player = 1
+var deals = 0
+def led = (trick[1]).suit
+def can_follow(p: player) = any d in hand[p]: d.suit == led
+def best = max c in trick where c.suit == led: c.order
+move play(c in hand[me]) "play {c}"
+  when trick is empty or c.suit == led or not can_follow(me)
+  when trick is not empty or c.suit != hearts or broken or (all d in hand[me]: d.suit == hearts)
+  when played != 0 or c.suit != spades or (all d in hand[me]: d.suit == spades)
+{
+  move c to trick
+  if c.suit == hearts { broken = true }
+}
+flow {
+  while deals < 2 {
+    deals += 1
+    for p in players { move all of taken[p] to deck }
+    shuffle deck
+    deal 5 from deck to hand
+    broken = false
+    played = 0
+    repeat 5 times {
+      for p in players from leader {
+        p chooses play
+      }
+      let w = (players from leader)[first i in 1..size(trick) where (trick[i]).suit == led and (trick[i]).order == best]
+      move all of trick to taken[w]
+      leader = w
+      played += 1
+    }
+  }
+}
+score = size(taken[me])
+""",
     # quantifiers, lets and inlined defs where a statement evaluates them (an assignment,
     # a `let`, an `if`'s first test, in effects and in the flow): loops of statements;
     # `min` over nothing on some seeds (a rule error at the same point)
@@ -933,3 +980,42 @@ def test_a_step_resets_the_budget_only_for_parts_that_draw_from_it() -> None:
     assert len(play) == 1 and play[0].count("_B[0] = ") == 1  # the flow's
     keep_push = [st for st in steps if "EFF[m[1]]" in st]
     assert keep_push and all("the move's effect: one budget" in st for st in keep_push)
+
+
+def test_trick_game_rules(tmp_path: Path) -> None:
+    """The rules that make trick games fast, on a small one:
+    - unswitching: `trick is not empty or ...` after `trick is empty` is decided by that
+      test, with no test of its own and without using up a level: the next invariant
+      test (`played != 0`) is unswitched too (four loops, and no `if (not not s[`);
+    - a quantifier after `or` (`all d in hand[me]: ...`) is computed lazily, once at most;
+    - `can_follow(me)`: the def's parameter is a player, so `hand[p]` needs no check;
+    - the flow's `let w = ...[first i in 1..size(trick) where (trick[i]).suit == ...]` is a
+      loop that stops, reading `trick[i]` unchecked (i is a position of the trick, which
+      an expression cannot change), with `led` and `best` hoisted out of it;
+    - the step from `play` copies the flow breadth first: the middle of a trick (the
+      next player's legal moves) is straight-line code, with no `run` on its path."""
+    path = tmp_path / "tricks.cardgame"
+    path.write_text(OPTIMISER_GAMES["tricks"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    assert legal.count("for u_c in") == 4
+    assert "if (not not s[" not in legal
+    assert len(re.findall(r"^ +if \(s\[\d+\] != 0\):$", legal, re.M)) == 2
+    assert not re.search(r"_h\d+ = all\(", legal)  # the `all`s: lazily
+    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := all\(", legal)
+    assert "_ix(me" not in src
+    flow = src[src.index("def n_"):src.index("NODES =")]
+    assert "next((" not in flow and re.search(r"for _q\d+ in _n\(_rng\(1, len\(s\[", flow)
+    assert not re.search(r"_at\(s\[\d+\], _q", flow)
+    assert len(re.findall(r"s\[\d+\]\[_q\d+ - 1\]", flow)) == 2  # both reads of trick[i]
+    assert "_at(s[" in flow  # (`led`, trick[1], is checked: it is read lazily, once)
+    step = src[src.index("def step_"):src.index("STEP =")]
+    # the step's last lines at its outermost level: the next player's moves, settled here
+    flow_part = step[:step.rindex("    except _GameOver:  # `end`")]
+    top = [ln for ln in flow_part.splitlines() if re.match(r"^ {8}\S", ln)]
+    assert top[-1] == "        return _legal"
+    assert "run(s, " in step  # the end of a deal (the long way round) goes back to run
+    play_both(fast, plain, seeds=tuple(range(8)))
+    # the plain code of the same game does none of it
+    assert "_at(s[" in plain.gen.source and "STEP" not in plain.gen.source

@@ -588,6 +588,11 @@ class Exprs:
             code = f"{cx.helper('_big')}({code}, {self.sid(e.span, fr)})"
         return code
 
+    def positions(self, source: A.Expr, fr: Frame) -> Any:
+        """Hook for the optimiser: the zone whose positions `1..size(Z)` a quantifier's
+        variable ranges over (None: none, or plain code)."""
+        return None
+
     # Hooks for the optimiser (optimize.py): facts an operand of `and`/`or` establishes
     # for the operands after it. Plain code relies on none.
     def chain_start(self, fr: Frame) -> Any:
@@ -630,7 +635,7 @@ class Exprs:
         inner = fr.scope()
         origin = self.expr(e.source, fr) if st == "zone" else None
         lo, hi = cx.loop_range(e.source)
-        inner.env[e.var] = Local(var, origin, lo, hi)
+        inner.env[e.var] = Local(var, origin, lo, hi, positions=self.positions(e.source, fr))
         code = self._quant(e, var, src, inner, fr)
         if pending is not None:
             return self.bind(pending[0], pending[1], code)

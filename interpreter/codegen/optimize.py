@@ -186,6 +186,8 @@ class Optimizing(Exprs):
                 lo, hi = loc.lo, loc.hi
             elif isinstance(ae, A.Int):
                 lo = hi = ae.value
+            if isinstance(ae, A.Me) and lo is None:  # a player (as `me` indexes unchecked)
+                lo, hi = 1, self.cx.n
             if simple:
                 # a name or a literal is used as it is; a local keeps its level
                 inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
@@ -393,7 +395,8 @@ class Optimizing(Exprs):
                for n, loc in fr.env.items()}
         inner = attrs.evolve(fr, env=env, hoist=h)
         lo, hi = cx.loop_range(e.source)
-        inner.env[e.var] = Local(var, origin, lo, hi, level=1)
+        inner.env[e.var] = Local(var, origin, lo, hi, level=1,
+                                 positions=self.positions(e.source, fr))
         src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
         r = names.tmp("r")
         where, body = e.where, e.body
@@ -559,9 +562,41 @@ class Optimizing(Exprs):
                 return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
 
+    def positions(self, source: A.Expr, fr: Frame) -> Any:
+        """`1..size(Z)`, Z a zone: Z's value key. An expression moves no card, so while a
+        quantifier runs each of its values is a position of Z."""
+        cx = self.cx
+        if (isinstance(source, A.Binary) and source.op == ".."
+                and isinstance(source.left, A.Int) and source.left.value == 1
+                and isinstance(source.right, A.Call) and source.right.func == "size"
+                and cx.callee(source.right) is None and len(source.right.args) == 1
+                and cx.type_of(source.right.args[0]) == "zone"):
+            try:
+                return value_key(cx, source.right.args[0], fr.env)
+            except KeyError:  # a name bound inside the expression
+                return None
+        return None
+
+    def card_at_position(self, e: A.Index, fr: Frame) -> str | None:
+        """`Z[i]`, i a quantifier's variable over `1..size(Z)`: the card at i, unchecked."""
+        if not isinstance(e.index, A.Name) or self.cx.type_of(e.obj) != "zone":
+            return None
+        loc = self.cx.local(e.index, fr.env)
+        if loc is None or loc.positions is None:
+            return None
+        try:
+            if value_key(self.cx, e.obj, fr.env) != loc.positions:
+                return None
+        except KeyError:
+            return None
+        return f"s[{self.expr(e.obj, fr)}][{self.local_code(loc, fr)} - 1]"
+
     def first_of_checked_zone(self, e: A.Index, fr: Frame) -> str:
         """`Z[1]` of a zone that an earlier conjunct found not empty (`trick[1]` after
         `trick is empty or ...`): its first card, unchecked, as `top_card` does."""
+        at = self.card_at_position(e, fr)
+        if at is not None:
+            return at
         h = fr.hoist
         if (h is not None and isinstance(e.index, A.Int) and e.index.value == 1
                 and self.cx.type_of(e.obj) == "zone"):

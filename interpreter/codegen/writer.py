@@ -110,6 +110,9 @@ class Local:
     level: int | None = None
     hoisted: bool = False  # ...whether it is a value the optimiser hoisted...
     param: tuple[str, int, int] | None = None  # ...and a move parameter over lo..hi
+    # a quantifier's variable over `1..size(Z)`: Z's value key (optimize.value_key), whose
+    # positions it ranges over while Z cannot change (Z[i] needs no check)
+    positions: Any = None
 
 
 @attrs.define

@@ -262,7 +262,7 @@ class _Generator:
             if lvl == 0:
                 for z in self.guards:
                     h.guards[value_key(cx, z, fr.env)] = 0
-        conds = []
+        conds: list[str] = []
         outer = h.conditional if h is not None else 0
         for c in self.conds[lvl]:
             if h is not None and conds:

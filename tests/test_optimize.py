@@ -963,6 +963,35 @@ def test_tests_known_when_compiling_are_folded() -> None:
     four = compile_game("arsene", 4).gen.source
     assert "(4 == 3)" not in four and "4 == 3" not in four
     assert "(3 == 3)" not in compile_game("arsene", 3).gen.source
+    # an option that is a truth value: `queen_breaks and is_queen(c)` is is_queen(c) when
+    # it is on, and False when it is off
+    on = compile_game("hearts", 4, {"queen_breaks": "true"}).gen.source
+    off = compile_game("hearts", 4, {"queen_breaks": "false"}).gen.source
+    assert "True and" not in on and "(True" not in on
+    assert "False and" not in off and "or False)" in off
+
+
+class _OwnRandrange(random.Random):
+    """A Random whose randrange is its own (the same draws): the playout loop draws
+    through it, not inline."""
+
+    def randrange(self, *args: Any, **kw: Any) -> int:
+        return super().randrange(*args, **kw)
+
+
+def test_a_playout_draws_inline_as_randrange_does() -> None:
+    """The fast path draws each move's index with `getrandbits` inline (where
+    `_below_check` found that to be `_randbelow` on this Python): the same games as
+    drawing through `randrange`, seed for seed."""
+    from cardgame.interpreter.engine import playout
+
+    assert playout._INLINE_BELOW
+    for name, n in (("hearts", 4), ("oh-hell", 3), ("arsene", 4), ("calculation", None)):
+        g = compile_game(name, n)
+        for seed in range(4):
+            a = g.random_playout(seed, random.Random(seed))
+            b = g.random_playout(seed, _OwnRandrange(seed))
+            assert a == b
 
 
 def test_a_step_resets_the_budget_only_for_parts_that_draw_from_it() -> None:

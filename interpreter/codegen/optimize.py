@@ -324,6 +324,10 @@ class Optimizing(Exprs):
             v = self.const_truth(e)
             if v is not None:  # `has_dummy and ...` with 4 players: False
                 return "True" if v else "False"
+        if e.op in ("and", "or") and self.const_truth(e.left) == (e.op == "and"):
+            # `queen_breaks and is_queen(c)` with the option on: the right operand, the
+            # value `and`/`or` gives then
+            return self.expr(e.right, fr)
         return super().binary(e, fr)
 
     def const_truth(self, e: A.Expr) -> bool | None:
@@ -332,6 +336,10 @@ class Optimizing(Exprs):
         cx = self.cx
         if isinstance(e, A.Bool):
             return e.value
+        if isinstance(e, A.Name):  # an option or a constant that is a truth value
+            ref = cx.ref(e)
+            if ref.kind == "constant" and isinstance(ref.value, bool):
+                return ref.value
         d, args = self.callee_of(e)
         if d is not None:
             if d.name in self._folding or not all(self.simple(a, None) for a in args):

@@ -285,7 +285,8 @@ class Machine:
         inline = False
         if type(rng).randrange is random.Random.randrange:
             below = rng._randbelow  # type: ignore[attr-defined]
-            inline = _INLINE_BELOW and type(rng)._randbelow is random.Random._randbelow
+            own = getattr(type(rng), "_randbelow", None)
+            inline = _INLINE_BELOW and own is getattr(random.Random, "_randbelow", None)
         steps = self._steps
         with _Translate(failed):
             if steps is not None and inline:

@@ -1048,3 +1048,16 @@ def test_trick_game_rules(tmp_path: Path) -> None:
     play_both(fast, plain, seeds=tuple(range(8)))
     # the plain code of the same game does none of it
     assert "_at(s[" in plain.gen.source and "STEP" not in plain.gen.source
+
+
+def test_a_set_of_cards_leaves_the_zone_it_was_chosen_from() -> None:
+    """`move cards to ...` for a parameter `cards in 3 of hand[me]`: optimised code takes
+    the set from hand[me] in one pass (`_take_many`, which looks elsewhere for a card that
+    has moved); plain code looks for each card in every zone. Both play alike."""
+    fast = compile_game("hearts", 4)
+    plain = compile_game("hearts", 4, optimize=False)
+    eff = fast.gen.source[fast.gen.source.index("def eff_0"):fast.gen.source.index("def eff_1")]
+    assert re.search(r"_take_many\(s, \(\d+ \+ me\), _cs\d+, \d+\)", eff)
+    assert "_take_any" not in eff
+    assert "_take_any" in plain.gen.source[plain.gen.source.index("def eff_0"):]
+    play_both(fast, plain, seeds=(3, 4))

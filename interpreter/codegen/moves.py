@@ -49,6 +49,10 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
+            if isinstance(p.source, A.Subsets) and cx.optimize:
+                # a set of cards chosen from a zone: where the effect takes them from
+                # (a hint: `_take_many` looks elsewhere for a card that has moved)
+                origin = x.expr(p.source.zone, fr)
             lo, hi = cx.value_range(p.source)
             if assigns(cx, md.body, p):
                 lo = hi = None  # the body changes it: its range no longer holds
@@ -85,6 +89,10 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
+            if isinstance(p.source, A.Subsets) and cx.optimize:
+                # a set of cards chosen from a zone: where the effect takes them from
+                # (a hint: `_take_many` looks elsewhere for a card that has moved)
+                origin = x.expr(p.source.zone, fr)
             lo, hi = cx.value_range(p.source)
             fr.env[p.name] = Local(var, origin, lo, hi)
             lines.append(f"    {var} = m[{i + 2}]")

@@ -397,6 +397,8 @@ class Stmts:
         origin = None
         if isinstance(c, A.Quant) and cx.type_of(c.source) == "zone":
             origin = x.expr(c.source, fr)
+        elif isinstance(c, A.Name):  # a set of cards chosen from a zone (a move parameter)
+            origin = x.origin(c, fr)
         if origin is not None:
             w.line(f"{cx.helper('_take_many')}(s, {origin}, {cs}, {sid})")
         else:

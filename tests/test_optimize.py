@@ -416,6 +416,48 @@ flow {
 }
 score = size(taken[me])
 """,
+    # values of a card alone (tables of the deck): quantifiers of each kind over zones,
+    # a def of one card in a generator, an effect and the flow, an option in the test;
+    # and values that read the state or a card that may be none (no tables)
+    "deck": """\
+game "Deck"
+players 2
+option strict: bool default true
+deck standard
+deck order ace high
+zone hand[player]: owner
+zone pile: face up
+var total = 0
+var aces = 0
+def face(c: card) = c.rank > 10 and c.rank < 14
+def value(c: card) = if c.rank == 1 then 11 else if face(c) then 10 else c.rank
+def good(c: card) = strict and (c.suit == hearts or c.rank == 1)
+move lay(c in hand[me]) "lay {c}"
+  when good(c) or not (any d in hand[me]: good(d)) or size(pile) > total % 7
+  when (count d in hand[me] where d.suit == c.suit and face(d)) < 3
+{
+  move c to pile
+  total += value(c)
+  if all d in hand[me]: d.rank != 1 { aces += 1 }
+}
+flow {
+  shuffle deck
+  deal 8 from deck to hand
+  while hand[1] is not empty and hand[2] is not empty {
+    for p in players {
+      if any c in hand[p] where c.suit == spades: face(c) {
+        total += 1
+      }
+      let low = first c in hand[p] where value(c) < 5
+      if low != none { move low to pile }
+      if hand[p] is not empty { p chooses lay }
+    }
+    aces += sum c in pile: value(c)
+    if (top of pile).rank > 12 { total -= 1 }
+  }
+}
+score = total + size(hand[me])
+""",
     # quantifiers, lets and inlined defs where a statement evaluates them (an assignment,
     # a `let`, an `if`'s first test, in effects and in the flow): loops of statements;
     # `min` over nothing on some seeds (a rule error at the same point)
@@ -614,8 +656,10 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
     # `many`: the sum reads no card parameter and cannot fail, but runs only when the count
     # before its `and` holds: computed the first time it is reached, then remembered
-    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := sum\(RANK", loops[5])
-    assert not re.search(r"(_h\d+) = sum\(RANK", loops[4])
+    # (a sum of a value of the card alone: of a table of the deck, card by card in C)
+    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := sum\(map\(_P\d+\.__getitem__",
+                     loops[5])
+    assert not re.search(r"(_h\d+) = sum\(", loops[4])
     # `dump`: it may fail (`top of pile`): once, where first reached
     assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[2])
     assert " is not ... else (_h" in loops[3]
@@ -930,10 +974,15 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
     fast, plain = _both(path, 0, {})
     src = fast.gen.source
     eff = src[src.index("def eff_0"):src.index("AUTO =")]
+    # (`high = count d in hand[me] where d.rank > 9` and `every = all d in hand[me]: d.rank
+    # > 1` test their card alone: a table of the deck and a set, no loop at all)
+    assert re.search(r"= sum\(map\(_P\d+\.__getitem__, s\[\(\d+ \+ me\)\]\)\)", eff)
+    assert re.search(r"= _P\d+\.isdisjoint\(s\[\(\d+ \+ me\)\]\)", eff)
+    looped = re.sub(r"sum\(map\(_P\d+\.__getitem__", "", eff)
     for generator in ("sum(", "any(", "all(", "next((", "_min(["):
-        assert generator not in eff, generator
+        assert generator not in looped, generator
     assert not re.search(r"\(_[al]\d+ :=", eff)  # lets and def arguments: assignments
-    assert eff.count("for _q") == 6 and eff.count("break") == 2  # any and all stop early
+    assert eff.count("for _q") == 4 and eff.count("break") == 1  # any stops early
     assert re.search(r"_min\(\(\), \d+\)", eff)  # `min` of nothing: the helper's error
     assert re.search(r"^        _a\d+ = \(s\[\d+\] or _E\(\d+\)\)\[-1\]$", eff, re.M)
     assert re.search(r"^        _l\d+ = \(_g\d+ if", eff, re.M)  # gap's let, an assignment
@@ -1031,11 +1080,16 @@ def test_trick_game_rules(tmp_path: Path) -> None:
     assert legal.count("for u_c in") == 4
     assert "if (not not s[" not in legal
     assert len(re.findall(r"^ +if \(s\[\d+\] != 0\):$", legal, re.M)) == 2
-    assert not re.search(r"_h\d+ = all\(", legal)  # the `all`s: lazily
-    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := all\(", legal)
+    # the `all`s: lazily; each is a test of its card alone, so the cards for which it
+    # fails are a set computed once for the deck, which the hand must not meet
+    assert not re.search(r"_h\d+ = _P\d+", legal) and "all(" not in legal
+    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := _P\d+\.isdisjoint\(s\[", legal)
+    assert re.search(r"^_P\d+ = frozenset\(\[_i for _i in range\(52\) if not ", src, re.M)
     assert "_ix(me" not in src
     flow = src[src.index("def n_"):src.index("NODES =")]
-    assert "next((" not in flow and re.search(r"for _q\d+ in _n\(_rng\(1, len\(s\[", flow)
+    # (1..size(trick) spans at most 51 values: a plain range, with no check of its length)
+    assert "next((" not in flow and re.search(r"for _q\d+ in _n\(range\(1, \(len\(s\[", flow)
+    assert "_rng(" not in flow and "_rng(" in plain.gen.source
     assert not re.search(r"_at\(s\[\d+\], _q", flow)
     assert len(re.findall(r"s\[\d+\]\[_q\d+ - 1\]", flow)) == 2  # both reads of trick[i]
     assert "_at(s[" in flow  # (`led`, trick[1], is checked: it is read lazily, once)
@@ -1061,3 +1115,32 @@ def test_a_set_of_cards_leaves_the_zone_it_was_chosen_from() -> None:
     assert "_take_any" not in eff
     assert "_take_any" in plain.gen.source[plain.gen.source.index("def eff_0"):]
     play_both(fast, plain, seeds=(3, 4))
+
+
+def test_values_of_a_card_alone_are_tables_of_the_deck(tmp_path: Path) -> None:
+    """A test or a number that reads only its card (attributes, constants, options,
+    defs of such; nothing that may fail) is computed once for every card of the deck,
+    when the module is loaded: `any c in Z: P(c)` is `not S.isdisjoint(s[Z])`, `all` the
+    cards where P fails disjoint from Z, `first` the first card of Z in S, `count` and
+    `sum` the sum of a table over Z, and a def of a certain card (a parameter, a
+    quantifier's variable) a table read at the card. Plain code has none of it; both play
+    alike."""
+    path = tmp_path / "deck.cardgame"
+    path.write_text(OPTIMISER_GAMES["deck"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    tables = re.findall(r"^(_P\d+) = (tuple|frozenset)\(\[", src, re.M)
+    assert len(tables) >= 5
+    assert re.search(r"\(not _P\d+\.isdisjoint\(s\[\(\d+ \+ me\)\]\)\)", src)  # any good(d)
+    assert re.search(r"_P\d+\.isdisjoint\(s\[\(\d+ \+ me\)\]\)", src)  # all d.rank != 1
+    assert re.search(r"next\(\((_q\d+) for \1 in s\[\(\d+ \+ s\[\d+\]\)\] if \1 in _P\d+\), None\)",
+                     src)  # first ... where value(c) < 5
+    assert re.search(r"sum\(map\(_P\d+\.__getitem__, s\[\d+\]\)\)", src)  # sum over the pile
+    assert re.search(r"_P\d+\[u_c\]", src)  # good(c), value(c) of the parameter
+    # `count d in hand[me] where d.suit == c.suit and face(d)` reads c: a generator
+    assert "sum(1 for _q" in src
+    assert "_P" not in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(8)))
+    off = compile_game(path, settings={"strict": "false"})
+    play_both(off, compile_game(path, settings={"strict": "false"}, optimize=False),
+              seeds=tuple(range(4)))

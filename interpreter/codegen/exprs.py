@@ -106,7 +106,10 @@ class Exprs:
                 lo, hi = cx.const_int(e.left), cx.const_int(e.right)
             else:
                 lo, hi = self.int_value(e.left, fr), self.int_value(e.right, fr)
-            return lo is not None and hi is not None and hi - lo < SHORT
+            if lo is None or hi is None:
+                span = self.span_of(e, fr)  # `1..size(trick)`: at most 52 values
+                return span is not None and span < SHORT
+            return hi - lo < SHORT
         if isinstance(e, A.ListLit):
             return len(e.items) <= SHORT and not any(
                 isinstance(x, A.Binary) and x.op == ".." for x in e.items)
@@ -118,6 +121,16 @@ class Exprs:
                 return isinstance(ref.value, tuple) and len(ref.value) <= SHORT
             return ref.kind == "builtin" and e.name in ("suits", "colors")
         return False
+
+    def span_of(self, e: A.Binary, fr: Frame | None) -> int | None:
+        """Optimised code: the most a range `a..b` can span (the highest b less the lowest
+        a, as the bounds prove them: `1..size(trick)` spans at most 51), else None."""
+        if not self.cx.optimize or fr is None:
+            return None
+        a, b = self.range_of(e.left, fr), self.range_of(e.right, fr)
+        if a is None or b is None:
+            return None
+        return b[1] - a[0]
 
     def leaf(self, root: object) -> bool:
         """Does this code (expressions, statements) draw nothing from the budget itself?
@@ -522,6 +535,9 @@ class Exprs:
             lo, hi = self.int_value(e.left, fr), self.int_value(e.right, fr)
             if lo is not None and hi is not None and hi - lo < MAX_RANGE:
                 return f"range({lo}, {hi + 1})"
+            span = self.span_of(e, fr)
+            if span is not None and span < MAX_RANGE:  # it cannot be too long: no check
+                return f"range({a}, ({b}) + 1)"
             sid = self.sid(e.span, fr)
             return f"{cx.helper('_rng')}({a}, {b}, {sid})"
         if op in ("and", "or") or (op in ("+", "-", "*") and cx.type_of(e) == "int"):

@@ -62,6 +62,11 @@ class Optimizing(Exprs):
         self.budget = INLINE_BUDGET  # for the whole module: a def used in many defs is called
         self._flat_defs: dict[str, bool] = {}
         self._folding: set[str] = set()  # defs being unfolded by const_truth
+        # tables of a value of a card over the deck (card_table): key -> name, and the
+        # module-level lines that fill them (module.py appends them after the functions)
+        self._card_tables: dict[Any, str] = {}
+        self.module_lines: list[str] = []
+        self._tabulating = False  # lowering a table's entry: no tables inside it
 
     def local_code(self, loc: Local, fr: Frame) -> str:
         h = fr.hoist
@@ -78,12 +83,145 @@ class Optimizing(Exprs):
     def quant(self, e: A.Quant, fr: Frame) -> str:
         h = fr.hoist
         if not isinstance(h, _Hoist) or h.cur == 0 or e.kind == "random":
-            return super().quant(e, fr)
+            return self.deck_quant(e, fr) or super().quant(e, fr)
         try:  # equal quantifiers at one level share one variable
             key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
         except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
             key = ("quant", self.cx.names.tmp("k"))
-        return self.hoisted(h, fr, key, lambda: super(Optimizing, self).quant(e, fr), True)
+        return self.hoisted(h, fr, key, lambda: self.deck_quant(e, fr)
+                            or super(Optimizing, self).quant(e, fr), True)
+
+    # ------------------------------------------------------------ values of a card
+    def card_pure(self, e: A.Expr, names: frozenset[str],
+                  seen: frozenset[str] = frozenset()) -> bool:
+        """Is e a value of the cards named `names` alone, the same whatever the state: their
+        attributes (not `face_up`), constants and options, arithmetic without division,
+        comparisons of numbers, `and`/`or`/`not`/`if`, lets and defs of such? Such a value
+        of one card can be computed for every card of the deck once (card_table). It cannot
+        fail for a card, and it changes nothing."""
+        cx = self.cx
+        if isinstance(e, (A.Int, A.Bool)):
+            return True
+        if isinstance(e, A.Name):
+            ref = cx.ref(e)
+            if ref.kind == "constant":
+                return isinstance(ref.value, (bool, int))
+            return e.name in names and (ref.is_local or ref.kind == "def_param")
+        if isinstance(e, A.Attr):
+            return (e.name != "face_up" and isinstance(e.obj, A.Name)
+                    and cx.type_of(e.obj) == "card" and self.card_pure(e.obj, names, seen))
+        if isinstance(e, A.Unary):
+            return e.op in ("not", "-") and self.card_pure(e.operand, names, seen)
+        if isinstance(e, A.Binary):
+            if e.op in ("and", "or", "+", "-", "*"):
+                pass
+            elif e.op in ("==", "!=", "<", "<=", ">", ">="):
+                lt, rt = cx.type_of(e.left), cx.type_of(e.right)
+                if lt != rt or (e.op not in ("==", "!=") and lt != "int") or lt in (
+                        "card", "zone", "any") or lt.startswith("list"):
+                    return False  # (numbers; suits, colours... by equality)
+            else:
+                return False
+            return self.card_pure(e.left, names, seen) and self.card_pure(e.right, names, seen)
+        if isinstance(e, A.IfExpr):
+            return all(self.card_pure(x, names, seen) for x in (e.cond, e.then, e.else_))
+        if isinstance(e, A.Let):
+            return (self.card_pure(e.value, names, seen)
+                    and self.card_pure(e.body, names | {e.name}, seen))
+        if isinstance(e, A.Call):
+            d = cx.callee(e)
+            if d is None or d.name in seen or not all(self.card_pure(a, names, seen)
+                                                     for a in e.args):
+                return False
+            return self.card_pure(d.body, frozenset(p.name for p in d.params), seen | {d.name})
+        return False
+
+    def card_table(self, e: A.Expr, var: str, fr: Frame, kind: str = "values") -> str | None:
+        """The name of a table, filled when the module is loaded, of e (a value of the card
+        `var` alone: card_pure) for every card of the deck: `kind` "values" (a tuple
+        indexed by the card), "true" or "false" (the frozenset of the cards for which e is
+        true, false). None where e is not such a value, or its code might fail or draw."""
+        cx = self.cx
+        if self._tabulating or not self.card_pure(e, frozenset((var,))):
+            return None
+        env = {n: loc for n, loc in fr.env.items() if n != var}
+        try:
+            key = (kind, value_key(cx, e, {**env, var: Local("_i")}))
+        except KeyError:
+            return None
+        if key in self._card_tables:
+            return self._card_tables[key]
+        names = cx.names
+        unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
+        inner = Frame({var: Local("_i", "_deck")}, fr.rule)
+        self._tabulating = True
+        try:
+            code = self.expr(e, inner)
+        finally:
+            self._tabulating = False
+        failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
+        names.unsafe, names.impure, names.draws, names.walrus = unsafe, impure, draws, walrus
+        if failing:
+            return None
+        n = len(cx.g.cards)
+        name = names.tmp("P")
+        if kind == "values":
+            fill = f"tuple([{code} for _i in range({n})])"
+        else:
+            fill = (f"frozenset([_i for _i in range({n}) if "
+                    f"{'' if kind == 'true' else 'not '}{code}])")
+        self.module_lines.append(f"{name} = {fill}")
+        self._card_tables[key] = name
+        return name
+
+    def deck_quant(self, e: A.Quant, fr: Frame) -> str | None:
+        """A quantifier over a zone whose test and value read only its card (card_pure):
+        `any c in hand[p]: two_of_clubs(c)` as `not S.isdisjoint(s[Z])`, S the cards for
+        which the test holds (computed once for the deck); `all` as the cards for which it
+        fails are disjoint from Z; `first` as the first card of Z in S; `count`, `sum` as
+        the sum of a table over Z. The same values (the test cannot fail, nor change
+        anything, so neither stopping early nor not does); the same charge to the step
+        budget as the generator."""
+        cx = self.cx
+        k = e.kind
+        if k not in ("any", "all", "first", "count", "sum") or cx.type_of(e.source) != "zone":
+            return None
+        where, body = e.where, e.body
+        if k == "all" and body is None:  # `all x in Z where P`: P is the test
+            where, body = None, where
+        test: A.Expr | None
+        if k in ("any", "count"):  # the cards for which the where and the body hold
+            test = (A.Binary(op="and", left=where, right=body, span=e.span)
+                    if where is not None and body is not None else where or body)
+        elif k == "all":  # (`all x in Z where W: B` is left as it is)
+            test = body if where is None else None
+        elif k == "first":
+            test = where if body is None else None
+        else:  # sum
+            test = body if where is None and cx.type_of(e) == "int" else None
+        if test is None:
+            return None
+        kind = {"any": "true", "all": "false", "first": "true"}.get(k, "values")
+        table = self.card_table(test, e.var, fr, kind)
+        if table is None:
+            return None
+        walrus = cx.names.walrus
+        src = f"s[{self.expr(e.source, fr)}]"
+        src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
+        if k == "first" and cx.names.walrus != walrus:
+            # (an assignment expression may not stand in a comprehension's iterable)
+            pending = cx.names.tmp("s")
+            var = cx.names.tmp("q")
+            return self.bind(pending, src, f"next(({var} for {var} in {pending} "
+                                           f"if {var} in {table}), None)")
+        if k == "any":
+            return f"(not {table}.isdisjoint({src}))"
+        if k == "all":
+            return f"{table}.isdisjoint({src})"
+        if k == "first":
+            var = self.cx.names.tmp("q")
+            return f"next(({var} for {var} in {src} if {var} in {table}), None)"
+        return f"sum(map({table}.__getitem__, {src}))"
 
     def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str],
                 costly: bool = False) -> str:
@@ -144,6 +282,9 @@ class Optimizing(Exprs):
             table = self.table_call(call, fr)
             if table is not None:
                 return table
+            card = self.of_one_card(call, fr)
+            if card is not None:
+                return card
         names = self.cx.names
         h = fr.hoist
         args = []
@@ -159,6 +300,26 @@ class Optimizing(Exprs):
             if h is not None:
                 h.needs = max(saved, h.needs)
         return self.inline_def(d, args, fr, arg_exprs, facts)
+
+    def of_one_card(self, call: A.Call, fr: Frame) -> str | None:
+        """`point_card(c)`, c a card that is certainly one (a quantifier's or a loop's
+        variable over a zone, a move parameter) and the def a value of its card alone
+        (card_pure; more than one comparison or test): a table of the deck, read at c."""
+        cx = self.cx
+        args = [a for a in call.args if isinstance(a, A.Name) and cx.type_of(a) == "card"]
+        if len(args) != 1:
+            return None
+        loc = cx.local(args[0], fr.env)
+        if loc is None or loc.origin is None:
+            return None
+        d = cx.callee(call)
+        if d is None or sum(isinstance(n, (A.Binary, A.IfExpr, A.Call))
+                            for n in A.walk(d.body)) < 2:
+            return None  # (a single test reads its table as fast as ours)
+        table = self.card_table(call, args[0].name, fr)
+        if table is None:
+            return None
+        return f"{table}[{self.local_code(loc, fr)}]"
 
     def inline_def(self, d: A.DefDecl, args: list[str], fr: Frame,
                    arg_exprs: tuple[A.Expr, ...] = (), facts: list[_Arg] | None = None) -> str:
@@ -376,6 +537,9 @@ class Optimizing(Exprs):
         k = e.kind
         if k not in _LOOPED or (k == "first" and e.body is not None):
             return None
+        deck = self.deck_quant(e, fr)  # a test of its card alone: a set, no loop
+        if deck is not None:
+            return deck
         if k == "count" and e.where is None and e.body is None:
             return None
         if k == "sum" and cx.type_of(e) != "int":

@@ -1144,3 +1144,36 @@ def test_values_of_a_card_alone_are_tables_of_the_deck(tmp_path: Path) -> None:
     off = compile_game(path, settings={"strict": "false"})
     play_both(off, compile_game(path, settings={"strict": "false"}, optimize=False),
               seeds=tuple(range(4)))
+
+
+def test_a_simultaneous_round_keeps_the_others_moves(tmp_path: Path) -> None:
+    """While a simultaneous round goes on, the fast path does not list the legal moves
+    again: they are the ones listed before, less the chooser's (the generator lists the
+    players who have not chosen, in turn, from a state that only the pending choices and
+    the move count changed). The same games as listing them again (plain code does, as
+    the API does), seed for seed; not where a move's test reads `moves_played`."""
+    for name, n in (("hearts", 4), ("interaction", 3), ("arsene", 3)):
+        fast, plain = compile_game(name, n), compile_game(name, n, optimize=False)
+        assert fast._sim_kept == fast._sim != frozenset()
+        for seed in range(6):
+            assert (fast.random_playout(seed, random.Random(seed))
+                    == plain.random_playout(seed, random.Random(seed)))
+    path = tmp_path / "count.cardgame"
+    path.write_text("""\
+game "Count"
+players 3
+deck standard
+zone hand[player]: owner
+zone pile: face up
+move give(c in hand[me]) "give {c}" when moves_played % 2 == 0 or c.rank > 6 {
+  move c to pile
+}
+flow {
+  shuffle deck
+  deal 4 from deck to hand
+  repeat 3 times { simultaneously players choose give }
+}
+""", encoding="utf-8")
+    counted = compile_game(path)
+    assert counted._sim and not counted._sim_kept
+    play_both(counted, compile_game(path, optimize=False), seeds=tuple(range(6)))

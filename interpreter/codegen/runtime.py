@@ -595,6 +595,20 @@ class SetMoves:
     def tolist(self) -> list[Any]:
         return list(self)
 
+    def without(self, player: int) -> SetMoves:
+        """These moves but the ones of `player` (each move's first item), in order."""
+        out = SetMoves([])
+        for part in self.parts:
+            if type(part) is list:
+                kept = [m for m in part if m[0] != player]
+                if kept:
+                    out.parts.append(kept)
+                    out.n += len(kept)
+            elif part[1][0] != player:
+                out.parts.append(part)
+                out.n += part[0]
+        return out
+
 
 def nth_set(ids: tuple[int, ...], k: int | None, i: int) -> tuple[int, ...]:
     """The i-th (from 0) of `combinations(ids, k)`, or with k None of the sets of every

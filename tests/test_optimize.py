@@ -1177,3 +1177,23 @@ flow {
     counted = compile_game(path)
     assert counted._sim and not counted._sim_kept
     play_both(counted, compile_game(path, optimize=False), seeds=tuple(range(6)))
+
+
+def test_a_let_that_is_certainly_a_player_indexes_unchecked(tmp_path: Path) -> None:
+    """`let w = (players from leader)[...]`, `let t = left of p`: certainly a player (or
+    the evaluation failed), so `taken[w]` and `w chooses` need no check; not when the
+    let is assigned later (it may become none), and not in plain code."""
+    path = tmp_path / "tricks.cardgame"
+    path.write_text(OPTIMISER_GAMES["tricks"], encoding="utf-8")
+    flow = compile_game(path).gen.source
+    flow = flow[flow.index("def n_"):flow.index("NODES =")]
+    assert re.search(r"\(\d+ \+ s\[\d+\]\)", flow) and "_ix(" not in flow
+    assert "_ix(" in compile_game(path, optimize=False).gen.source
+    assigned = OPTIMISER_GAMES["tricks"].replace(
+        "      move all of trick to taken[w]\n",
+        "      move all of trick to taken[w]\n      if played > 9 { w = first p in players where false }\n")
+    path.write_text(assigned, encoding="utf-8")
+    fast = compile_game(path)
+    flow = fast.gen.source[fast.gen.source.index("def n_"):fast.gen.source.index("NODES =")]
+    assert "_ix(" in flow
+    play_both(fast, compile_game(path, optimize=False), seeds=tuple(range(4)))

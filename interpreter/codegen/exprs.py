@@ -604,6 +604,38 @@ class Exprs:
             code = f"{cx.helper('_big')}({code}, {self.sid(e.span, fr)})"
         return code
 
+    def certain_player(self, e: A.Expr, fr: Frame, seen: frozenset[str] = frozenset()) -> bool:
+        """Optimised code: is e's value certainly a player, 1..n, never none (or else its
+        evaluation fails)? `left of p`, `(players from p)[i]` (checked), `me`, a number
+        1..n, a local known to hold one, defs, lets and `if`s of such. (A `first p in ...`
+        may be none: no.)"""
+        cx = self.cx
+        if not cx.optimize:
+            return False
+        if isinstance(e, A.Me):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("left", "right"):
+            return True
+        if isinstance(e, A.Index):
+            return isinstance(e.obj, A.Players) or (
+                isinstance(e.obj, A.Unary) and e.obj.op == "players_from")
+        if isinstance(e, A.IfExpr):
+            return self.certain_player(e.then, fr, seen) and self.certain_player(e.else_, fr,
+                                                                                 seen)
+        if isinstance(e, A.Let):
+            return self.certain_player(e.body, fr.scope(), seen)
+        v = cx.const_int(e)
+        if v is not None:
+            return 1 <= v <= cx.n
+        loc = cx.local(e, fr.env)
+        if loc is not None:
+            return loc.lo is not None and loc.hi is not None and 1 <= loc.lo and loc.hi <= cx.n
+        if isinstance(e, (A.Name, A.Call)) and not (isinstance(e, A.Call) and e.args):
+            ref = cx.ref(e)
+            if ref.kind == "def" and ref.name not in seen:
+                return self.certain_player(ref.decl.body, Frame({}, fr.rule), seen | {ref.name})
+        return False
+
     def positions(self, source: A.Expr, fr: Frame) -> Any:
         """Hook for the optimiser: the zone whose positions `1..size(Z)` a quantifier's
         variable ranges over (None: none, or plain code)."""

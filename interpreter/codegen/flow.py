@@ -233,7 +233,9 @@ class FlowLowering:
         x = self.x
         if isinstance(st, A.LetStmt):
             slot = cx.layout.new_slot()
-            fr.env[st.name] = self.keep(node, slot, st.value, st.span, fr)
+            loc = self.keep(node, slot, st.value, st.span, fr)
+            lo, hi = self.stmts.player_range(st, fr)
+            fr.env[st.name] = attrs.evolve(loc, lo=lo, hi=hi) if lo is not None else loc
             return node
         if isinstance(st, A.End):
             self.nodes[node].exit = Finish(self.stmts.end_text(st, fr))

@@ -1197,3 +1197,8 @@ def test_a_let_that_is_certainly_a_player_indexes_unchecked(tmp_path: Path) -> N
     flow = fast.gen.source[fast.gen.source.index("def n_"):fast.gen.source.index("NODES =")]
     assert "_ix(" in flow
     play_both(fast, compile_game(path, optimize=False), seeds=tuple(range(4)))
+    # `players from left of dealer`, `left of dealer chooses`: a player, unchecked (the
+    # variable `dealer` itself is checked where it is read: it may be none)
+    oh = compile_game("oh-hell", 3).gen.source
+    assert "ORDER[_player((_player(" not in oh and "ORDER[(_player(s[" in oh
+    assert "ORDER[_player((_player(" in compile_game("oh-hell", 3, optimize=False).gen.source

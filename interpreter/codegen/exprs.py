@@ -515,7 +515,7 @@ class Exprs:
         if op == "right":
             return f"(({p} - 2) % {cx.n} + 1)"
         if op == "players_from":
-            if checked:
+            if checked or self.certain_player(e.operand, fr):  # (`left of p`: a player)
                 return f"ORDER[{p}]"
             sid = self.sid(e.operand.span, fr)
             return f"ORDER[{cx.helper('_player')}({p}, {sid})]"

@@ -349,7 +349,9 @@ class FlowLowering:
         """Is e a local known to hold a player (a loop over the players that does not
         assign its variable)?"""
         loc = self.cx.local(e, fr.env)
-        return (self.cx.optimize and loc is not None and loc.lo is not None
+        if loc is None:  # (`left of p`...: a player, or its evaluation fails)
+            return self.x.certain_player(e, fr)
+        return (self.cx.optimize and loc.lo is not None
                 and loc.hi is not None and 1 <= loc.lo and loc.hi <= self.cx.n)
 
     def loop(self, st: A.While | A.Repeat | A.For, node: int, fr: Frame) -> int:

@@ -1202,3 +1202,36 @@ def test_a_let_that_is_certainly_a_player_indexes_unchecked(tmp_path: Path) -> N
     oh = compile_game("oh-hell", 3).gen.source
     assert "ORDER[_player((_player(" not in oh and "ORDER[(_player(s[" in oh
     assert "ORDER[_player((_player(" in compile_game("oh-hell", 3, optimize=False).gen.source
+
+
+def test_the_nth_set_read_from_a_table_is_the_counted_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """runtime.nth_set reads a set of few (n choose k <= POSITIONS_MAX) from the list of
+    `combinations(range(n), k)`, else counts: the same set for every index either way;
+    and SetMoves.without(p) is the list of moves less p's, in order."""
+    from cardgame.interpreter.codegen import runtime
+
+    ids = (3, 8, 9, 20, 31, 40, 47, 51, 52, 60)
+    tabled = {(n, k): [runtime.nth_set(ids[:n], k, i) for i in range(comb_(n, k))]
+              for n in range(len(ids) + 1) for k in range(n + 1)}
+    assert runtime._POSITIONS  # the tables were used
+    monkeypatch.setattr(runtime, "POSITIONS_MAX", -1)
+    monkeypatch.setattr(runtime, "_POSITIONS", {})
+    for (n, k), sets in tabled.items():
+        assert sets == list(itertools.combinations(ids[:n], k))
+        assert [runtime.nth_set(ids[:n], k, i) for i in range(len(sets))] == sets
+    assert not runtime._POSITIONS  # counted
+    moves = runtime.SetMoves([(1, 0, 5), (2, 0, 6)])
+    moves.parts.append((10, (2, 1), ids[:5], 3))
+    moves.n += 10
+    moves.parts.append((10, (3, 1), ids[:5], 2))
+    moves.n += 10
+    moves.append((3, 2))
+    for p in (1, 2, 3, 4):
+        assert list(moves.without(p)) == [m for m in moves if m[0] != p]
+        assert len(moves.without(p)) == len([m for m in moves if m[0] != p])
+
+
+def comb_(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k)

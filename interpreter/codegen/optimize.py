@@ -153,7 +153,7 @@ class Optimizing(Exprs):
             return self._card_tables[key]
         names = cx.names
         unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
-        inner = Frame({var: Local("_i", "_deck")}, fr.rule)
+        inner = Frame({var: Local("_i")}, fr.rule)
         self._tabulating = True
         try:
             code = self.expr(e, inner)

@@ -369,6 +369,95 @@ flow {
   }
 }
 """,
+    # a trick game: unswitched tests that decide later ones, quantifiers after `or` (lazy),
+    # a flow `let` of the winner (a loop over the trick's positions, unchecked), a def
+    # given `me`, and a flow whose middle of a trick is short and whose end of a deal long
+    "tricks": """\
+game "Tricks"
+players 3
+deck standard
+deck order ace high
+zone hand[player]: owner
+zone trick: face up
+zone taken[player]: face down
+var broken = false
+var played = 0
+var leader: player = 1
+var deals = 0
+def led = (trick[1]).suit
+def can_follow(p: player) = any d in hand[p]: d.suit == led
+def best = max c in trick where c.suit == led: c.order
+move play(c in hand[me]) "play {c}"
+  when trick is empty or c.suit == led or not can_follow(me)
+  when trick is not empty or c.suit != hearts or broken or (all d in hand[me]: d.suit == hearts)
+  when played != 0 or c.suit != spades or (all d in hand[me]: d.suit == spades)
+{
+  move c to trick
+  if c.suit == hearts { broken = true }
+}
+flow {
+  while deals < 2 {
+    deals += 1
+    for p in players { move all of taken[p] to deck }
+    shuffle deck
+    deal 5 from deck to hand
+    broken = false
+    played = 0
+    repeat 5 times {
+      for p in players from leader {
+        p chooses play
+      }
+      let w = (players from leader)[first i in 1..size(trick) where (trick[i]).suit == led and (trick[i]).order == best]
+      move all of trick to taken[w]
+      leader = w
+      played += 1
+    }
+  }
+}
+score = size(taken[me])
+""",
+    # values of a card alone (tables of the deck): quantifiers of each kind over zones,
+    # a def of one card in a generator, an effect and the flow, an option in the test;
+    # and values that read the state or a card that may be none (no tables)
+    "deck": """\
+game "Deck"
+players 2
+option strict: bool default true
+deck standard
+deck order ace high
+zone hand[player]: owner
+zone pile: face up
+var total = 0
+var aces = 0
+def face(c: card) = c.rank > 10 and c.rank < 14
+def value(c: card) = if c.rank == 1 then 11 else if face(c) then 10 else c.rank
+def good(c: card) = strict and (c.suit == hearts or c.rank == 1)
+move lay(c in hand[me]) "lay {c}"
+  when good(c) or not (any d in hand[me]: good(d)) or size(pile) > total % 7
+  when (count d in hand[me] where d.suit == c.suit and face(d)) < 3
+{
+  move c to pile
+  total += value(c)
+  if all d in hand[me]: d.rank != 1 { aces += 1 }
+}
+flow {
+  shuffle deck
+  deal 8 from deck to hand
+  while hand[1] is not empty and hand[2] is not empty {
+    for p in players {
+      if any c in hand[p] where c.suit == spades: face(c) {
+        total += 1
+      }
+      let low = first c in hand[p] where value(c) < 5
+      if low != none { move low to pile }
+      if hand[p] is not empty { p chooses lay }
+    }
+    aces += sum c in pile: value(c)
+    if (top of pile).rank > 12 { total -= 1 }
+  }
+}
+score = total + size(hand[me])
+""",
     # quantifiers, lets and inlined defs where a statement evaluates them (an assignment,
     # a `let`, an `if`'s first test, in effects and in the flow): loops of statements;
     # `min` over nothing on some seeds (a rule error at the same point)
@@ -554,16 +643,23 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     loops = legal.split("for u_c in")
     assert len(loops) == 6  # one loop per move, two for `play` (unswitched)
     # `play`: `trick is empty` is tested once, before the loops (unswitching); in the arm
-    # where it is not, neither `led` nor the quantifier can fail: both are computed once
-    # before the loop, and the quantifier reads `led`'s variable
+    # where it is not, neither `led` nor the quantifier can fail: `led` is computed once
+    # before the loop; the quantifier, which runs only for a card not of the suit led (after
+    # `or`), the first time a card needs it, and it reads `led`'s variable
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
     led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
     # (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT.__getitem__, Z)`)
-    assert led and re.search(rf"_h\d+ = \(\({led.group(1)}\) in map\(SUIT", loops[1])
+    assert led and re.search(r"(_h\d+) = \.\.\.\s*$", loops[1])
+    assert re.search(rf"\((_h\d+) if \1 is not \.\.\. else \(\1 := \(\({led.group(1)}\) in "
+                     r"map\(SUIT", loops[2])
     assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
-    # `many`: the sum reads no card parameter and cannot fail: computed before the loop
-    assert re.search(r"(_h\d+) = sum\(RANK", loops[4])
+    # `many`: the sum reads no card parameter and cannot fail, but runs only when the count
+    # before its `and` holds: computed the first time it is reached, then remembered
+    # (a sum of a value of the card alone: of a table of the deck, card by card in C)
+    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := sum\(map\(_P\d+\.__getitem__",
+                     loops[5])
+    assert not re.search(r"(_h\d+) = sum\(", loops[4])
     # `dump`: it may fail (`top of pile`): once, where first reached
     assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[2])
     assert " is not ... else (_h" in loops[3]
@@ -878,10 +974,15 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
     fast, plain = _both(path, 0, {})
     src = fast.gen.source
     eff = src[src.index("def eff_0"):src.index("AUTO =")]
+    # (`high = count d in hand[me] where d.rank > 9` and `every = all d in hand[me]: d.rank
+    # > 1` test their card alone: a table of the deck and a set, no loop at all)
+    assert re.search(r"= sum\(map\(_P\d+\.__getitem__, s\[\(\d+ \+ me\)\]\)\)", eff)
+    assert re.search(r"= _P\d+\.isdisjoint\(s\[\(\d+ \+ me\)\]\)", eff)
+    looped = re.sub(r"sum\(map\(_P\d+\.__getitem__", "", eff)
     for generator in ("sum(", "any(", "all(", "next((", "_min(["):
-        assert generator not in eff, generator
+        assert generator not in looped, generator
     assert not re.search(r"\(_[al]\d+ :=", eff)  # lets and def arguments: assignments
-    assert eff.count("for _q") == 6 and eff.count("break") == 2  # any and all stop early
+    assert eff.count("for _q") == 4 and eff.count("break") == 1  # any stops early
     assert re.search(r"_min\(\(\), \d+\)", eff)  # `min` of nothing: the helper's error
     assert re.search(r"^        _a\d+ = \(s\[\d+\] or _E\(\d+\)\)\[-1\]$", eff, re.M)
     assert re.search(r"^        _l\d+ = \(_g\d+ if", eff, re.M)  # gap's let, an assignment
@@ -911,6 +1012,35 @@ def test_tests_known_when_compiling_are_folded() -> None:
     four = compile_game("arsene", 4).gen.source
     assert "(4 == 3)" not in four and "4 == 3" not in four
     assert "(3 == 3)" not in compile_game("arsene", 3).gen.source
+    # an option that is a truth value: `queen_breaks and is_queen(c)` is is_queen(c) when
+    # it is on, and False when it is off
+    on = compile_game("hearts", 4, {"queen_breaks": "true"}).gen.source
+    off = compile_game("hearts", 4, {"queen_breaks": "false"}).gen.source
+    assert "True and" not in on and "(True" not in on
+    assert "False and" not in off and "or False)" in off
+
+
+class _OwnRandrange(random.Random):
+    """A Random whose randrange is its own (the same draws): the playout loop draws
+    through it, not inline."""
+
+    def randrange(self, *args: Any, **kw: Any) -> int:
+        return super().randrange(*args, **kw)
+
+
+def test_a_playout_draws_inline_as_randrange_does() -> None:
+    """The fast path draws each move's index with `getrandbits` inline (where
+    `_below_check` found that to be `_randbelow` on this Python): the same games as
+    drawing through `randrange`, seed for seed."""
+    from cardgame.interpreter.engine import playout
+
+    assert playout._INLINE_BELOW
+    for name, n in (("hearts", 4), ("oh-hell", 3), ("arsene", 4), ("calculation", None)):
+        g = compile_game(name, n)
+        for seed in range(4):
+            a = g.random_playout(seed, random.Random(seed))
+            b = g.random_playout(seed, _OwnRandrange(seed))
+            assert a == b
 
 
 def test_a_step_resets_the_budget_only_for_parts_that_draw_from_it() -> None:
@@ -928,3 +1058,180 @@ def test_a_step_resets_the_budget_only_for_parts_that_draw_from_it() -> None:
     assert len(play) == 1 and play[0].count("_B[0] = ") == 1  # the flow's
     keep_push = [st for st in steps if "EFF[m[1]]" in st]
     assert keep_push and all("the move's effect: one budget" in st for st in keep_push)
+
+
+def test_trick_game_rules(tmp_path: Path) -> None:
+    """The rules that make trick games fast, on a small one:
+    - unswitching: `trick is not empty or ...` after `trick is empty` is decided by that
+      test, with no test of its own and without using up a level: the next invariant
+      test (`played != 0`) is unswitched too (four loops, and no `if (not not s[`);
+    - a quantifier after `or` (`all d in hand[me]: ...`) is computed lazily, once at most;
+    - `can_follow(me)`: the def's parameter is a player, so `hand[p]` needs no check;
+    - the flow's `let w = ...[first i in 1..size(trick) where (trick[i]).suit == ...]` is a
+      loop that stops, reading `trick[i]` unchecked (i is a position of the trick, which
+      an expression cannot change), with `led` and `best` hoisted out of it;
+    - the step from `play` copies the flow breadth first: the middle of a trick (the
+      next player's legal moves) is straight-line code, with no `run` on its path."""
+    path = tmp_path / "tricks.cardgame"
+    path.write_text(OPTIMISER_GAMES["tricks"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    assert legal.count("for u_c in") == 4
+    assert "if (not not s[" not in legal
+    assert len(re.findall(r"^ +if \(s\[\d+\] != 0\):$", legal, re.M)) == 2
+    # the `all`s: lazily; each is a test of its card alone, so the cards for which it
+    # fails are a set computed once for the deck, which the hand must not meet
+    assert not re.search(r"_h\d+ = _P\d+", legal) and "all(" not in legal
+    assert re.search(r"\((_h\d+) if \1 is not \.\.\. else \(\1 := _P\d+\.isdisjoint\(s\[", legal)
+    assert re.search(r"^_P\d+ = frozenset\(\[_i for _i in range\(52\) if not ", src, re.M)
+    assert "_ix(me" not in src
+    flow = src[src.index("def n_"):src.index("NODES =")]
+    # (1..size(trick) spans at most 51 values: a plain range, with no check of its length)
+    assert "next((" not in flow and re.search(r"for _q\d+ in _n\(range\(1, \(len\(s\[", flow)
+    assert "_rng(" not in flow and "_rng(" in plain.gen.source
+    assert not re.search(r"_at\(s\[\d+\], _q", flow)
+    assert len(re.findall(r"s\[\d+\]\[_q\d+ - 1\]", flow)) == 2  # both reads of trick[i]
+    assert "_at(s[" in flow  # (`led`, trick[1], is checked: it is read lazily, once)
+    step = src[src.index("def step_"):src.index("STEP =")]
+    # the step's last lines at its outermost level: the next player's moves, settled here
+    flow_part = step[:step.rindex("    except _GameOver:  # `end`")]
+    top = [ln for ln in flow_part.splitlines() if re.match(r"^ {8}\S", ln)]
+    assert top[-1] == "        return _legal"
+    assert "run(s, " in step  # the end of a deal (the long way round) goes back to run
+    play_both(fast, plain, seeds=tuple(range(8)))
+    # the plain code of the same game does none of it
+    assert "_at(s[" in plain.gen.source and "STEP" not in plain.gen.source
+
+
+def test_a_set_of_cards_leaves_the_zone_it_was_chosen_from() -> None:
+    """`move cards to ...` for a parameter `cards in 3 of hand[me]`: optimised code takes
+    the set from hand[me] in one pass (`_take_many`, which looks elsewhere for a card that
+    has moved); plain code looks for each card in every zone. Both play alike."""
+    fast = compile_game("hearts", 4)
+    plain = compile_game("hearts", 4, optimize=False)
+    eff = fast.gen.source[fast.gen.source.index("def eff_0"):fast.gen.source.index("def eff_1")]
+    assert re.search(r"_take_many\(s, \(\d+ \+ me\), _cs\d+, \d+\)", eff)
+    assert "_take_any" not in eff
+    assert "_take_any" in plain.gen.source[plain.gen.source.index("def eff_0"):]
+    play_both(fast, plain, seeds=(3, 4))
+
+
+def test_values_of_a_card_alone_are_tables_of_the_deck(tmp_path: Path) -> None:
+    """A test or a number that reads only its card (attributes, constants, options,
+    defs of such; nothing that may fail) is computed once for every card of the deck,
+    when the module is loaded: `any c in Z: P(c)` is `not S.isdisjoint(s[Z])`, `all` the
+    cards where P fails disjoint from Z, `first` the first card of Z in S, `count` and
+    `sum` the sum of a table over Z, and a def of a certain card (a parameter, a
+    quantifier's variable) a table read at the card. Plain code has none of it; both play
+    alike."""
+    path = tmp_path / "deck.cardgame"
+    path.write_text(OPTIMISER_GAMES["deck"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    tables = re.findall(r"^(_P\d+) = (tuple|frozenset)\(\[", src, re.M)
+    assert len(tables) >= 5
+    assert re.search(r"\(not _P\d+\.isdisjoint\(s\[\(\d+ \+ me\)\]\)\)", src)  # any good(d)
+    assert re.search(r"_P\d+\.isdisjoint\(s\[\(\d+ \+ me\)\]\)", src)  # all d.rank != 1
+    assert re.search(r"next\(\((_q\d+) for \1 in s\[\(\d+ \+ s\[\d+\]\)\] if \1 in _P\d+\), None\)",
+                     src)  # first ... where value(c) < 5
+    assert re.search(r"sum\(map\(_P\d+\.__getitem__, s\[\d+\]\)\)", src)  # sum over the pile
+    assert re.search(r"_P\d+\[u_c\]", src)  # good(c), value(c) of the parameter
+    # `count d in hand[me] where d.suit == c.suit and face(d)` reads c: a generator
+    assert "sum(1 for _q" in src
+    assert "_P" not in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(8)))
+    off = compile_game(path, settings={"strict": "false"})
+    play_both(off, compile_game(path, settings={"strict": "false"}, optimize=False),
+              seeds=tuple(range(4)))
+
+
+def test_a_simultaneous_round_keeps_the_others_moves(tmp_path: Path) -> None:
+    """While a simultaneous round goes on, the fast path does not list the legal moves
+    again: they are the ones listed before, less the chooser's (the generator lists the
+    players who have not chosen, in turn, from a state that only the pending choices and
+    the move count changed). The same games as listing them again (plain code does, as
+    the API does), seed for seed; not where a move's test reads `moves_played`."""
+    for name, n in (("hearts", 4), ("interaction", 3), ("arsene", 3)):
+        fast, plain = compile_game(name, n), compile_game(name, n, optimize=False)
+        assert fast._sim_kept == fast._sim != frozenset()
+        for seed in range(6):
+            assert (fast.random_playout(seed, random.Random(seed))
+                    == plain.random_playout(seed, random.Random(seed)))
+    path = tmp_path / "count.cardgame"
+    path.write_text("""\
+game "Count"
+players 3
+deck standard
+zone hand[player]: owner
+zone pile: face up
+move give(c in hand[me]) "give {c}" when moves_played % 2 == 0 or c.rank > 6 {
+  move c to pile
+}
+flow {
+  shuffle deck
+  deal 4 from deck to hand
+  repeat 3 times { simultaneously players choose give }
+}
+""", encoding="utf-8")
+    counted = compile_game(path)
+    assert counted._sim and not counted._sim_kept
+    play_both(counted, compile_game(path, optimize=False), seeds=tuple(range(6)))
+
+
+def test_a_let_that_is_certainly_a_player_indexes_unchecked(tmp_path: Path) -> None:
+    """`let w = (players from leader)[...]`, `let t = left of p`: certainly a player (or
+    the evaluation failed), so `taken[w]` and `w chooses` need no check; not when the
+    let is assigned later (it may become none), and not in plain code."""
+    path = tmp_path / "tricks.cardgame"
+    path.write_text(OPTIMISER_GAMES["tricks"], encoding="utf-8")
+    flow = compile_game(path).gen.source
+    flow = flow[flow.index("def n_"):flow.index("NODES =")]
+    assert re.search(r"\(\d+ \+ s\[\d+\]\)", flow) and "_ix(" not in flow
+    assert "_ix(" in compile_game(path, optimize=False).gen.source
+    assigned = OPTIMISER_GAMES["tricks"].replace(
+        "      move all of trick to taken[w]\n",
+        "      move all of trick to taken[w]\n      if played > 9 { w = first p in players where false }\n")
+    path.write_text(assigned, encoding="utf-8")
+    fast = compile_game(path)
+    flow = fast.gen.source[fast.gen.source.index("def n_"):fast.gen.source.index("NODES =")]
+    assert "_ix(" in flow
+    play_both(fast, compile_game(path, optimize=False), seeds=tuple(range(4)))
+    # `players from left of dealer`, `left of dealer chooses`: a player, unchecked (the
+    # variable `dealer` itself is checked where it is read: it may be none)
+    oh = compile_game("oh-hell", 3).gen.source
+    assert "ORDER[_player((_player(" not in oh and "ORDER[(_player(s[" in oh
+    assert "ORDER[_player((_player(" in compile_game("oh-hell", 3, optimize=False).gen.source
+
+
+def test_the_nth_set_read_from_a_table_is_the_counted_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """runtime.nth_set reads a set of few (n choose k <= POSITIONS_MAX) from the list of
+    `combinations(range(n), k)`, else counts: the same set for every index either way;
+    and SetMoves.without(p) is the list of moves less p's, in order."""
+    from cardgame.interpreter.codegen import runtime
+
+    ids = (3, 8, 9, 20, 31, 40, 47, 51, 52, 60)
+    tabled = {(n, k): [runtime.nth_set(ids[:n], k, i) for i in range(comb_(n, k))]
+              for n in range(len(ids) + 1) for k in range(n + 1)}
+    assert runtime._POSITIONS  # the tables were used
+    monkeypatch.setattr(runtime, "POSITIONS_MAX", -1)
+    monkeypatch.setattr(runtime, "_POSITIONS", {})
+    for (n, k), sets in tabled.items():
+        assert sets == list(itertools.combinations(ids[:n], k))
+        assert [runtime.nth_set(ids[:n], k, i) for i in range(len(sets))] == sets
+    assert not runtime._POSITIONS  # counted
+    moves = runtime.SetMoves([(1, 0, 5), (2, 0, 6)])
+    moves.parts.append((10, (2, 1), ids[:5], 3))
+    moves.n += 10
+    moves.parts.append((10, (3, 1), ids[:5], 2))
+    moves.n += 10
+    moves.append((3, 2))
+    for p in (1, 2, 3, 4):
+        assert list(moves.without(p)) == [m for m in moves if m[0] != p]
+        assert len(moves.without(p)) == len([m for m in moves if m[0] != p])
+
+
+def comb_(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k)

@@ -106,7 +106,10 @@ class Exprs:
                 lo, hi = cx.const_int(e.left), cx.const_int(e.right)
             else:
                 lo, hi = self.int_value(e.left, fr), self.int_value(e.right, fr)
-            return lo is not None and hi is not None and hi - lo < SHORT
+            if lo is None or hi is None:
+                span = self.span_of(e, fr)  # `1..size(trick)`: at most 52 values
+                return span is not None and span < SHORT
+            return hi - lo < SHORT
         if isinstance(e, A.ListLit):
             return len(e.items) <= SHORT and not any(
                 isinstance(x, A.Binary) and x.op == ".." for x in e.items)
@@ -118,6 +121,16 @@ class Exprs:
                 return isinstance(ref.value, tuple) and len(ref.value) <= SHORT
             return ref.kind == "builtin" and e.name in ("suits", "colors")
         return False
+
+    def span_of(self, e: A.Binary, fr: Frame | None) -> int | None:
+        """Optimised code: the most a range `a..b` can span (the highest b less the lowest
+        a, as the bounds prove them: `1..size(trick)` spans at most 51), else None."""
+        if not self.cx.optimize or fr is None:
+            return None
+        a, b = self.range_of(e.left, fr), self.range_of(e.right, fr)
+        if a is None or b is None:
+            return None
+        return b[1] - a[0]
 
     def leaf(self, root: object) -> bool:
         """Does this code (expressions, statements) draw nothing from the budget itself?
@@ -502,7 +515,7 @@ class Exprs:
         if op == "right":
             return f"(({p} - 2) % {cx.n} + 1)"
         if op == "players_from":
-            if checked:
+            if checked or self.certain_player(e.operand, fr):  # (`left of p`: a player)
                 return f"ORDER[{p}]"
             sid = self.sid(e.operand.span, fr)
             return f"ORDER[{cx.helper('_player')}({p}, {sid})]"
@@ -522,6 +535,9 @@ class Exprs:
             lo, hi = self.int_value(e.left, fr), self.int_value(e.right, fr)
             if lo is not None and hi is not None and hi - lo < MAX_RANGE:
                 return f"range({lo}, {hi + 1})"
+            span = self.span_of(e, fr)
+            if span is not None and span < MAX_RANGE:  # it cannot be too long: no check
+                return f"range({a}, ({b}) + 1)"
             sid = self.sid(e.span, fr)
             return f"{cx.helper('_rng')}({a}, {b}, {sid})"
         if op in ("and", "or") or (op in ("+", "-", "*") and cx.type_of(e) == "int"):
@@ -588,6 +604,43 @@ class Exprs:
             code = f"{cx.helper('_big')}({code}, {self.sid(e.span, fr)})"
         return code
 
+    def certain_player(self, e: A.Expr, fr: Frame, seen: frozenset[str] = frozenset()) -> bool:
+        """Optimised code: is e's value certainly a player, 1..n, never none (or else its
+        evaluation fails)? `left of p`, `(players from p)[i]` (checked), `me`, a number
+        1..n, a local known to hold one, defs, lets and `if`s of such. (A `first p in ...`
+        may be none: no.)"""
+        cx = self.cx
+        if not cx.optimize:
+            return False
+        if isinstance(e, A.Me):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("left", "right"):
+            return True
+        if isinstance(e, A.Index):
+            return isinstance(e.obj, A.Players) or (
+                isinstance(e.obj, A.Unary) and e.obj.op == "players_from")
+        if isinstance(e, A.IfExpr):
+            return self.certain_player(e.then, fr, seen) and self.certain_player(e.else_, fr,
+                                                                                 seen)
+        if isinstance(e, A.Let):
+            return self.certain_player(e.body, fr.scope(), seen)
+        v = cx.const_int(e)
+        if v is not None:
+            return 1 <= v <= cx.n
+        loc = cx.local(e, fr.env)
+        if loc is not None:
+            return loc.lo is not None and loc.hi is not None and 1 <= loc.lo and loc.hi <= cx.n
+        if isinstance(e, (A.Name, A.Call)) and not (isinstance(e, A.Call) and e.args):
+            ref = cx.ref(e)
+            if ref.kind == "def" and ref.name not in seen:
+                return self.certain_player(ref.decl.body, Frame({}, fr.rule), seen | {ref.name})
+        return False
+
+    def positions(self, source: A.Expr, fr: Frame) -> Any:
+        """Hook for the optimiser: the zone whose positions `1..size(Z)` a quantifier's
+        variable ranges over (None: none, or plain code)."""
+        return None
+
     # Hooks for the optimiser (optimize.py): facts an operand of `and`/`or` establishes
     # for the operands after it. Plain code relies on none.
     def chain_start(self, fr: Frame) -> Any:
@@ -630,7 +683,7 @@ class Exprs:
         inner = fr.scope()
         origin = self.expr(e.source, fr) if st == "zone" else None
         lo, hi = cx.loop_range(e.source)
-        inner.env[e.var] = Local(var, origin, lo, hi)
+        inner.env[e.var] = Local(var, origin, lo, hi, positions=self.positions(e.source, fr))
         code = self._quant(e, var, src, inner, fr)
         if pending is not None:
             return self.bind(pending[0], pending[1], code)

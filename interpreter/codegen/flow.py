@@ -233,7 +233,9 @@ class FlowLowering:
         x = self.x
         if isinstance(st, A.LetStmt):
             slot = cx.layout.new_slot()
-            fr.env[st.name] = self.keep(node, slot, st.value, st.span, fr)
+            loc = self.keep(node, slot, st.value, st.span, fr)
+            lo, hi = self.stmts.player_range(st, fr)
+            fr.env[st.name] = attrs.evolve(loc, lo=lo, hi=hi) if lo is not None else loc
             return node
         if isinstance(st, A.End):
             self.nodes[node].exit = Finish(self.stmts.end_text(st, fr))
@@ -303,7 +305,11 @@ class FlowLowering:
              lower: Callable[[A.Expr, Frame], str] | None = None) -> Local:
         """`s[slot] = <e>` in a node (a number guarded to 64 bits): the flow's variable."""
         w = CodeWriter()
-        w.line(f"s[{slot}] = {(lower or self.x.as_tuple)(e, fr)}")
+        # (a statement evaluates it: the optimiser may compute it with statements first,
+        # a quantifier as a loop that stops at its answer, with what the loop body reads
+        # of the state outside the loop computed once before it)
+        code = lower(e, fr) if lower is not None else self.x.into(e, fr, w)
+        w.line(f"s[{slot}] = {code}")
         kept = self.stmts.bind_int(f"s[{slot}]", e, span, fr, w)
         self.nodes[node].body += w.lines
         return Local(f"s[{slot}]", None, *(FULL if kept else (None, None)))
@@ -343,7 +349,9 @@ class FlowLowering:
         """Is e a local known to hold a player (a loop over the players that does not
         assign its variable)?"""
         loc = self.cx.local(e, fr.env)
-        return (self.cx.optimize and loc is not None and loc.lo is not None
+        if loc is None:  # (`left of p`...: a player, or its evaluation fails)
+            return self.x.certain_player(e, fr)
+        return (self.cx.optimize and loc.lo is not None
                 and loc.hi is not None and 1 <= loc.lo and loc.hi <= self.cx.n)
 
     def loop(self, st: A.While | A.Repeat | A.For, node: int, fr: Frame) -> int:

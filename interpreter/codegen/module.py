@@ -112,6 +112,7 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
                      {d.node: legal_body(cx, d, generators) for d in graph.decisions.values()},
                      draws, gen_draws)
     out += def_functions(x)
+    out += getattr(x, "module_lines", [])  # the optimiser's tables of the deck
     if coverage:
         out.append(f"_COV = [0] * {len(cx.names.arms)}")
     lay = cx.layout

@@ -49,6 +49,10 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
+            if isinstance(p.source, A.Subsets) and cx.optimize:
+                # a set of cards chosen from a zone: where the effect takes them from
+                # (a hint: `_take_many` looks elsewhere for a card that has moved)
+                origin = x.expr(p.source.zone, fr)
             lo, hi = cx.value_range(p.source)
             if assigns(cx, md.body, p):
                 lo = hi = None  # the body changes it: its range no longer holds
@@ -85,6 +89,10 @@ class Moves:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
             origin = x.expr(p.source, fr) if st == "zone" else None
+            if isinstance(p.source, A.Subsets) and cx.optimize:
+                # a set of cards chosen from a zone: where the effect takes them from
+                # (a hint: `_take_many` looks elsewhere for a card that has moved)
+                origin = x.expr(p.source.zone, fr)
             lo, hi = cx.value_range(p.source)
             fr.env[p.name] = Local(var, origin, lo, hi)
             lines.append(f"    {var} = m[{i + 2}]")
@@ -100,12 +108,17 @@ class Moves:
 
     def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[A.Expr | _AnyOf],
                    guards: tuple[A.Expr, ...], depth: int = 0,
-                   opened: tuple[A.Expr, ...] = ()) -> list[str]:
+                   opened: tuple[A.Expr, ...] = (),
+                   facts: tuple[tuple[object, bool], ...] = ()) -> list[str]:
         """Loop unswitching: a conjunct `a or b` whose first disjunct reads no parameter,
         cannot fail and changes nothing (`trick is empty or c.suit == led ...`) is tested
         once, before the loops: when it holds the conjunct is dropped, else it becomes
         `b` (and when `a` is `Z is empty`, b knows that Z is not). Evaluating `a` earlier
-        than it stood cannot change a result, an error or the state."""
+        than it stood cannot change a result, an error or the state.
+
+        What a test said holds in its arm (`facts`): a later conjunct whose first disjunct
+        is the same test (or its negation: `trick is not empty or ...` after `trick is
+        empty`) is decided without a test of its own, and does not count as a level."""
         cx = self.cx
         for i, c in enumerate(conj if cx.optimize and depth < UNSWITCH_DEPTH else ()):
             ds = disjuncts(c) if isinstance(c, A.Expr) else list(c.items)
@@ -117,6 +130,20 @@ class Moves:
             first = ds[0]
             if len(ds) < 2 or params_in(cx, first) or self.may_raise(first):
                 continue
+            fact = self.fact(first)
+            known_truth = dict(facts).get(fact[0]) if fact is not None else None
+            if fact is not None and known_truth is not None:
+                # decided by an earlier test: dropped when `a` holds, else `b`
+                if known_truth == fact[1]:
+                    rest_conj = conj[:i] + conj[i + 1:]
+                elif seen_through:
+                    continue  # (the call stays as it is: nothing to gain)
+                else:
+                    rest = ds[1:]
+                    rest_conj = conj[:i] + [rest[0] if len(rest) == 1
+                                            else _AnyOf(tuple(rest))] + conj[i + 1:]
+                return self.unswitched(md, mid, rule, rest_conj, guards, depth, opened,
+                                       facts)
             names = cx.names
             unsafe, impure = names.unsafe, names.impure
             test = self.x.expr(first, Frame({"me": Local("me")}, rule))
@@ -124,18 +151,25 @@ class Moves:
                 continue
             rest = ds[1:]
             known = guards
-            if (isinstance(first, A.IsEmpty) and not first.negated
-                    and cx.type_of(first.operand) == "zone"):
-                known = guards + (first.operand,)
-            yes = self.unswitched(md, mid, rule, conj[:i] + conj[i + 1:], guards, depth + 1,
-                                  opened)
+            yes_guards = guards
+            if isinstance(first, A.IsEmpty) and cx.type_of(first.operand) == "zone":
+                if first.negated:  # `Z is not empty or ...`: where it holds
+                    yes_guards = guards + (first.operand,)
+                else:  # `Z is empty or ...`: where it does not
+                    known = guards + (first.operand,)
+            yes_facts = no_facts = facts
+            if fact is not None:
+                yes_facts = facts + ((fact[0], fact[1]),)
+                no_facts = facts + ((fact[0], not fact[1]),)
+            yes = self.unswitched(md, mid, rule, conj[:i] + conj[i + 1:], yes_guards,
+                                  depth + 1, opened, yes_facts)
             # seen through a def: the call stays (its first disjunct is false there, so it
             # is the rest), and what the test said is known inside it
             stays: A.Expr | _AnyOf = c if seen_through else (
                 rest[0] if len(rest) == 1 else _AnyOf(tuple(rest)))
             now_open = (c,) if seen_through and isinstance(c, A.Expr) else ()
             no = self.unswitched(md, mid, rule, conj[:i] + [stays] + conj[i + 1:], known,
-                                 depth + 1, opened + now_open)
+                                 depth + 1, opened + now_open, no_facts)
             return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
                     + [INDENT + ln for ln in no])
         pnames = [p.name for p in md.params]
@@ -158,6 +192,21 @@ class Moves:
         w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
         gen.level(0, fr, w)
         return w.lines
+
+    def fact(self, e: A.Expr) -> tuple[object, bool] | None:
+        """What a test says, as (what it is about, its truth): `Z is not empty` and
+        `not (Z is empty)` say the same as `Z is empty` false. None: no key for it."""
+        truth = True
+        while isinstance(e, A.Unary) and e.op == "not":
+            e, truth = e.operand, not truth
+        if isinstance(e, A.IsEmpty):
+            if e.negated:
+                truth = not truth
+            e = attrs.evolve(e, negated=False)
+        try:
+            return value_key(self.cx, e, {"me": Local("me")}), truth
+        except KeyError:  # a name bound inside it
+            return None
 
     def def_disjuncts(self, call: A.Call) -> list[A.Expr]:
         """The disjuncts of a def's body, when the first reads none of the def's
@@ -221,15 +270,25 @@ class _Generator:
             if lvl == 0:
                 for z in self.guards:
                     h.guards[value_key(cx, z, fr.env)] = 0
-        conds = []
+        conds: list[str] = []
+        outer = h.conditional if h is not None else 0
         for c in self.conds[lvl]:
+            if h is not None and conds:
+                h.conditional = outer + 1  # tested only if the conditions before it hold
             if isinstance(c, _AnyOf):
-                conds.append("(" + " or ".join(x.expr(d, fr) for d in c.items) + ")")
+                items = []
+                for d in c.items:
+                    items.append(x.expr(d, fr))
+                    if h is not None:
+                        h.conditional += 1  # the next only if this one is false
+                conds.append("(" + " or ".join(items) + ")")
                 continue
             conds.append(x.expr(c, fr))
             if (h is not None and isinstance(c, A.IsEmpty) and c.negated
                     and cx.type_of(c.operand) == "zone"):
                 h.guards[value_key(cx, c.operand, fr.env)] = lvl  # later conjuncts may rely on it
+        if h is not None:
+            h.conditional = outer
         inner = CodeWriter(w.ind + INDENT if conds else w.ind)
         params = self.md.params
         if lvl == len(params):

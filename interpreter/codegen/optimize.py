@@ -18,7 +18,10 @@ generator (a frame with a `Hoist`) it also:
   in a test of each card c: once per decision, not once per card). One that cannot fail
   is computed before the inner loops; one that may fail (an empty zone...) is computed
   where it stands the first time it is reached, and remembered for the rest of that
-  level (`_h if _h is not ... else (_h := ...)`): the same error at the same point.
+  level (`_h if _h is not ... else (_h := ...)`): the same error at the same point. A
+  quantifier that runs only on a condition (after an `and`/`or` operand, in an `if` arm,
+  behind an earlier condition of its level) is computed that way too, even if it cannot
+  fail: once at most, and not at all when no card needs it.
 moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`).
 """
 
@@ -59,6 +62,11 @@ class Optimizing(Exprs):
         self.budget = INLINE_BUDGET  # for the whole module: a def used in many defs is called
         self._flat_defs: dict[str, bool] = {}
         self._folding: set[str] = set()  # defs being unfolded by const_truth
+        # tables of a value of a card over the deck (card_table): key -> name, and the
+        # module-level lines that fill them (module.py appends them after the functions)
+        self._card_tables: dict[Any, str] = {}
+        self.module_lines: list[str] = []
+        self._tabulating = False  # lowering a table's entry: no tables inside it
 
     def local_code(self, loc: Local, fr: Frame) -> str:
         h = fr.hoist
@@ -75,17 +83,154 @@ class Optimizing(Exprs):
     def quant(self, e: A.Quant, fr: Frame) -> str:
         h = fr.hoist
         if not isinstance(h, _Hoist) or h.cur == 0 or e.kind == "random":
-            return super().quant(e, fr)
+            return self.deck_quant(e, fr) or super().quant(e, fr)
         try:  # equal quantifiers at one level share one variable
             key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
         except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
             key = ("quant", self.cx.names.tmp("k"))
-        return self.hoisted(h, fr, key, lambda: super(Optimizing, self).quant(e, fr))
+        return self.hoisted(h, fr, key, lambda: self.deck_quant(e, fr)
+                            or super(Optimizing, self).quant(e, fr), True)
 
-    def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str]) -> str:
+    # ------------------------------------------------------------ values of a card
+    def card_pure(self, e: A.Expr, names: frozenset[str],
+                  seen: frozenset[str] = frozenset()) -> bool:
+        """Is e a value of the cards named `names` alone, the same whatever the state: their
+        attributes (not `face_up`), constants and options, arithmetic without division,
+        comparisons of numbers, `and`/`or`/`not`/`if`, lets and defs of such? Such a value
+        of one card can be computed for every card of the deck once (card_table). It cannot
+        fail for a card, and it changes nothing."""
+        cx = self.cx
+        if isinstance(e, (A.Int, A.Bool)):
+            return True
+        if isinstance(e, A.Name):
+            ref = cx.ref(e)
+            if ref.kind == "constant":
+                return isinstance(ref.value, (bool, int))
+            return e.name in names and (ref.is_local or ref.kind == "def_param")
+        if isinstance(e, A.Attr):
+            return (e.name != "face_up" and isinstance(e.obj, A.Name)
+                    and cx.type_of(e.obj) == "card" and self.card_pure(e.obj, names, seen))
+        if isinstance(e, A.Unary):
+            return e.op in ("not", "-") and self.card_pure(e.operand, names, seen)
+        if isinstance(e, A.Binary):
+            if e.op in ("and", "or", "+", "-", "*"):
+                pass
+            elif e.op in ("==", "!=", "<", "<=", ">", ">="):
+                lt, rt = cx.type_of(e.left), cx.type_of(e.right)
+                if lt != rt or (e.op not in ("==", "!=") and lt != "int") or lt in (
+                        "card", "zone", "any") or lt.startswith("list"):
+                    return False  # (numbers; suits, colours... by equality)
+            else:
+                return False
+            return self.card_pure(e.left, names, seen) and self.card_pure(e.right, names, seen)
+        if isinstance(e, A.IfExpr):
+            return all(self.card_pure(x, names, seen) for x in (e.cond, e.then, e.else_))
+        if isinstance(e, A.Let):
+            return (self.card_pure(e.value, names, seen)
+                    and self.card_pure(e.body, names | {e.name}, seen))
+        if isinstance(e, A.Call):
+            d = cx.callee(e)
+            if d is None or d.name in seen or not all(self.card_pure(a, names, seen)
+                                                     for a in e.args):
+                return False
+            return self.card_pure(d.body, frozenset(p.name for p in d.params), seen | {d.name})
+        return False
+
+    def card_table(self, e: A.Expr, var: str, fr: Frame, kind: str = "values") -> str | None:
+        """The name of a table, filled when the module is loaded, of e (a value of the card
+        `var` alone: card_pure) for every card of the deck: `kind` "values" (a tuple
+        indexed by the card), "true" or "false" (the frozenset of the cards for which e is
+        true, false). None where e is not such a value, or its code might fail or draw."""
+        cx = self.cx
+        if self._tabulating or not self.card_pure(e, frozenset((var,))):
+            return None
+        env = {n: loc for n, loc in fr.env.items() if n != var}
+        try:
+            key = (kind, value_key(cx, e, {**env, var: Local("_i")}))
+        except KeyError:
+            return None
+        if key in self._card_tables:
+            return self._card_tables[key]
+        names = cx.names
+        unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
+        inner = Frame({var: Local("_i")}, fr.rule)
+        self._tabulating = True
+        try:
+            code = self.expr(e, inner)
+        finally:
+            self._tabulating = False
+        failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
+        names.unsafe, names.impure, names.draws, names.walrus = unsafe, impure, draws, walrus
+        if failing:
+            return None
+        n = len(cx.g.cards)
+        name = names.tmp("P")
+        if kind == "values":
+            fill = f"tuple([{code} for _i in range({n})])"
+        else:
+            fill = (f"frozenset([_i for _i in range({n}) if "
+                    f"{'' if kind == 'true' else 'not '}{code}])")
+        self.module_lines.append(f"{name} = {fill}")
+        self._card_tables[key] = name
+        return name
+
+    def deck_quant(self, e: A.Quant, fr: Frame) -> str | None:
+        """A quantifier over a zone whose test and value read only its card (card_pure):
+        `any c in hand[p]: two_of_clubs(c)` as `not S.isdisjoint(s[Z])`, S the cards for
+        which the test holds (computed once for the deck); `all` as the cards for which it
+        fails are disjoint from Z; `first` as the first card of Z in S; `count`, `sum` as
+        the sum of a table over Z. The same values (the test cannot fail, nor change
+        anything, so neither stopping early nor not does); the same charge to the step
+        budget as the generator."""
+        cx = self.cx
+        k = e.kind
+        if k not in ("any", "all", "first", "count", "sum") or cx.type_of(e.source) != "zone":
+            return None
+        where, body = e.where, e.body
+        if k == "all" and body is None:  # `all x in Z where P`: P is the test
+            where, body = None, where
+        test: A.Expr | None
+        if k in ("any", "count"):  # the cards for which the where and the body hold
+            test = (A.Binary(op="and", left=where, right=body, span=e.span)
+                    if where is not None and body is not None else where or body)
+        elif k == "all":  # (`all x in Z where W: B` is left as it is)
+            test = body if where is None else None
+        elif k == "first":
+            test = where if body is None else None
+        else:  # sum
+            test = body if where is None and cx.type_of(e) == "int" else None
+        if test is None:
+            return None
+        kind = {"any": "true", "all": "false", "first": "true"}.get(k, "values")
+        table = self.card_table(test, e.var, fr, kind)
+        if table is None:
+            return None
+        walrus = cx.names.walrus
+        src = f"s[{self.expr(e.source, fr)}]"
+        src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
+        if k == "first" and cx.names.walrus != walrus:
+            # (an assignment expression may not stand in a comprehension's iterable)
+            pending = cx.names.tmp("s")
+            var = cx.names.tmp("q")
+            return self.bind(pending, src, f"next(({var} for {var} in {pending} "
+                                           f"if {var} in {table}), None)")
+        if k == "any":
+            return f"(not {table}.isdisjoint({src}))"
+        if k == "all":
+            return f"{table}.isdisjoint({src})"
+        if k == "first":
+            var = self.cx.names.tmp("q")
+            return f"next(({var} for {var} in {src} if {var} in {table}), None)"
+        return f"sum(map({table}.__getitem__, {src}))"
+
+    def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str],
+                costly: bool = False) -> str:
         """The code of `lower()` (a quantifier, a def without parameters), computed once
         at the outermost loop level whose values it reads when that is outside the loop
-        being compiled, and in place when it reads this loop's values or changes the state."""
+        being compiled, and in place when it reads this loop's values or changes the state.
+        A costly one (a loop over values) that runs only on a condition (after `or`, in an
+        `if`'s arm: `not first_trick or (all d in hand[me]: ...)`) is computed the first
+        time it is reached, as one that may fail is: not at all when never needed."""
         names = self.cx.names
         att = _Attempt({loc.code for loc in fr.env.values() if loc.level is None})
         unsafe, impure, walrus = names.unsafe, names.impure, names.walrus
@@ -97,7 +242,7 @@ class Optimizing(Exprs):
         level = max(att.level, 0)
         if att.blocked or level >= h.cur or names.impure != impure:
             return code  # it reads this loop's parameter, or changes the state: in place
-        if names.unsafe == unsafe:
+        if names.unsafe == unsafe and not (costly and h.conditional):
             names.walrus = walrus  # its code is no longer in place
             return h.hoist(level, key, code, names)
         # it may fail: evaluated where it stands, the first time only
@@ -127,7 +272,8 @@ class Optimizing(Exprs):
             # a def without parameters (Arsène's `led`) is a value of the state: like a
             # quantifier, computed once at the level whose values it reads
             return self.hoisted(h, fr, ("def", d.name),
-                                lambda: self.lower_call(d, arg_exprs, fr, call))
+                                lambda: self.lower_call(d, arg_exprs, fr, call),
+                                self.loops(d.body))
         return self.lower_call(d, arg_exprs, fr, call)
 
     def lower_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
@@ -136,6 +282,9 @@ class Optimizing(Exprs):
             table = self.table_call(call, fr)
             if table is not None:
                 return table
+            card = self.of_one_card(call, fr)
+            if card is not None:
+                return card
         names = self.cx.names
         h = fr.hoist
         args = []
@@ -151,6 +300,26 @@ class Optimizing(Exprs):
             if h is not None:
                 h.needs = max(saved, h.needs)
         return self.inline_def(d, args, fr, arg_exprs, facts)
+
+    def of_one_card(self, call: A.Call, fr: Frame) -> str | None:
+        """`point_card(c)`, c a card that is certainly one (a quantifier's or a loop's
+        variable over a zone, a move parameter) and the def a value of its card alone
+        (card_pure; more than one comparison or test): a table of the deck, read at c."""
+        cx = self.cx
+        args = [a for a in call.args if isinstance(a, A.Name) and cx.type_of(a) == "card"]
+        if len(args) != 1:
+            return None
+        loc = cx.local(args[0], fr.env)
+        if loc is None or loc.origin is None:
+            return None
+        d = cx.callee(call)
+        if d is None or sum(isinstance(n, (A.Binary, A.IfExpr, A.Call))
+                            for n in A.walk(d.body)) < 2:
+            return None  # (a single test reads its table as fast as ours)
+        table = self.card_table(call, args[0].name, fr)
+        if table is None:
+            return None
+        return f"{table}[{self.local_code(loc, fr)}]"
 
     def inline_def(self, d: A.DefDecl, args: list[str], fr: Frame,
                    arg_exprs: tuple[A.Expr, ...] = (), facts: list[_Arg] | None = None) -> str:
@@ -178,6 +347,8 @@ class Optimizing(Exprs):
                 lo, hi = loc.lo, loc.hi
             elif isinstance(ae, A.Int):
                 lo = hi = ae.value
+            if isinstance(ae, A.Me) and lo is None:  # a player (as `me` indexes unchecked)
+                lo, hi = 1, self.cx.n
             if simple:
                 # a name or a literal is used as it is; a local keeps its level
                 inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
@@ -314,6 +485,10 @@ class Optimizing(Exprs):
             v = self.const_truth(e)
             if v is not None:  # `has_dummy and ...` with 4 players: False
                 return "True" if v else "False"
+        if e.op in ("and", "or") and self.const_truth(e.left) == (e.op == "and"):
+            # `queen_breaks and is_queen(c)` with the option on: the right operand, the
+            # value `and`/`or` gives then
+            return self.expr(e.right, fr)
         return super().binary(e, fr)
 
     def const_truth(self, e: A.Expr) -> bool | None:
@@ -322,6 +497,10 @@ class Optimizing(Exprs):
         cx = self.cx
         if isinstance(e, A.Bool):
             return e.value
+        if isinstance(e, A.Name):  # an option or a constant that is a truth value
+            ref = cx.ref(e)
+            if ref.kind == "constant" and isinstance(ref.value, bool):
+                return ref.value
         d, args = self.callee_of(e)
         if d is not None:
             if d.name in self._folding or not all(self.simple(a, None) for a in args):
@@ -358,6 +537,9 @@ class Optimizing(Exprs):
         k = e.kind
         if k not in _LOOPED or (k == "first" and e.body is not None):
             return None
+        deck = self.deck_quant(e, fr)  # a test of its card alone: a set, no loop
+        if deck is not None:
+            return deck
         if k == "count" and e.where is None and e.body is None:
             return None
         if k == "sum" and cx.type_of(e) != "int":
@@ -385,7 +567,8 @@ class Optimizing(Exprs):
                for n, loc in fr.env.items()}
         inner = attrs.evolve(fr, env=env, hoist=h)
         lo, hi = cx.loop_range(e.source)
-        inner.env[e.var] = Local(var, origin, lo, hi, level=1)
+        inner.env[e.var] = Local(var, origin, lo, hi, level=1,
+                                 positions=self.positions(e.source, fr))
         src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
         r = names.tmp("r")
         where, body = e.where, e.body
@@ -509,13 +692,27 @@ class Optimizing(Exprs):
                            self.cx.names)
         return super().card_attr(e, table, obj, fr)
 
+    def loops(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
+        """Does evaluating e loop over values (a quantifier, here or in a def it calls)?"""
+        for n in A.walk(e):
+            if isinstance(n, A.Quant):
+                return True
+            if isinstance(n, (A.Call, A.Name)):
+                d, _ = self.callee_of(n)
+                if d is not None and d.name not in seen and self.loops(d.body, seen | {d.name}):
+                    return True
+        return False
+
     def chain_start(self, fr: Frame) -> Any:
-        return dict(fr.hoist.guards) if fr.hoist is not None else None
+        h = fr.hoist
+        return (dict(h.guards), h.conditional) if h is not None else None
 
     def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
         """`Z is empty or ...`, `Z is not empty and ...`: after it, Z is not empty. A fact
         inside one evaluation of an expression: what relies on it never moves out (INNER)."""
         h = fr.hoist
+        if h is not None:
+            h.conditional += 1  # what follows runs only if e allows it
         if (h is not None and isinstance(e, A.IsEmpty) and e.negated == (op == "and")
                 and self.cx.type_of(e.operand) == "zone"):
             try:
@@ -526,7 +723,7 @@ class Optimizing(Exprs):
 
     def chain_end(self, fr: Frame, saved: Any) -> None:
         if fr.hoist is not None and saved is not None:
-            fr.hoist.guards = saved
+            fr.hoist.guards, fr.hoist.conditional = saved
 
     def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
         h = fr.hoist
@@ -537,9 +734,41 @@ class Optimizing(Exprs):
                 return f"{src}[{-1 if e.op == 'top' else 0}]"
         return super().top_card(e, src, fr)
 
+    def positions(self, source: A.Expr, fr: Frame) -> Any:
+        """`1..size(Z)`, Z a zone: Z's value key. An expression moves no card, so while a
+        quantifier runs each of its values is a position of Z."""
+        cx = self.cx
+        if (isinstance(source, A.Binary) and source.op == ".."
+                and isinstance(source.left, A.Int) and source.left.value == 1
+                and isinstance(source.right, A.Call) and source.right.func == "size"
+                and cx.callee(source.right) is None and len(source.right.args) == 1
+                and cx.type_of(source.right.args[0]) == "zone"):
+            try:
+                return value_key(cx, source.right.args[0], fr.env)
+            except KeyError:  # a name bound inside the expression
+                return None
+        return None
+
+    def card_at_position(self, e: A.Index, fr: Frame) -> str | None:
+        """`Z[i]`, i a quantifier's variable over `1..size(Z)`: the card at i, unchecked."""
+        if not isinstance(e.index, A.Name) or self.cx.type_of(e.obj) != "zone":
+            return None
+        loc = self.cx.local(e.index, fr.env)
+        if loc is None or loc.positions is None:
+            return None
+        try:
+            if value_key(self.cx, e.obj, fr.env) != loc.positions:
+                return None
+        except KeyError:
+            return None
+        return f"s[{self.expr(e.obj, fr)}][{self.local_code(loc, fr)} - 1]"
+
     def first_of_checked_zone(self, e: A.Index, fr: Frame) -> str:
         """`Z[1]` of a zone that an earlier conjunct found not empty (`trick[1]` after
         `trick is empty or ...`): its first card, unchecked, as `top_card` does."""
+        at = self.card_at_position(e, fr)
+        if at is not None:
+            return at
         h = fr.hoist
         if (h is not None and isinstance(e.index, A.Int) and e.index.value == 1
                 and self.cx.type_of(e.obj) == "zone"):

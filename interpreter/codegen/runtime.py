@@ -596,11 +596,37 @@ class SetMoves:
     def tolist(self) -> list[Any]:
         return list(self)
 
+    def without(self, player: int) -> SetMoves:
+        """These moves but the ones of `player` (each move's first item), in order."""
+        out = SetMoves([])
+        for part in self.parts:
+            if type(part) is list:
+                kept = [m for m in part if m[0] != player]
+                if kept:
+                    out.parts.append(kept)
+                    out.n += len(kept)
+            elif part[1][0] != player:
+                out.parts.append(part)
+                out.n += part[0]
+        return out
+
+
+_POSITIONS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+POSITIONS_MAX = 4096  # the most sets of positions kept for one (n, k)
+
 
 def nth_set(ids: tuple[int, ...], k: int | None, i: int) -> tuple[int, ...]:
     """The i-th (from 0) of `combinations(ids, k)`, or with k None of the sets of every
-    size, smallest first: found by counting, without the ones before it."""
+    size, smallest first: found by counting, without the ones before it (or, for a few
+    sets, read from the list of `combinations(range(n), k)`, kept once per (n, k): the
+    same set)."""
     n = len(ids)
+    if k is not None:
+        table = _POSITIONS.get((n, k))
+        if table is None and comb(n, k) <= POSITIONS_MAX:
+            table = _POSITIONS[(n, k)] = list(combinations(range(n), k))
+        if table is not None:
+            return tuple([ids[j] for j in table[i]])
     if k is None:
         k = 0
         while i >= comb(n, k):

@@ -4,6 +4,8 @@ from a node to the next decision) and `step_settle` (apply a move, run, settle).
 
 from __future__ import annotations
 
+from collections import deque
+
 from .exprs import Exprs
 from .flow import Finish, FlowGraph, Goto
 from .runtime import STEPS
@@ -172,26 +174,49 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         return all(not isinstance(b, str) or not b.lstrip().startswith(("return", "yield"))
                    for b in n.body)
 
-    budget = [0]
+    def arms(k: int) -> list[tuple[int, int]]:
+        """Where node k goes on: (arm, target) for each branch, then its exit's jump."""
+        n = graph.nodes[k]
+        out = [(i, b.target) for i, b in enumerate(n.body) if not isinstance(b, str)]
+        if isinstance(n.exit, Goto):
+            out.append((-1, n.exit.target))
+        return out
 
-    def flow(k: int, count: int, path: tuple[int, ...], ind: str) -> list[str]:
-        """Code that runs node k (reached after `count` jumps) and on to a decision."""
-        if path.count(k) >= INLINE_REPEATS or budget[0] >= INLINE_NODES or not copyable(k):
+    def plan(start: int) -> set[tuple[int, ...]]:
+        """The copies to make, each named by the arms taken to reach it: breadth first,
+        nearest the decision first, so that the bound goes to the short paths (the middle
+        of a trick) before the long ones (the end of a hand, then the next deal)."""
+        picked: set[tuple[int, ...]] = set()
+        queue: deque[tuple[int, tuple[int, ...], tuple[int, ...]]] = deque([(start, (), ())])
+        while queue and len(picked) < INLINE_NODES:
+            k, path, key = queue.popleft()
+            if path.count(k) >= INLINE_REPEATS or not copyable(k):
+                continue
+            picked.add(key)
+            for arm, target in arms(k):
+                queue.append((target, path + (k,), key + (arm,)))
+        return picked
+
+    chosen: set[tuple[int, ...]] = set()
+
+    def flow(k: int, count: int, key: tuple[int, ...], ind: str) -> list[str]:
+        """Code that runs node k (reached after `count` jumps, by the arms `key`) and on
+        to a decision."""
+        if key not in chosen:
             return [f"{ind}run(s, {k}, {count})", f"{ind}return settle(s)"]
-        budget[0] += 1
         n = graph.nodes[k]
         out = []
         if n.ends:
             out.append(f"{ind}s[0] = {k}")
-        for b in n.body:
+        for i, b in enumerate(n.body):
             if isinstance(b, str):
                 out.append(ind + b)
             else:
                 out.append(f"{ind}if {b.cond}:")
-                out += flow(b.target, count + 1, path + (k,), ind + "    ")
+                out += flow(b.target, count + 1, key + (i,), ind + "    ")
         exit_ = n.exit
         if isinstance(exit_, Goto):
-            out += flow(exit_.target, count + 1, path + (k,), ind)
+            out += flow(exit_.target, count + 1, key + (-1,), ind)
         elif isinstance(exit_, Finish):
             out += [f"{ind}s[4] = {exit_.reason}", f"{ind}s[0] = {k}", f"{ind}return []"]
         else:  # Stop: a decision (or a node never closed, which stops as run does)
@@ -206,7 +231,7 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
     for d in decisions.values():
         if d.simultaneous:
             continue
-        budget[0] = 0
+        chosen = plan(d.succ)
         body = flow(d.succ, 0, (), "        ")
         if len(d.alts) == 1 and not d.optional and d.alts[0] in effects:
             effect = ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]

@@ -162,7 +162,19 @@ class Stmts:
         origin = self.x.origin(st.value, fr)
         w.line(f"{var} = {code}")
         kept = self.bind_int(var, st.value, st.span, fr, w)
-        fr.env[st.name] = Local(var, origin, *(FULL if kept else (None, None)))
+        fr.env[st.name] = Local(var, origin, *(FULL if kept else self.player_range(st, fr)))
+
+    def player_range(self, st: A.LetStmt, fr: Frame) -> tuple[int | None, int | None]:
+        """A `let` of a value that is certainly a player, and never assigned: 1..n (its
+        uses as an index or a decider need no check)."""
+        cx = self.cx
+        if not self.x.certain_player(st.value, fr):
+            return None, None
+        for n in cx.g.nodes():
+            if (isinstance(n, A.Assign) and isinstance(n.target, A.Name)
+                    and cx.ref(n.target).is_local and cx.ref(n.target).decl is st):
+                return None, None
+        return 1, cx.n
 
     def call(self, st: A.CallStmt, fr: Frame, w: CodeWriter) -> None:
         args = [self.x.as_tuple(a, fr) for a in st.args]
@@ -397,6 +409,8 @@ class Stmts:
         origin = None
         if isinstance(c, A.Quant) and cx.type_of(c.source) == "zone":
             origin = x.expr(c.source, fr)
+        elif isinstance(c, A.Name):  # a set of cards chosen from a zone (a move parameter)
+            origin = x.origin(c, fr)
         if origin is not None:
             w.line(f"{cx.helper('_take_many')}(s, {origin}, {cs}, {sid})")
         else:

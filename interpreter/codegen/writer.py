@@ -110,6 +110,9 @@ class Local:
     level: int | None = None
     hoisted: bool = False  # ...whether it is a value the optimiser hoisted...
     param: tuple[str, int, int] | None = None  # ...and a move parameter over lo..hi
+    # a quantifier's variable over `1..size(Z)`: Z's value key (optimize.value_key), whose
+    # positions it ranges over while Z cannot change (Z[i] needs no check)
+    positions: Any = None
 
 
 @attrs.define
@@ -130,6 +133,9 @@ class Hoist:
     levels: list[HoistLevel] = attrs.Factory(list)
     guards: dict[Any, int] = attrs.Factory(dict)  # zone (value key) -> level of its check
     needs: int = -1
+    # > 0 while lowering code that runs only if an earlier operand of an `and`/`or`, an
+    # `if`'s test or an earlier condition of the level allows it
+    conditional: int = 0
 
     def enter(self, level: int) -> None:
         """Start an instance of a loop level: what deeper instances hoisted and guarded is

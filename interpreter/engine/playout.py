@@ -20,6 +20,7 @@ from typing import Any, Literal, NoReturn
 from ..codegen import MOVES, PC, PENDING, RNG, STEPS, WHO, GameOver, Generated, namespace
 from ..errors import NOSPAN, CardgameError, RuleError, Span
 from ..lang import Checked
+from ..lang import ast as A
 from .state import Move
 
 
@@ -148,6 +149,9 @@ class Machine:
         # simultaneous choice, and the code is optimised)
         self._plain_steps: dict[int, Callable[..., list[Move]]] = {
             pc: f for pc, f in (self._steps or {}).items() if pc not in self._sim}
+        # the simultaneous decisions where, while the round goes on, the legal moves are
+        # those listed before less the chooser's (see _others_moves)
+        self._sim_kept = frozenset(pc for pc in self._sim if self._kept_in_round(pc))
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
         self._budget: list[int] = ns["_B"]
@@ -163,6 +167,32 @@ class Machine:
             blank[z] = ()
         blank[gen.zone_base["deck"]] = tuple(range(self._ncards))
         self._blank = blank
+
+    def _kept_in_round(self, pc: int) -> bool:
+        """While a simultaneous round goes on, a choice is only kept (secret, its effect
+        deferred): the state changes in the pending choices and the count of moves alone.
+        So the others' legal moves are those listed before the choice, when nothing that
+        lists them or ends the game reads that count: no move limit, no end conditions,
+        and no `moves_played` in the tests of the moves offered."""
+        g = self.checked
+        if g.limit is not None or g.ends:
+            return False
+        for mid in self.gen.decisions[pc].alts:
+            if mid >= len(self.gen.move_names):
+                continue  # (the pass of an optional choice: no test)
+            md = g.moves[self.gen.move_names[mid]]
+            if any(isinstance(n, A.Name) and n.name == "moves_played"
+                   for n in A.walk((md.when, tuple(p.source for p in md.params)))):
+                return False
+        return True
+
+    def _others_moves(self, legal: Sequence[Move], chooser: int) -> Sequence[Move]:
+        """The legal moves of a simultaneous round after `chooser` chose (a `_sim_kept`
+        decision): the ones listed before, less the chooser's; the same list, in the same
+        order, as the generator gives (it lists the players who have not chosen, in turn)."""
+        if type(legal) is list:
+            return [mv for mv in legal if mv[0] != chooser]
+        return legal.without(chooser)  # type: ignore[attr-defined]  # (codegen's SetMoves)
 
     # ------------------------------------------------------------------ in place
     def _init_slots(self, seed: int) -> list[Any]:
@@ -286,6 +316,7 @@ class Machine:
                 # optimised code, each decision with its own step; the move drawn as
                 # `rng._randbelow` draws it, its getrandbits loop written out
                 getrandbits = rng.getrandbits
+                kept = self._sim_kept
                 while legal and n < max_moves:
                     k = len(legal)
                     bits = k.bit_length()
@@ -296,7 +327,10 @@ class Machine:
                     pc = s[PC]
                     if pc in sim:
                         self._step(s, m)
-                        legal = self._settle_lazily(s)
+                        if s[PENDING] and pc in kept:  # the round goes on
+                            legal = self._others_moves(legal, m[0])
+                        else:
+                            legal = self._settle_lazily(s)
                     else:
                         legal = steps[pc](s, m)
                     n += 1

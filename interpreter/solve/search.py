@@ -33,6 +33,7 @@ one reached stops the search with the verdict `undecided` and says which.
 from __future__ import annotations
 
 import heapq
+import random
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -60,6 +61,10 @@ class Bounds:
     # positions the depth-first probe of the order "mixed" may enter (in a table of its
     # own, freed when they are spent)
     probe: int = 200_000
+    # restarts of the probe when its positions are spent: restart k (1, 2, ...) starts
+    # again from the deal with a table of its own, `probe_cap(probe, k)` positions, and
+    # its ties among moves broken in another (seeded) order; 0 keeps one probe
+    restarts: int = 0
     # seconds of this process's CPU time (`time.process_time`) instead of wall-clock
     # time: the same budget on a machine shared with other work
     cpu: bool = False
@@ -351,14 +356,21 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     # (node, trail, the children still to try as (slots, move), the most promising last)
     stack: list[tuple[Node, Any, list[tuple[Slots, Move]]]] = []
     tp: Table | None = None
-    probed = 0  # positions entered by the probe
+    probed = 0  # positions entered by the probes
+    restart = 0  # the probe's restarts so far (its tie order)
     heap_root = heap[0][2]
-    if probe and bounds.probe > 0:
-        tp = Table(game, attrs.evolve(bounds, nodes=bounds.probe), key, auto, relax, goal)
+
+    def new_probe() -> Table:
+        cap = probe_cap(bounds.probe, restart)
+        tp = Table(game, attrs.evolve(bounds, nodes=cap), key, auto, relax, goal)
         tp.start(start)
-        stack.append((heap[0][2], None, _probe_children(tp, heap[0][2])))
-    while heap or stack:
-        if tp is not None and (not heap or tp.nodes * 2 <= t.nodes):
+        stack.append((heap_root, None, _probe_children(tp, heap_root, restart)))
+        return tp
+
+    if probe and bounds.probe > 0:
+        tp = new_probe()
+    while heap:
+        if tp is not None and (probed + 1) * 2 <= t.nodes:
             if not stack:  # the probe's own complete search found no win: a proof
                 return t.result(UNSOLVABLE)
             node, trail, todo = stack[-1]
@@ -373,7 +385,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 probed += 1
                 if t.nodes >= bounds.nodes:
                     return t.result(UNDECIDED, stopped="nodes")
-                stack.append((child, (move, trail), _probe_children(tp, child)))
+                stack.append((child, (move, trail), _probe_children(tp, child, restart)))
             elif entered == WIN:
                 found = _path(move, trail)
                 if t.relax and len(found) >= game.limit:
@@ -383,6 +395,9 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
             elif entered == "nodes":  # the probe's share is spent: its table is freed
                 tp = None
                 stack = []
+                if restart < bounds.restarts:  # start again, in another tie order
+                    restart += 1
+                    tp = new_probe()
             elif entered not in (SEEN, OVER):
                 return t.result(UNDECIDED, stopped=entered)
             continue
@@ -436,7 +451,10 @@ def _shortest_within(t: Table, root: Node, found: tuple[Move, ...]) -> tuple[Mov
             return found
         nxt: list[tuple[Node, Any]] = []
         for node, trail in layer:
-            for m in space.moves(node):
+            # every legal move, not only the auto move: from a position symmetric to
+            # one the probe entered (the same canonical key) the first auto move may
+            # be another card's, whose child the probe never entered
+            for m in node[1]:
                 slots = space.step(node, m)
                 k = key(slots)
                 if k in visited:
@@ -466,18 +484,48 @@ def _path(move: Move, trail: Any) -> tuple[Move, ...]:
     return tuple(reversed(found))
 
 
-def _probe_children(t: Table, node: Node) -> list[tuple[Slots, Move]]:
+def probe_cap(unit: int, restart: int) -> int:
+    """The positions of the probe's restart `restart` (0 for the first probe): `unit`
+    times the Luby sequence's term (1, 1, 2, 1, 1, 2, 4, 1, ...), the restart schedule
+    that is within a constant factor of the best fixed cap for any heavy-tailed run
+    length (Luby, Sinclair and Zuckerman 1993)."""
+    i = restart + 1
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return unit << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+#: the tie orders of the probe's restarts: restart r > 0 ranks the i-th legal move of a
+#: position by TIE_ORDERS(r)[i] (a seeded permutation), the first probe by the game's order
+_TIES: dict[int, list[int]] = {}
+
+
+def _tie_order(restart: int) -> list[int]:
+    order = _TIES.get(restart)
+    if order is None:
+        order = _TIES[restart] = random.Random(restart).sample(range(1024), 1024)
+    return order
+
+
+def _probe_children(t: Table, node: Node, restart: int = 0) -> list[tuple[Slots, Move]]:
     """The moves the depth-first probe tries from `node`, as the slots they reach (not
     settled) and the move, the first to try LAST: a higher score first, then a move that
-    fills no empty zone, then the game's order. Positions entered already are left out."""
+    fills no empty zone, then the game's order (restart 0) or a seeded permutation of
+    it (a restart: depth first is very sensitive to the order of its ties, and a
+    restart in another order is a new draw of its run length). Positions entered
+    already are left out."""
     space = t.space
     before = node[0]
+    ties = _tie_order(restart) if restart else None
     ranked = []
     for i, m in enumerate(space.moves(node)):
         slots = space.step(node, m)
         if t.peek(slots):
             continue
-        ranked.append((space.score((slots, [])), not space.fills_empty(before, slots), -i,
+        tie = -i if ties is None or i >= len(ties) else ties[i]
+        ranked.append((space.score((slots, [])), not space.fills_empty(before, slots), tie,
                        slots, m))
     ranked.sort(key=lambda x: x[:3])
     return [(sl, m) for *_, sl, m in ranked]

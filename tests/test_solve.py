@@ -638,3 +638,18 @@ def test_the_shortest_win_within_a_probes_table_takes_any_legal_move(castle: Gam
         slots = t.space.step(node, m)
         assert t.key(slots) in t.seen
         node = t.space.settle(slots)
+
+
+def test_restarts_of_the_probe_solve_a_deal_one_probe_does_not(castle: Game) -> None:
+    # seed 112: within 30,000 positions neither best first beside one probe of 3,000
+    # positions nor beside one probe of them all wins; restarts of 3,000 positions on the
+    # Luby schedule, each breaking ties in another order, win, and the same way each time
+    key, _ = key_for(castle)
+    start = castle.new_state(112)
+    for probe in (3_000, 1_000_000):
+        r = solve(castle, start, Bounds(nodes=30_000, probe=probe, restarts=0), key, "mixed")
+        assert (r.verdict, r.stopped_by) == ("undecided", "nodes")
+    bounds = Bounds(nodes=30_000, probe=3_000, restarts=1 << 30)
+    r = solve(castle, start, bounds, key, "mixed")
+    assert r.verdict == "solved" and r.nodes < 30_000 and replays_to_win(castle, start, r.moves)
+    assert solve(castle, start, bounds, key, "mixed").moves == r.moves

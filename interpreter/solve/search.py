@@ -60,11 +60,13 @@ class Bounds:
     entries: int = 4_000_000  # transposition table entries
     # positions the depth-first probe of the order "mixed" may enter (in a table of its
     # own, freed when they are spent)
-    probe: int = 200_000
+    # (the first probe's; the unit of the restarts' schedule)
+    probe: int = 20_000
     # restarts of the probe when its positions are spent: restart k (1, 2, ...) starts
     # again from the deal with a table of its own, `probe_cap(probe, k)` positions, and
-    # its ties among moves broken in another (seeded) order; 0 keeps one probe
-    restarts: int = 0
+    # its ties among moves broken in another (seeded) order; 0 keeps one probe. The
+    # default is no limit: the probe keeps half of the positions to the end.
+    restarts: int = 1 << 30
     # seconds of this process's CPU time (`time.process_time`) instead of wall-clock
     # time: the same budget on a machine shared with other work
     cpu: bool = False
@@ -332,7 +334,16 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     first table blocked its path with positions best first had entered). Either search
     that runs out on its own table proves `unsolvable` by the argument above, the probe
     only if it ran out before its bound. A deal that one of the two orders solves fast
-    is solved at most about twice as slowly as by that order alone."""
+    is solved at most about twice as slowly as by that order alone.
+
+    With `Bounds.restarts`, a probe whose positions are spent starts again from the
+    start position with a new table, `probe_cap(Bounds.probe, k)` positions for restart
+    k (the Luby schedule), its ties broken in another seeded order: the run length of a
+    depth-first search is heavy-tailed in the order of its ties (on Besieged Castle a
+    deal that one order does not solve in 50,000 positions, another solves in 5,000), and
+    restarts on the Luby schedule are within a constant factor of the best fixed cap.
+    Each restart is a complete search of its own, so one that runs out before its cap
+    is a proof too."""
     t = Table(game, bounds, key, auto, relax, goal)
     done = t.start(start)
     if done is not None:
@@ -498,7 +509,8 @@ def probe_cap(unit: int, restart: int) -> int:
 
 
 #: the tie orders of the probe's restarts: restart r > 0 ranks the i-th legal move of a
-#: position by TIE_ORDERS(r)[i] (a seeded permutation), the first probe by the game's order
+#: position by `_tie_order(r)[i]` (a permutation seeded with r), the first probe by the
+#: game's order
 _TIES: dict[int, list[int]] = {}
 
 

@@ -109,6 +109,9 @@ def test_the_command_takes_a_budget_in_cpu_seconds(capsys: pytest.CaptureFixture
                        "--json")
     data = json.loads(out)
     assert code == 0 and data["verdict"] == "undecided" and data["stopped_by"] == "seconds"
+    # the text names both clocks: the wall clock's seconds and the budget's CPU seconds
+    code, out, _ = run(capsys, "besieged-castle", "--seed", "1", "--budget", "0.05", "--cpu")
+    assert code == 0 and "undecided" in out and " s of CPU)" in out
 
 
 @pytest.mark.parametrize("seed", [10, 17])

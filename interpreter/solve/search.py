@@ -11,6 +11,9 @@ the one with the highest score, then the one with the most legal moves (mobility
 the one with the fewest moves played: the order of best-first width search (BFWS), where
 novelty comes before the heuristic. Depth first tries the children of a position in the
 order of score and mobility (a move that wins at once first); ties keep the game's order.
+The order mixed runs a depth-first probe beside best first, restarted with a new table on
+the Luby schedule, each restart breaking its ties in another seeded order (see
+`best_first`).
 
 A transposition table remembers every position entered, under its key (the position key,
 or its canonical form when a symmetry applies, see `symmetry.py`). A position is entered

@@ -88,6 +88,9 @@ def main() -> int:
                     help="the search order (solve's `order`)")
     ap.add_argument("--probe", type=int, default=Bounds().probe,
                     help="positions of the depth-first probe of the order mixed")
+    ap.add_argument("--restarts", type=int, default=Bounds().restarts,
+                    help="restarts of the probe when its positions are spent (Luby schedule)")
+    ap.add_argument("--seeds", help="solve these seeds only (comma-separated), not a range")
     ap.add_argument("--entries", type=int, default=Bounds().entries,
                     help="the transposition table's bound (memory)")
     ap.add_argument("--jobs", type=int, default=1, choices=[1, 2],
@@ -96,7 +99,7 @@ def main() -> int:
 
     game = compile_game(args.game, 1, {})
     bounds = Bounds(nodes=args.nodes, seconds=args.budget, cpu=args.cpu, probe=args.probe,
-                    entries=args.entries)
+                    entries=args.entries, restarts=args.restarts)
     setting = (args.game, not args.no_symmetry, bounds, args.order, not args.no_auto)
     fc = None if args.fc_cached_only else shutil.which("fc-solve")
     if fc is None and not args.fc_cached_only:
@@ -113,7 +116,8 @@ def main() -> int:
     nodes = 0
     bad_replays = []
     peak_kb = 0
-    seeds = range(args.first, args.first + args.deals)
+    seeds: list[int] = (list(range(args.first, args.first + args.deals)) if not args.seeds
+                        else [int(x) for x in args.seeds.split(",")])
     pool = multiprocessing.Pool(args.jobs, _init, (setting,)) if args.jobs > 1 else None
     if pool is None:
         _init(setting)
@@ -148,11 +152,13 @@ def main() -> int:
         cache = json.loads(Path(args.fc_cache).read_text(encoding="utf-8"))
         theirs = {s: cache[str(s)] for s in ours if str(s) in cache}
 
-    n = args.deals
+    n = len(seeds)
     solved = sum(v == "solved" for v in ours.values())
     decided = sum(v != "undecided" for v in ours.values())
     lo, hi = wilson(solved, decided)
-    print(f"\n{n} deals (seeds {args.first}-{args.first + n - 1}), budget {args.budget} s "
+    which = (f"seeds {args.first}-{args.first + n - 1}" if not args.seeds
+             else f"seeds {args.seeds}")
+    print(f"\n{n} deals ({which}), budget {args.budget} s "
           f"{'CPU ' if args.cpu else ''}"
           f"and {args.nodes} nodes per deal, symmetry {'off' if args.no_symmetry else 'on'}")
     print(f"decided: {decided}/{n} = {100 * decided / n:.1f}% "
@@ -167,7 +173,7 @@ def main() -> int:
         print(f"wall-clock time per deal: median {statistics.median(walls):.2f} s, "
               f"mean {statistics.mean(walls):.2f} s")
     print(f"undecided, stopped by: {dict((k, v) for k, v in stopped.items() if v) or 'none'}")
-    print(f"order {args.order}, probe {args.probe} positions, table bound {args.entries} "
+    print(f"order {args.order}, probe {args.probe} positions, {args.restarts} restarts, table bound {args.entries} "
           f"entries, {args.jobs} process(es); peak memory of a solving process "
           f"{peak_kb / 1024:.0f} MB")
     print(f"solutions replayed to a win: {solved - len(bad_replays)}/{solved}"

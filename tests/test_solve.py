@@ -12,7 +12,17 @@ from cardgame.interpreter.engine import Game, Position, SearchSpace, State, comp
 from cardgame.interpreter.engine import replay as replay_mod
 from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.intervals import wilson
-from cardgame.interpreter.solve.search import Bounds, _search, shorten, solve, space_for
+from cardgame.interpreter.solve.search import (
+    Bounds,
+    Table,
+    _probe_children,
+    _search,
+    _shortest_within,
+    probe_cap,
+    shorten,
+    solve,
+    space_for,
+)
 from cardgame.interpreter.solve.symmetry import (
     Canonical,
     identical_cards,
@@ -99,6 +109,9 @@ def test_the_command_takes_a_budget_in_cpu_seconds(capsys: pytest.CaptureFixture
                        "--json")
     data = json.loads(out)
     assert code == 0 and data["verdict"] == "undecided" and data["stopped_by"] == "seconds"
+    # the text names both clocks: the wall clock's seconds and the budget's CPU seconds
+    code, out, _ = run(capsys, "besieged-castle", "--seed", "1", "--budget", "0.05", "--cpu")
+    assert code == 0 and "undecided" in out and " s of CPU)" in out
 
 
 @pytest.mark.parametrize("seed", [10, 17])
@@ -524,17 +537,21 @@ def test_the_depth_first_probe_solves_deals_that_best_first_misses(castle: Game)
         assert len(r.moves) < 1000 and replays_to_win(castle, start, r.moves)
 
 
-@pytest.mark.parametrize("probe", [0, 1, 7, 1_000_000])
-def test_a_proof_is_a_proof_whatever_the_probe_did(castle: Game, probe: int) -> None:
-    # a probe cut short (its table freed) leaves the proof to best first; a probe that
-    # runs out of positions is a complete search of its own: the same verdicts
+@pytest.mark.parametrize(("probe", "restarts"),
+                         [(0, 0), (1, 0), (7, 0), (1_000_000, 0), (1, 3), (7, 1_000),
+                          (50, 1_000)])
+def test_a_proof_is_a_proof_whatever_the_probe_did(castle: Game, probe: int,
+                                                   restarts: int) -> None:
+    # a probe cut short (its table freed) leaves the proof to best first, restarted or
+    # not; a probe that runs out of positions is a complete search of its own: the same
+    # verdicts
     key, _ = key_for(castle)
     for seed in UNSOLVABLE_SEEDS + (13,):
-        r = solve(castle, castle.new_state(seed), Bounds(nodes=20_000, probe=probe), key,
-                  "mixed")
+        r = solve(castle, castle.new_state(seed),
+                  Bounds(nodes=20_000, probe=probe, restarts=restarts), key, "mixed")
         assert (r.verdict, r.stopped_by) == ("unsolvable", "")
     st = castle_position(castle, 11, ["K♠ Q♥", "K♥ Q♠", "Q♦ K♦", "K♣ Q♣"])
-    r = solve(castle, st, Bounds(probe=probe), key, "mixed")
+    r = solve(castle, st, Bounds(probe=probe, restarts=restarts), key, "mixed")
     assert r.verdict == "solved" and replays_to_win(castle, st, r.moves)
 
 
@@ -571,3 +588,71 @@ def test_a_move_into_an_empty_zone_fills_it(castle: Game) -> None:
     assert fills["home column1"] is False
     assert {t for t, v in fills.items() if v} == {
         t for t in fills if t.startswith("shift") and t[-1] in "5678"}
+
+
+# ---------------------------------------------------------------------- probe restarts
+def test_the_probe_restarts_on_the_luby_schedule() -> None:
+    # restart k gets unit * the Luby sequence's k-th term: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8
+    luby = [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1]
+    assert [probe_cap(1, k) for k in range(len(luby))] == luby
+    assert [probe_cap(20_000, k) for k in (0, 2, 6, 14)] == [20_000, 40_000, 80_000, 160_000]
+
+
+def test_a_restart_breaks_the_probes_ties_in_another_order(castle: Game) -> None:
+    # the Js may go home (they raise the score) or onto a Q or an empty column, the Qs
+    # onto an empty column: many ties. A restart tries the same moves, those that raise
+    # the score still first, in another order, the same each time (seeded). (No auto
+    # moves: the Js' moves home are safe, and would be played alone.)
+    st = castle_position(castle, 10, ["K♠ Q♥", "K♥ Q♠", "K♦ Q♦ J♦", "K♣ Q♣", "J♠ J♥", "J♣"])
+    key, _ = key_for(castle)
+    t = Table(castle, Bounds(), key, auto=False)
+    t.start(st)
+    node = t.space.node(st)
+    orders = [[m for _, m in _probe_children(t, node, r)] for r in (0, 1, 2, 1)]
+    assert all(sorted(o) == sorted(orders[0]) for o in orders) and len(orders[0]) > 4
+    assert orders[1] == orders[3] and orders[1] != orders[0] and orders[2] != orders[1]
+    home = {m for m in orders[0] if castle.move_text(m).startswith("home")}
+    assert len(home) == 3 and all(set(o[-3:]) == home for o in orders)  # tried first
+
+
+def test_the_shortest_win_within_a_probes_table_takes_any_legal_move(castle: Game) -> None:
+    # The probe's table was filled from a deal with columns 2 and 3 swapped (the same
+    # canonical key): there the first safe move home is the J♠'s, here the J♥'s. The
+    # shortest win through the table's positions must leave the auto move aside (its
+    # child is not in the table) and take the legal move to the J♠'s position.
+    cols = ["K♥ Q♠ J♥", "", "K♠ Q♥ J♠", "K♦ Q♣ J♦", "K♣ Q♦ J♣"]
+    here = castle_position(castle, 10, cols)
+    there = castle_position(castle, 10, [cols[2], cols[1], cols[0]] + cols[3:])
+    key, _ = key_for(castle)
+    t = Table(castle, Bounds(), key)
+    t.start(there)
+    found = solve(castle, there, key=key, order="depth").moves
+    node = t.space.node(there)
+    for m in found:
+        entered, node = t.enter(t.space.step(node, m))
+    assert entered == "win" and len(found) == 12
+    sp = t.space
+    auto_child = [sp.key(sp.step(n, sp.moves(n)[0])) for n in map(sp.node, (here, there))]
+    assert auto_child[0] != auto_child[1] and auto_child[0] not in t.seen
+    short = _shortest_within(t, t.space.node(here), found)
+    assert replays_to_win(castle, here, short)
+    node = t.space.node(here)
+    for m in short[:-1]:  # through the table's positions (the last one ends the game)
+        slots = t.space.step(node, m)
+        assert t.key(slots) in t.seen
+        node = t.space.settle(slots)
+
+
+def test_restarts_of_the_probe_solve_a_deal_one_probe_does_not(castle: Game) -> None:
+    # seed 112: within 30,000 positions neither best first beside one probe of 3,000
+    # positions nor beside one probe of them all wins; restarts of 3,000 positions on the
+    # Luby schedule, each breaking ties in another order, win, and the same way each time
+    key, _ = key_for(castle)
+    start = castle.new_state(112)
+    for probe in (3_000, 1_000_000):
+        r = solve(castle, start, Bounds(nodes=30_000, probe=probe, restarts=0), key, "mixed")
+        assert (r.verdict, r.stopped_by) == ("undecided", "nodes")
+    bounds = Bounds(nodes=30_000, probe=3_000, restarts=1 << 30)
+    r = solve(castle, start, bounds, key, "mixed")
+    assert r.verdict == "solved" and r.nodes < 30_000 and replays_to_win(castle, start, r.moves)
+    assert solve(castle, start, bounds, key, "mixed").moves == r.moves

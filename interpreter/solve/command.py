@@ -167,8 +167,9 @@ def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool) -> in
     what = {SOLVED: f"solved in {len(r.moves)} moves",
             UNSOLVABLE: "unsolvable (the search was complete)",
             UNDECIDED: f"undecided (stopped by the {_bound(r.stopped_by)})"}[r.verdict]
+    cpu = f" ({r.seconds:.2f} s of CPU)" if bounds.cpu else ""
     print(f"{game.name}, seed {seed}: {what}; {r.nodes} nodes, "
-          f"{time.perf_counter() - t0:.2f} s")
+          f"{time.perf_counter() - t0:.2f} s{cpu}")
     if out:
         print(f"solution written to {out} (step through it: cardgame play {args.game} "
               f"--replay {out})")

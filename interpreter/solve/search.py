@@ -11,6 +11,9 @@ the one with the highest score, then the one with the most legal moves (mobility
 the one with the fewest moves played: the order of best-first width search (BFWS), where
 novelty comes before the heuristic. Depth first tries the children of a position in the
 order of score and mobility (a move that wins at once first); ties keep the game's order.
+The order mixed runs a depth-first probe beside best first, restarted with a new table on
+the Luby schedule, each restart breaking its ties in another seeded order (see
+`best_first`).
 
 A transposition table remembers every position entered, under its key (the position key,
 or its canonical form when a symmetry applies, see `symmetry.py`). A position is entered
@@ -33,6 +36,7 @@ one reached stops the search with the verdict `undecided` and says which.
 from __future__ import annotations
 
 import heapq
+import random
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -59,7 +63,13 @@ class Bounds:
     entries: int = 4_000_000  # transposition table entries
     # positions the depth-first probe of the order "mixed" may enter (in a table of its
     # own, freed when they are spent)
-    probe: int = 200_000
+    # (the first probe's; the unit of the restarts' schedule)
+    probe: int = 20_000
+    # restarts of the probe when its positions are spent: restart k (1, 2, ...) starts
+    # again from the deal with a table of its own, `probe_cap(probe, k)` positions, and
+    # its ties among moves broken in another (seeded) order; 0 keeps one probe. The
+    # default is no limit: the probe keeps half of the positions to the end.
+    restarts: int = 1 << 30
     # seconds of this process's CPU time (`time.process_time`) instead of wall-clock
     # time: the same budget on a machine shared with other work
     cpu: bool = False
@@ -327,7 +337,16 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     first table blocked its path with positions best first had entered). Either search
     that runs out on its own table proves `unsolvable` by the argument above, the probe
     only if it ran out before its bound. A deal that one of the two orders solves fast
-    is solved at most about twice as slowly as by that order alone."""
+    is solved at most about twice as slowly as by that order alone.
+
+    With `Bounds.restarts`, a probe whose positions are spent starts again from the
+    start position with a new table, `probe_cap(Bounds.probe, k)` positions for restart
+    k (the Luby schedule), its ties broken in another seeded order: the run length of a
+    depth-first search is heavy-tailed in the order of its ties (on Besieged Castle a
+    deal that one order does not solve in 50,000 positions, another solves in 5,000), and
+    restarts on the Luby schedule are within a constant factor of the best fixed cap.
+    Each restart is a complete search of its own, so one that runs out before its cap
+    is a proof too."""
     t = Table(game, bounds, key, auto, relax, goal)
     done = t.start(start)
     if done is not None:
@@ -351,14 +370,21 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
     # (node, trail, the children still to try as (slots, move), the most promising last)
     stack: list[tuple[Node, Any, list[tuple[Slots, Move]]]] = []
     tp: Table | None = None
-    probed = 0  # positions entered by the probe
+    probed = 0  # positions entered by the probes
+    restart = 0  # the probe's restarts so far (its tie order)
     heap_root = heap[0][2]
-    if probe and bounds.probe > 0:
-        tp = Table(game, attrs.evolve(bounds, nodes=bounds.probe), key, auto, relax, goal)
+
+    def new_probe() -> Table:
+        cap = probe_cap(bounds.probe, restart)
+        tp = Table(game, attrs.evolve(bounds, nodes=cap), key, auto, relax, goal)
         tp.start(start)
-        stack.append((heap[0][2], None, _probe_children(tp, heap[0][2])))
-    while heap or stack:
-        if tp is not None and (not heap or tp.nodes * 2 <= t.nodes):
+        stack.append((heap_root, None, _probe_children(tp, heap_root, restart)))
+        return tp
+
+    if probe and bounds.probe > 0:
+        tp = new_probe()
+    while heap:
+        if tp is not None and (probed + 1) * 2 <= t.nodes:
             if not stack:  # the probe's own complete search found no win: a proof
                 return t.result(UNSOLVABLE)
             node, trail, todo = stack[-1]
@@ -373,7 +399,7 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
                 probed += 1
                 if t.nodes >= bounds.nodes:
                     return t.result(UNDECIDED, stopped="nodes")
-                stack.append((child, (move, trail), _probe_children(tp, child)))
+                stack.append((child, (move, trail), _probe_children(tp, child, restart)))
             elif entered == WIN:
                 found = _path(move, trail)
                 if t.relax and len(found) >= game.limit:
@@ -383,6 +409,9 @@ def best_first(game: Game, start: State, bounds: Bounds = Bounds(),
             elif entered == "nodes":  # the probe's share is spent: its table is freed
                 tp = None
                 stack = []
+                if restart < bounds.restarts:  # start again, in another tie order
+                    restart += 1
+                    tp = new_probe()
             elif entered not in (SEEN, OVER):
                 return t.result(UNDECIDED, stopped=entered)
             continue
@@ -436,7 +465,10 @@ def _shortest_within(t: Table, root: Node, found: tuple[Move, ...]) -> tuple[Mov
             return found
         nxt: list[tuple[Node, Any]] = []
         for node, trail in layer:
-            for m in space.moves(node):
+            # every legal move, not only the auto move: from a position symmetric to
+            # one the probe entered (the same canonical key) the first auto move may
+            # be another card's, whose child the probe never entered
+            for m in node[1]:
                 slots = space.step(node, m)
                 k = key(slots)
                 if k in visited:
@@ -466,18 +498,49 @@ def _path(move: Move, trail: Any) -> tuple[Move, ...]:
     return tuple(reversed(found))
 
 
-def _probe_children(t: Table, node: Node) -> list[tuple[Slots, Move]]:
+def probe_cap(unit: int, restart: int) -> int:
+    """The positions of the probe's restart `restart` (0 for the first probe): `unit`
+    times the Luby sequence's term (1, 1, 2, 1, 1, 2, 4, 1, ...), the restart schedule
+    that is within a constant factor of the best fixed cap for any heavy-tailed run
+    length (Luby, Sinclair and Zuckerman 1993)."""
+    i = restart + 1
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return unit << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+#: the tie orders of the probe's restarts: restart r > 0 ranks the i-th legal move of a
+#: position by `_tie_order(r)[i]` (a permutation seeded with r), the first probe by the
+#: game's order
+_TIES: dict[int, list[int]] = {}
+
+
+def _tie_order(restart: int) -> list[int]:
+    order = _TIES.get(restart)
+    if order is None:
+        order = _TIES[restart] = random.Random(restart).sample(range(1024), 1024)
+    return order
+
+
+def _probe_children(t: Table, node: Node, restart: int = 0) -> list[tuple[Slots, Move]]:
     """The moves the depth-first probe tries from `node`, as the slots they reach (not
     settled) and the move, the first to try LAST: a higher score first, then a move that
-    fills no empty zone, then the game's order. Positions entered already are left out."""
+    fills no empty zone, then the game's order (restart 0) or a seeded permutation of
+    it (a restart: depth first is very sensitive to the order of its ties, and a
+    restart in another order is a new draw of its run length). Positions entered
+    already are left out."""
     space = t.space
     before = node[0]
+    ties = _tie_order(restart) if restart else None
     ranked = []
     for i, m in enumerate(space.moves(node)):
         slots = space.step(node, m)
         if t.peek(slots):
             continue
-        ranked.append((space.score((slots, [])), not space.fills_empty(before, slots), -i,
+        tie = -i if ties is None or i >= len(ties) else ties[i]
+        ranked.append((space.score((slots, [])), not space.fills_empty(before, slots), tie,
                        slots, m))
     ranked.sort(key=lambda x: x[:3])
     return [(sl, m) for *_, sl, m in ranked]

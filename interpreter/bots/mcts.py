@@ -135,6 +135,10 @@ class MctsBot:
     #: better half of the moves by their mean) or "race" (the race alone). One-player
     #: games, and budgets in seconds, always race.
     root = "halving"
+    #: one-player games: rollouts per iteration from the node reached, all in the
+    #: iteration's world, the reward being the best of them (a win ends them early); the
+    #: budget counts them, so `NAME:200` plays 200 rollouts whatever this is
+    best_of = 1
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -214,6 +218,7 @@ class MctsBot:
         total = limit or 0  # the budget that sequential halving shares out
         phase_rounds = 0
         phase_len = _phase_len(total, len(moves)) if halving else 0
+        cost = self.best_of if single else 1  # budget units (rollouts) per iteration
         while True:
             if limit is not None and done >= limit:
                 break
@@ -223,9 +228,9 @@ class MctsBot:
             if not moves:
                 if self._try(game, world, root, single, cut, None, rng) is not None:
                     played += 1
-                elif not played and done + 1 >= MAX_FAILED:
+                elif not played and done + cost >= MAX_FAILED:
                     break  # no world plays: choose() falls back to a random move
-                done += 1
+                done += cost
                 continue
             # Paired: every root move still in the race is tried in the same world with
             # the same rollout seed (common random numbers), so the moves are compared on
@@ -238,7 +243,7 @@ class MctsBot:
                 if r is not None:
                     played += 1
                     row[m] = r[m[0] - 1]
-                done += 1
+                done += cost
             if halving:
                 if len(row) == len(moves):
                     rounds.append(row)
@@ -349,6 +354,19 @@ class MctsBot:
                           cut: int, rng: random.Random) -> list[float]:
         playout = game.greedy_playout_from if single or self.greedy else \
             game.random_playout_from
+        if single and self.best_of > 1:
+            reward = [-math.inf]
+            for _ in range(self.best_of):
+                end = playout(s, rng, cut)[0]
+                r = self.reward(game, end, True)
+                if r[0] > reward[0]:
+                    reward = r
+                if game.is_terminal(end) and game.results(end)[0] == "win":
+                    break  # nothing beats a win
+            for nd in path[1:]:
+                nd.n += 1
+                nd.w += reward[0]
+            return reward
         end, n = playout(s, rng, cut)
         if self.extend and not single:
             # a cut where no score has moved says nothing: play on until one does

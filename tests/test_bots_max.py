@@ -102,11 +102,11 @@ def test_the_best_of_the_rollouts_is_worth_more_than_one() -> None:
 
 
 def test_it_plays_calculation_far_better_than_random() -> None:
-    """On the same 4 deals, `ismcts-max:60` puts far more cards on the foundations than
-    random play (random play ends near a dozen; the search near forty)."""
+    """On the same 4 deals, `ismcts-max:24` (a small budget) puts far more cards on the
+    foundations than random play (random play ends near 20 a deal, the search near 40)."""
     game = compile_game("calculation")
     totals = {}
-    for name in ("random", "ismcts-max:60"):
+    for name in ("random", "ismcts-max:24"):
         total = 0
         for deal in range(1, 5):
             bot = make_bot(name, deal)
@@ -115,7 +115,7 @@ def test_it_plays_calculation_far_better_than_random() -> None:
                 s = game.apply(s, bot.choose(game, s, 1))
             total += game.scores(s)[0]
         totals[name] = total
-    assert totals["ismcts-max:60"] >= totals["random"] + 60, totals
+    assert totals["ismcts-max:24"] >= totals["random"] + 40, totals
 
 
 def test_the_hint_of_a_one_player_game_with_hidden_cards_uses_it() -> None:

@@ -24,6 +24,10 @@ One search, from the rules alone (nothing written for one game):
   move that raises their score when there is one, else a random one
   (`Game.greedy_playout_from`); back-propagation of one reward per player. In games of
   several players the rollout is cut after CUT_ROUNDS rounds (moves per player).
+- One player, with `best_of` > 1 (`ismcts-max`): an iteration plays `best_of` rollouts
+  from the node it reached, in its one world, and backs up the best of them (a win ends
+  them early): what the position is worth to a player who plays that world well, rather
+  than to one who plays it at random. The budget counts rollouts.
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
   loss; a cut rollout counts the mean of the players' score ranks and their squashed
   lead over the best other player. One player: the game's score (a win scores highest

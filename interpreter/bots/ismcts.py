@@ -28,9 +28,10 @@ class IsmctsMaxBot(IsmctsBot):
     The best of a few playouts in one sampled world is a crude look-ahead that knows
     that world's cards: it says what the position is worth to a player who plays it
     well, where one playout of random waste moves says what it is worth to one who
-    plays it badly, and it separates the root moves far better (Calculation: the same
-    rollouts as `ismcts` win about twice the deals; docs/bots.md). The budget counts
-    rollouts, so `ismcts-max:200` costs what `ismcts:200` does (50 iterations of 4).
+    plays it badly, and it separates the root moves better (Calculation, 200 rollouts a
+    decision: 28 of deals 1-100 won, where `ismcts:200` won 15% of 200; docs/bots.md).
+    The budget counts rollouts, so `ismcts-max:200` costs what `ismcts:200` does (50
+    iterations of 4).
     In games of several players it is `ismcts`.
     """
 

@@ -9,7 +9,7 @@ import random
 import pytest
 from cardgame.interpreter.bots import BOTS, IsmctsMaxBot, best_bot_for, make_bot
 from cardgame.interpreter.engine import Game, State, compile_game
-from cardgame.interpreter.observe import determinize, view
+from cardgame.interpreter.observe import Record, Sampler, determinize, view
 
 
 def positions(game: Game, k: int, seed: int = 3) -> list[State]:
@@ -122,3 +122,27 @@ def test_the_hint_of_a_one_player_game_with_hidden_cards_uses_it() -> None:
     assert best_bot_for(compile_game("calculation")) == "ismcts-max"
     assert best_bot_for(compile_game("interaction", players=3)) == "ismcts"
     assert best_bot_for(compile_game("besieged-castle")) == "mcts"
+
+
+def test_the_same_history_with_another_stock_gives_the_same_choice() -> None:
+    """No peeking, from the history: a Calculation deal with the same observation history
+    and another stock (drawn by `observe.Sampler`), each given its own record, gets the
+    same ranking of the moves from the same seed."""
+    game = compile_game("calculation")
+    rng = random.Random(6)
+    s = game.new_state(21)
+    moves = []
+    while len(moves) < 30 or sum(1 for m in game.legal_moves(s)
+                                 if "discard" in game.move_text(m)) < 2:
+        m = rng.choice(game.legal_moves(s))
+        moves.append(m)
+        s = game.apply(s, m)
+    real = Record(21, tuple(moves))
+    other = Sampler(game, real, 1).sample(random.Random(4))
+    assert other is not None
+    assert other.state != s and view(game, other.state, 1) == view(game, s, 1)
+    a, b = make_bot("ismcts-max:60", 5), make_bot("ismcts-max:60", 5)
+    ra = a.ranked(game, s, 1, real)
+    rb = b.ranked(game, other.state, 1, other.record(21))
+    assert a.last["worlds"] == b.last["worlds"] == "history"
+    assert ra == rb

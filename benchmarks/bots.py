@@ -43,6 +43,11 @@ def _game(name: str, players: int | None) -> Game:
 
 def play(game: Game, deal: int, bots: list[str], seed: int) -> list[str]:
     """One game; the results per seat ('win', 'draw', 'loss', '' if cut)."""
+    return _play(game, deal, bots, seed)[0]
+
+
+def _play(game: Game, deal: int, bots: list[str], seed: int) -> tuple[list[str], list[int]]:
+    """One game; the results per seat ('win', 'draw', 'loss', '' if cut) and the scores."""
     seats = [make_bot(b, seed * 31 + i) for i, b in enumerate(bots)]
     s = game.new_state(deal)
     n = 0
@@ -50,28 +55,40 @@ def play(game: Game, deal: int, bots: list[str], seed: int) -> list[str]:
         p = game.to_move(s)[0]
         s = game.apply(s, seats[p - 1].choose(game, s, p))
         n += 1
-    return game.results(s)
+    return game.results(s), game.scores(s)
 
 
-def _task(args: tuple[str, int | None, int, list[str]]) -> tuple[int, list[str]]:
+#: the CPU seconds (of the process that played it) and the scores of each game, by deal
+_EXTRA: dict[int, tuple[float, list[int]]] = {}
+
+
+def _task(args: tuple[str, int | None, int, list[str]]
+          ) -> tuple[int, list[str], float, list[int]]:
     name, players, deal, bots = args
-    return deal, play(_game(name, players), deal, bots, deal)
+    game = _game(name, players)
+    t = time.process_time()
+    res, scores = _play(game, deal, bots, deal)
+    return deal, res, time.process_time() - t, scores
 
 
 def _run(tasks: Sequence[tuple[str, int | None, int, list[str]]], jobs: int, minutes: float
          ) -> Iterator[tuple[int, list[str]]]:
     """The games' results as they finish; after `minutes` (0: no limit) no new game
-    starts, and those still running are dropped (the report says how many ran)."""
+    starts, and those still running are dropped (the report says how many ran). Each
+    game's CPU seconds and scores go to `_EXTRA`."""
     stop = time.perf_counter() + minutes * 60 if minutes else None
     if jobs <= 1:
         for t in tasks:
             if stop is not None and time.perf_counter() > stop:
                 return
-            yield _task(t)
+            deal, res, cpu, scores = _task(t)
+            _EXTRA[deal] = (cpu, scores)
+            yield deal, res
         return
     with Pool(jobs) as pool:
-        for r in pool.imap_unordered(_task, tasks, chunksize=1):
-            yield r
+        for deal, res, cpu, scores in pool.imap_unordered(_task, tasks, chunksize=1):
+            _EXTRA[deal] = (cpu, scores)
+            yield deal, res
             if stop is not None and time.perf_counter() > stop:
                 pool.terminate()
                 return
@@ -86,14 +103,30 @@ def calculation(a: argparse.Namespace) -> None:
     tasks = [("calculation", None, a.seed + i, [a.bot]) for i in range(a.games)]
     wins = done = 0
     t0 = time.perf_counter()
-    for _, res in _run(tasks, a.jobs, a.minutes):
+    won: list[int] = []
+    for deal, res in _run(tasks, a.jobs, a.minutes):
         done += 1
         wins += res[0] == "win"
+        if res[0] == "win":
+            won.append(deal)
         if done % 10 == 0 or done == a.games:
             print(f"  {done}/{a.games}: {_ci(wins, done)}  [{time.perf_counter() - t0:.0f}s]",
                   file=sys.stderr, flush=True)
     print(f"Calculation, {a.bot}, {done} deals from seed {a.seed}: won {_ci(wins, done)}"
           f" in {time.perf_counter() - t0:.0f}s with {a.jobs} job(s)")
+    if done:
+        cpu = [c for c, _ in _EXTRA.values()]
+        score = [sc[0] for _, sc in _EXTRA.values()]
+        mean_cpu = sum(cpu) / len(cpu)
+        sd = (sum((c - mean_cpu) ** 2 for c in cpu) / max(1, len(cpu) - 1)) ** 0.5
+        print(f"  CPU per deal: {mean_cpu:.2f}s (sd {sd:.2f}s, {sum(cpu):.0f}s in all); "
+              f"mean score {sum(score) / len(score):.2f} cards of 52")
+        if a.json:
+            import json
+            print(json.dumps({"bot": a.bot, "seed": a.seed, "deals": done, "won": wins,
+                              "ci95": list(wilson(wins, done)),
+                              "cpu_per_deal": mean_cpu, "mean_score": sum(score) / len(score),
+                              "won_deals": sorted(won)}))
 
 
 def match(a: argparse.Namespace) -> None:
@@ -210,6 +243,7 @@ def main() -> None:
     sub = ap.add_subparsers(dest="what", required=True)
     c = sub.add_parser("calculation")
     c.add_argument("--bot", default="ismcts")
+    c.add_argument("--json", action="store_true", help="also print the figures as JSON")
     m = sub.add_parser("match")
     m.add_argument("game")
     m.add_argument("--players", type=int, default=None)

@@ -418,12 +418,12 @@ def test_bad_commands_are_one_line_errors(tmp_path: Path) -> None:
         "nothing to undo", "nothing to redo", "undo takes a number of steps: undo 3",
         "save needs a file name: save FILE", "load needs a file name: load FILE",
         "new takes a seed number, not 'seven': new 42",
-        "set auto on|off, or set bots greedy|ismcts|mcts|random",
-        "unknown bot 'clever' (known: greedy, ismcts, mcts, random)",
+        "set auto on|off, or set bots greedy|ismcts|ismcts-max|mcts|random",
+        "unknown bot 'clever' (known: greedy, ismcts, ismcts-max, mcts, random)",
         "no command or move 'nothing': help lists them",
     ]
     assert errs[9].startswith(f"cannot write {tmp_path}/no/such/dir/x.json")
-    assert repl.transcript[-1].startswith("hint (ismcts, 300 iterations): ")  # the session went on
+    assert repl.transcript[-1].startswith("hint (ismcts-max, 300 iterations): ")  # the session went on
 
 
 def test_commands_help_rules_hint_log_new_restart(tmp_path: Path) -> None:
@@ -439,8 +439,8 @@ def test_commands_help_rules_hint_log_new_restart(tmp_path: Path) -> None:
              len(t.splitlines()) > 10]
     assert len(pages) == 2 and rules.startswith(pages[0] + "\n" + pages[1])
     # (the search's worlds follow the seat's history: the game's record is given)
-    assert ("hint (ismcts, 300 iterations): 2 discard 2 (put the turned card on waste pile 2; "
-            "your score stays 4)") in text
+    assert ("hint (ismcts-max, 300 iterations): 3 discard 3 (put the turned card on waste pile "
+            "3; your score stays 4)") in text
     assert "   2. you: put the turned card on waste pile 1" in text
     assert "auto on, bots greedy" in text
     assert "new game, seed 12" in text and "restarted, seed 12" in text
@@ -582,7 +582,7 @@ def test_history_is_kept_in_the_history_file(tmp_path: Path) -> None:
     drive(["calculation", "--seed", "7"], ["1", "hint"], tmp_path)
     assert "+hint" in (tmp_path / "history").read_text()
     repl = drive(["calculation", "--seed", "7"], [], tmp_path, keys="\x1b[A\n")  # Up, Enter
-    assert repl.transcript[-1].startswith("hint (ismcts, 300 iterations): ")
+    assert repl.transcript[-1].startswith("hint (ismcts-max, 300 iterations): ")
 
 
 def test_the_toolbar_and_the_prompt(tmp_path: Path) -> None:

@@ -19,3 +19,21 @@ class IsmctsBot(MctsBot):
 
     name = "ismcts"
     availability = True
+
+
+class IsmctsMaxBot(IsmctsBot):
+    """`ismcts` whose every iteration in a one-player game scores its world by the best
+    of BEST_OF rollouts from the node reached (a win ends them early), not by one.
+
+    The best of a few playouts in one sampled world is a crude look-ahead that knows
+    that world's cards: it says what the position is worth to a player who plays it
+    well, where one playout of random waste moves says what it is worth to one who
+    plays it badly, and it separates the root moves better (Calculation, 200 rollouts a
+    decision: 28 of deals 1-100 won, where `ismcts:200` won 15% of 200; docs/bots.md).
+    The budget counts rollouts, so `ismcts-max:200` costs what `ismcts:200` does (50
+    iterations of 4).
+    In games of several players it is `ismcts`.
+    """
+
+    name = "ismcts-max"
+    best_of = 4

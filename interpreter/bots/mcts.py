@@ -24,6 +24,10 @@ One search, from the rules alone (nothing written for one game):
   move that raises their score when there is one, else a random one
   (`Game.greedy_playout_from`); back-propagation of one reward per player. In games of
   several players the rollout is cut after CUT_ROUNDS rounds (moves per player).
+- One player, with `best_of` > 1 (`ismcts-max`): an iteration plays `best_of` rollouts
+  from the node it reached, in its one world, and backs up the best of them (a win ends
+  them early): what the position is worth to a player who plays that world well, rather
+  than to one who plays it at random. The budget counts rollouts.
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
   loss; a cut rollout counts the mean of the players' score ranks and their squashed
   lead over the best other player. One player: the game's score (a win scores highest
@@ -135,6 +139,10 @@ class MctsBot:
     #: better half of the moves by their mean) or "race" (the race alone). One-player
     #: games, and budgets in seconds, always race.
     root = "halving"
+    #: one-player games: rollouts per iteration from the node reached, all in the
+    #: iteration's world, the reward being the best of them (a win ends them early); the
+    #: budget counts them, so `NAME:200` plays 200 rollouts whatever this is
+    best_of = 1
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -214,6 +222,7 @@ class MctsBot:
         total = limit or 0  # the budget that sequential halving shares out
         phase_rounds = 0
         phase_len = _phase_len(total, len(moves)) if halving else 0
+        cost = self.best_of if single else 1  # budget units (rollouts) per iteration
         while True:
             if limit is not None and done >= limit:
                 break
@@ -223,9 +232,9 @@ class MctsBot:
             if not moves:
                 if self._try(game, world, root, single, cut, None, rng) is not None:
                     played += 1
-                elif not played and done + 1 >= MAX_FAILED:
+                elif not played and done + cost >= MAX_FAILED:
                     break  # no world plays: choose() falls back to a random move
-                done += 1
+                done += cost
                 continue
             # Paired: every root move still in the race is tried in the same world with
             # the same rollout seed (common random numbers), so the moves are compared on
@@ -238,7 +247,7 @@ class MctsBot:
                 if r is not None:
                     played += 1
                     row[m] = r[m[0] - 1]
-                done += 1
+                done += cost
             if halving:
                 if len(row) == len(moves):
                     rounds.append(row)
@@ -349,6 +358,19 @@ class MctsBot:
                           cut: int, rng: random.Random) -> list[float]:
         playout = game.greedy_playout_from if single or self.greedy else \
             game.random_playout_from
+        if single and self.best_of > 1:
+            reward = [-math.inf]
+            for _ in range(self.best_of):
+                end = playout(s, rng, cut)[0]
+                r = self.reward(game, end, True)
+                if r[0] > reward[0]:
+                    reward = r
+                if game.is_terminal(end) and game.results(end)[0] == "win":
+                    break  # nothing beats a win
+            for nd in path[1:]:
+                nd.n += 1
+                nd.w += reward[0]
+            return reward
         end, n = playout(s, rng, cut)
         if self.extend and not single:
             # a cut where no score has moved says nothing: play on until one does

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..engine import Game
 from ..observe import hidden_zones
-from .ismcts import IsmctsBot
+from .ismcts import IsmctsBot, IsmctsMaxBot
 from .mcts import Budget, MctsBot
 from .sampling import has_hidden_information
 from .simple import Bot, GreedyBot, RandomBot
@@ -22,7 +22,8 @@ from .simple import Bot, GreedyBot, RandomBot
 BotFactory = Callable[[int | None], Bot]
 
 #: the bots that take a budget after a colon
-SEARCH: dict[str, type[MctsBot]] = {"mcts": MctsBot, "ismcts": IsmctsBot}
+SEARCH: dict[str, type[MctsBot]] = {"mcts": MctsBot, "ismcts": IsmctsBot,
+                                    "ismcts-max": IsmctsMaxBot}
 
 
 class _Registry(dict[str, BotFactory]):
@@ -55,6 +56,7 @@ BOTS: dict[str, BotFactory] = _Registry({
     "greedy": GreedyBot,
     "mcts": MctsBot,
     "ismcts": IsmctsBot,
+    "ismcts-max": IsmctsMaxBot,
 })
 
 
@@ -68,10 +70,12 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
 
 def best_bot_for(game: Game) -> str:
-    """The strongest bot that fits the game, by name (for the REPL's `hint`): `ismcts`
-    where some seat cannot see some cards, else `mcts`. A hidden zone counts once it
-    holds a card: at the start or in the first moves of a random game (the `deck` that
-    the setup empties is hidden in every game, and hides nothing)."""
+    """The strongest bot that fits the game, by name (for the REPL's `hint`): where some
+    seat cannot see some cards, `ismcts-max` in a one-player game (a solitaire with a
+    hidden stock: Calculation) and `ismcts` in a game of several players; else `mcts`.
+    A hidden zone counts once it holds a card: at the start or in the first moves of a
+    random game (the `deck` that the setup empties is hidden in every game, and hides
+    nothing)."""
     if not has_hidden_information(game):
         return "mcts"
     hidden = {z for p in range(1, game.players + 1) for z in hidden_zones(game, p)}
@@ -79,7 +83,7 @@ def best_bot_for(game: Game) -> str:
     s = game.new_state(0)
     for _ in range(HIDDEN_PROBE):
         if any(game.zone_ids(s, z) for z in hidden):
-            return "ismcts"
+            return "ismcts-max" if game.players == 1 else "ismcts"
         legal = game.legal_moves(s)
         if not legal:
             break

@@ -185,3 +185,31 @@ def castle_position(
 
 def castle_moves(*texts: str) -> list[str]:
     return sorted(texts)
+
+
+def choice_positions(game: Game, k: int, seed: int = 3) -> list[State]:
+    """k positions with a real choice (more than one legal move), from one random game."""
+    rng = random.Random(seed)
+    s = game.new_state(seed)
+    out: list[State] = []
+    while not game.is_terminal(s) and len(out) < k:
+        legal = game.legal_moves(s)
+        if len(legal) > 1:
+            out.append(s)
+        s = game.apply(s, rng.choice(legal))
+    return out
+
+
+def assert_playout_is_the_api(g: Game, seed: int, rng_seed: int) -> None:
+    """The fast path's random playout plays exactly the game that `legal_moves` + `apply`
+    play with the same draws: the same number of moves and the same final state."""
+    s, n = g.random_playout(seed, random.Random(rng_seed))
+    rng = random.Random(rng_seed)
+    st = g.new_state(seed)
+    k = 0
+    while not g.is_terminal(st):
+        moves = g.legal_moves(st)
+        st = g.apply(st, moves[rng.randrange(len(moves))])
+        k += 1
+    assert n == k
+    assert g.final_state(s) == st

@@ -10,19 +10,7 @@ import pytest
 from cardgame.interpreter.bots import BOTS, IsmctsMaxBot, best_bot_for, make_bot
 from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.observe import Record, Sampler, determinize, view
-
-
-def positions(game: Game, k: int, seed: int = 3) -> list[State]:
-    """k positions with a real choice, from one random game."""
-    rng = random.Random(seed)
-    s = game.new_state(seed)
-    out: list[State] = []
-    while not game.is_terminal(s) and len(out) < k:
-        legal = game.legal_moves(s)
-        if len(legal) > 1:
-            out.append(s)
-        s = game.apply(s, rng.choice(legal))
-    return out
+from conftest import choice_positions as positions
 
 
 def hard(game: Game, k: int, seed: int = 3) -> list[State]:

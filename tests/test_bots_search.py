@@ -7,24 +7,12 @@ import random
 
 import pytest
 from cardgame.interpreter.bots import BOTS, make_bot
-from cardgame.interpreter.engine import Game, State, compile_game
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.observe import determinize, view
+from conftest import choice_positions as positions
 
 GAMES = [("calculation", None), ("besieged-castle", None), ("chains", None),
          ("interaction", 3), ("arsene", 4)]
-
-
-def positions(game: Game, k: int, seed: int = 3) -> list[State]:
-    """k positions with a real choice, from one random game."""
-    rng = random.Random(seed)
-    s = game.new_state(seed)
-    out: list[State] = []
-    while not game.is_terminal(s) and len(out) < k:
-        legal = game.legal_moves(s)
-        if len(legal) > 1:
-            out.append(s)
-        s = game.apply(s, rng.choice(legal))
-    return out
 
 
 def test_the_search_bots_are_registered_with_budgets() -> None:

@@ -12,6 +12,7 @@ import pytest
 from cardgame.interpreter.codegen import runtime
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import RuleError
+from conftest import assert_playout_is_the_api
 
 HEAD = 'game "Broken"\ndeck standard\nzone a: face up\nzone b: face up\n'
 
@@ -89,16 +90,7 @@ def test_a_playout_plays_what_the_step_api_plays(name: str, players: int) -> Non
     out) and `legal_moves` + `apply` with `randrange` reach the same end."""
     g = compile_game(name, players=players)
     for seed in range(6):
-        s, n = g.random_playout(seed, random.Random(seed + 100))
-        rng = random.Random(seed + 100)
-        st = g.new_state(seed)
-        k = 0
-        while not g.is_terminal(st):
-            moves = g.legal_moves(st)
-            st = g.apply(st, moves[rng.randrange(len(moves))])
-            k += 1
-        assert n == k
-        assert g.final_state(s) == st
+        assert_playout_is_the_api(g, seed, seed + 100)
 
 
 class _Subclass(random.Random):

@@ -14,6 +14,7 @@ from cardgame.interpreter.engine import compile_game, replay
 from cardgame.interpreter.errors import IllegalMove, RuleError
 from cardgame.interpreter.observe import history
 from cardgame.repl.completion import MoveCompleter
+from conftest import assert_playout_is_the_api
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
@@ -282,20 +283,9 @@ def test_a_playout_draws_the_sets_the_step_api_lists(
     """The fast path keeps sets of cards unlisted and draws one by its index: it plays,
     draw for draw, the game the step API plays with the same random numbers (every legal
     move listed, one drawn uniformly by index)."""
-    import random
-
     g = compile_game(name, settings=options)
     for seed in seeds:
-        slots, n = g.random_playout(seed, random.Random(seed))
-        rng = random.Random(seed)
-        st = g.new_state(seed)
-        moves = 0
-        while not g.is_terminal(st):
-            legal = g.legal_moves(st)
-            st = g.apply(st, legal[rng.randrange(len(legal))])
-            moves += 1
-        assert moves == n
-        assert g.final_state(slots) == st
+        assert_playout_is_the_api(g, seed, seed)
 
 
 def test_sets_and_other_moves_are_drawn_alike_in_a_playout(sets_game: Any) -> None:

@@ -20,6 +20,7 @@ the seat that decides hides the table behind a hand-over screen until Enter.
 
 from __future__ import annotations
 
+import textwrap
 import threading
 from typing import Any
 
@@ -172,22 +173,23 @@ class ScreenRepl(Repl):
             all_moves = (move_lines(info.moves, cols, self._set_moves()) if len(info.moves) > 6
                          else _row_moves(info.moves))
         events = self._event_lines(info, viewer, spec.by_player)
+        messages = wrap_messages(self.messages, cols)
         room = height - 1 - min(len(all_moves), MAX_MOVE_ROWS)
-        if len(self.messages) > room - 3:  # a long output (help, log): it takes the body
-            shown = self.messages[:room - 1] if len(self.messages) > room else self.messages
+        if len(messages) > room - 3:  # a long output (help, log): it takes the body
+            shown = messages[:room - 1] if len(messages) > room else messages
             lines: list[Line] = [[("", m)] for m in shown]
-            if len(self.messages) > room:
-                lines.append([("class:dim", f"… {len(self.messages) - len(shown)} more "
+            if len(messages) > room:
+                lines.append([("class:dim", f"… {len(messages) - len(shown)} more "
                                "lines (Enter: back to the table)")])
             return join_lines(lines + turn + _cut_moves(all_moves, MAX_MOVE_ROWS))
-        want_events = max(MIN_EVENTS, len(self.messages)) if events or self.messages else 0
+        want_events = max(MIN_EVENTS, len(messages)) if events or messages else 0
         table = table_lines(info, cols, max(room - want_events, 3))
         free = room - len(table)
         # the moves take what the events leave them, beyond their first rows
-        extra = max(0, free - min(len(events) + len(self.messages), free))
+        extra = max(0, free - min(len(events) + len(messages), free))
         moves = _cut_moves(all_moves, MAX_MOVE_ROWS + extra)
         free = height - 1 - len(moves) - len(table)
-        ev_lines: list[Line] = [[("", m)] for m in self.messages]
+        ev_lines: list[Line] = [[("", m)] for m in messages]
         ev_lines = ev_lines[-free:] if free > 0 else []
         rest = free - len(ev_lines)
         if rest > 0:  # the last trick first (it anchors the rest), then the latest lines
@@ -385,3 +387,17 @@ def _handover_lines(seat: int, height: int) -> list[Line]:
                    "by the seat before.")])
     lines.append([("class:dim", f"  Press Enter when p{seat} is at the keyboard.")])
     return lines
+
+
+def wrap_messages(messages: list[str], cols: int) -> list[str]:
+    """The output lines as the screen shows them: a line wider than the terminal goes on
+    in lines indented by two spaces, so a hint or an error is read whole, not cut at
+    the edge."""
+    out: list[str] = []
+    for m in messages:
+        if len(m) <= cols or cols < 20:
+            out.append(m)
+        else:
+            out.extend(textwrap.wrap(m, width=cols, subsequent_indent="  ",
+                                     break_on_hyphens=False) or [m])
+    return out

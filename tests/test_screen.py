@@ -175,6 +175,36 @@ def test_calculation_long_waste_pile_keeps_the_table_on_screen() -> None:
 
 
 @tmux
+def test_a_line_wider_than_the_screen_wraps_and_is_read_whole() -> None:
+    # the hint names the bot, the move and what it does: about 100 characters
+    t = Term(["calculation", "--seed", "3"])
+    try:
+        t.send("hint", "Enter")
+        shot = t.settle()
+        for _ in range(20):  # the search takes a moment
+            if "your score stays" in shot:
+                break
+            time.sleep(0.5)
+            shot = t.settle()
+    finally:
+        t.close()
+    start = next(i for i, ln in enumerate(shot.splitlines()) if ln.startswith("hint ("))
+    text = " ".join(ln.strip() for ln in shot.splitlines()[start:start + 2])
+    assert re.search(r"waste pile \d; your score stays \d+\)", text), shot
+
+
+def test_wrap_messages_keeps_short_lines_and_indents_the_rest() -> None:
+    from cardgame.repl.screen import wrap_messages
+
+    long = "hint (bot, 300 iterations): " + "word " * 20
+    out = wrap_messages(["short", long], 40)
+    assert out[0] == "short"
+    assert len(out) > 2 and all(len(x) <= 40 for x in out)
+    assert all(x.startswith("  ") for x in out[2:])
+    assert " ".join(x.strip() for x in out[1:]).split() == long.split()
+
+
+@tmux
 def test_hot_seat_hands_over() -> None:
     t = Term(["interaction", "--players", "3", "--seat", "1", "--seat", "2", "--seed", "3"])
     try:

@@ -1177,6 +1177,14 @@ flow {
     counted = compile_game(path)
     assert counted._sim and not counted._sim_kept
     play_both(counted, compile_game(path, optimize=False), seeds=tuple(range(6)))
+    # read through a def (and a def it calls): the same
+    through = path.read_text(encoding="utf-8").replace(
+        'move give(', 'def turn() = moves_played\ndef even() = turn() % 2 == 0\nmove give(').replace(
+        "when moves_played % 2 == 0", "when even()")
+    path.write_text(through, encoding="utf-8")
+    counted = compile_game(path)
+    assert counted._sim and not counted._sim_kept
+    play_both(counted, compile_game(path, optimize=False), seeds=tuple(range(6)))
 
 
 def test_a_let_that_is_certainly_a_player_indexes_unchecked(tmp_path: Path) -> None:

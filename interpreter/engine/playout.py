@@ -173,17 +173,27 @@ class Machine:
         deferred): the state changes in the pending choices and the count of moves alone.
         So the others' legal moves are those listed before the choice, when nothing that
         lists them or ends the game reads that count: no move limit, no end conditions,
-        and no `moves_played` in the tests of the moves offered."""
+        and no `moves_played` in the tests of the moves offered or in a def they call."""
         g = self.checked
         if g.limit is not None or g.ends:
             return False
+        roots: list[Any] = []
         for mid in self.gen.decisions[pc].alts:
             if mid >= len(self.gen.move_names):
                 continue  # (the pass of an optional choice: no test)
             md = g.moves[self.gen.move_names[mid]]
-            if any(isinstance(n, A.Name) and n.name == "moves_played"
-                   for n in A.walk((md.when, tuple(p.source for p in md.params)))):
-                return False
+            roots.append((md.when, tuple(p.source for p in md.params)))
+        seen: set[str] = set()
+        while roots:  # the tests, and the bodies of the defs they call, and so on
+            for n in A.walk(roots.pop()):
+                name = (n.func if isinstance(n, A.Call)
+                        else n.name if isinstance(n, A.Name) else None)
+                if name in g.defs:
+                    if name not in seen:
+                        seen.add(name)
+                        roots.append(g.defs[name].body)
+                elif name == "moves_played":
+                    return False
         return True
 
     def _others_moves(self, legal: Sequence[Move], chooser: int) -> Sequence[Move]:

@@ -367,20 +367,18 @@ class MctsBot:
                     reward = r
                 if game.is_terminal(end) and game.results(end)[0] == "win":
                     break  # nothing beats a win
-            for nd in path[1:]:
-                nd.n += 1
-                nd.w += reward[0]
-            return reward
-        end, n = playout(s, rng, cut)
-        if self.extend and not single:
-            # a cut where no score has moved says nothing: play on until one does
-            start = game.scores(s)
-            while n < EXTEND_MAX and not game.is_terminal(end) and game.scores(end) == start:
-                end, k = playout(end, rng, cut)
-                if not k:
-                    break
-                n += k
-        reward = self.reward(game, end, single)
+        else:
+            end, n = playout(s, rng, cut)
+            if self.extend and not single:
+                # a cut where no score has moved says nothing: play on until one does
+                start = game.scores(s)
+                while (n < EXTEND_MAX and not game.is_terminal(end)
+                       and game.scores(end) == start):
+                    end, k = playout(end, rng, cut)
+                    if not k:
+                        break
+                    n += k
+            reward = self.reward(game, end, single)
         for nd in path[1:]:
             nd.n += 1
             nd.w += reward[nd.player - 1]

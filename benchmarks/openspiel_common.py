@@ -94,15 +94,7 @@ def chi2_p(table: list[list[int]]) -> float:
     if len(cols) < 2:
         return 1.0
     rows = [[row[j] for j in cols] for row in table]
-    total = sum(map(sum, rows))
-    col_tot = [sum(r[j] for r in rows) for j in range(len(cols))]
-    stat = 0.0
-    for r in rows:
-        rt = sum(r)
-        for j, x in enumerate(r):
-            e = rt * col_tot[j] / total
-            if e > 0:
-                stat += (x - e) ** 2 / e
+    stat = pearson(*rows)
     k = (len(rows) - 1) * (len(cols) - 1)
     zz = ((stat / k) ** (1 / 3) - (1 - 2 / (9 * k))) / math.sqrt(2 / (9 * k))
     return 0.5 * math.erfc(zz / math.sqrt(2))
@@ -135,16 +127,19 @@ def pooled_bins(a: dict[int, int], b: dict[int, int], min_expected: float = 5.0
     return bins
 
 
-def pearson(a: list[int], b: list[int]) -> float:
-    """Pearson's chi-square statistic of the 2 x k table of counts (rows a and b)."""
-    na, nb = sum(a), sum(b)
-    n = na + nb
+def pearson(*rows: list[int]) -> float:
+    """Pearson's chi-square statistic of the table of counts whose rows are `rows`
+    (columns with no count add nothing)."""
+    sums = [sum(r) for r in rows]
+    total = sum(sums)
     stat = 0.0
-    for x, y in zip(a, b, strict=True):
-        t = x + y
-        if t:
-            ea, eb = na * t / n, nb * t / n
-            stat += (x - ea) ** 2 / ea + (y - eb) ** 2 / eb
+    for col in zip(*rows, strict=True):
+        ct = sum(col)
+        if ct:
+            for rt, x in zip(sums, col, strict=True):
+                e = rt * ct / total
+                if e > 0:
+                    stat += (x - e) ** 2 / e
     return stat
 
 

@@ -39,7 +39,6 @@ class Moves:
 
     def lower(self, name: str, md: A.MoveDecl) -> MoveCode:
         cx = self.cx
-        x = self.x
         mid = cx.layout.move_ids[name]
         rule = f"move {name}"
         fr = Frame({"me": Local("me")}, rule)
@@ -48,11 +47,7 @@ class Moves:
         for p in md.params:
             var = f"u_{p.name}"
             st = cx.type_of(p.source)
-            origin = x.expr(p.source, fr) if st == "zone" else None
-            if isinstance(p.source, A.Subsets) and cx.optimize:
-                # a set of cards chosen from a zone: where the effect takes them from
-                # (a hint: `_take_many` looks elsewhere for a card that has moved)
-                origin = x.expr(p.source.zone, fr)
+            origin = self.origin(p, fr)
             lo, hi = cx.value_range(p.source)
             if assigns(cx, md.body, p):
                 lo = hi = None  # the body changes it: its range no longer holds
@@ -77,6 +72,15 @@ class Moves:
         generator = self.generator(md, mid, rule)
         return MoveCode(effect, generator, ptypes, effect_draws, cx.names.draws != draws)
 
+    def origin(self, p: A.MoveParam, fr: Frame) -> str | None:
+        """The code of the zone a parameter's value comes from, where there is one: its
+        source when that is a zone; with optimisation, the zone a set of cards is chosen
+        from (a hint where the effect takes them from: `_take_many` looks elsewhere for a
+        card that has moved)."""
+        if self.cx.optimize and isinstance(p.source, A.Subsets):
+            return self.x.expr(p.source.zone, fr)
+        return self.x.expr(p.source, fr) if self.cx.type_of(p.source) == "zone" else None
+
     def auto(self, name: str, md: A.MoveDecl, ad: A.AutoDecl) -> list[str]:
         """`auto_<mid>(s, m)`: whether the condition of `auto move NAME when ...` holds
         for the legal move m (its parameters bound as in the effect, before it runs)."""
@@ -87,12 +91,7 @@ class Moves:
         lines = [f"def auto_{mid}(s, m):", "    me = m[0]"]
         for i, p in enumerate(md.params):
             var = f"u_{p.name}"
-            st = cx.type_of(p.source)
-            origin = x.expr(p.source, fr) if st == "zone" else None
-            if isinstance(p.source, A.Subsets) and cx.optimize:
-                # a set of cards chosen from a zone: where the effect takes them from
-                # (a hint: `_take_many` looks elsewhere for a card that has moved)
-                origin = x.expr(p.source.zone, fr)
+            origin = self.origin(p, fr)
             lo, hi = cx.value_range(p.source)
             fr.env[p.name] = Local(var, origin, lo, hi)
             lines.append(f"    {var} = m[{i + 2}]")

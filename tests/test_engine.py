@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import threading
@@ -150,3 +151,21 @@ def test_events_belong_to_the_call_that_asked_for_them(arsene: Game) -> None:
         for t in threads:
             t.join()
         sys.setswitchinterval(interval)
+
+
+def test_a_player_variable_from_outside_the_rules_holds_a_player() -> None:
+    # the optimised code reads a player variable that the rules keep a player without a
+    # check, so a value that is not one is refused where it comes in
+    g = compile_game("interaction", 3)
+    st = g.new_state(1)
+    for bad in (0, 4, "p1", 1.0, True):
+        with pytest.raises(CardgameError, match=r"'current' holds a player, 1\.\.3"):
+            Position(g, st).var("current", bad)
+    assert g.var(Position(g, st).var("current", 3).state(), "current") == 3
+    data = json.loads(g.to_json(st))
+    base = g.gen.var_base["current"]
+    data["slots"][base] = 9
+    with pytest.raises(CardgameError, match="the saved state is broken: 'current' holds a player"):
+        g.from_json(json.dumps(data))
+    data["slots"][base] = 2
+    assert g.var(g.from_json(json.dumps(data)), "current") == 2

@@ -595,8 +595,17 @@ class Game(Machine):
                                          "players": self.players, "options": self.options})
 
     def from_json(self, text: str) -> State:
-        return state_mod.from_json(text, self.name, self.players, self.gen.nslots,
-                                   self._zone_slots, self._ncards)
+        st = state_mod.from_json(text, self.name, self.players, self.gen.nslots,
+                                 self._zone_slots, self._ncards)
+        for name, v in self.checked.vars.items():  # a player variable holds a player
+            if v.type == "player":
+                base = self.gen.var_base[name]
+                for i in range(v.dim[1] if v.dim else 1):
+                    try:
+                        positions.check_player_value(self, name, st.slots[base + i])
+                    except CardgameError as e:
+                        raise CardgameError(f"the saved state is broken: {e}") from None
+        return st
 
     # ------------------------------------------------------------------ playouts
     def final_state(self, s: Sequence[Any]) -> State:

@@ -77,6 +77,22 @@ def var_slots(g: Machine, name: str) -> tuple[int, int | None]:
     raise CardgameError(f"no variable '{name}'")
 
 
+def check_player_value(g: Machine, name: str, value: Any) -> None:
+    """A variable of type player holds a player, 1..n, or `none`; and never `none` where
+    the rules can give it nothing but a player (the generator's `player_vars`, which the
+    optimised code reads without a check). A value from outside the rules is checked
+    here, where it comes in, and not as an error of a rule later."""
+    base = name.partition("[")[0]
+    v = g.checked.vars.get(base)
+    if v is None or v.type != "player":
+        return
+    n = g.checked.players
+    if value is None and base not in getattr(g.gen, "player_vars", ()):
+        return
+    if type(value) is not int or not 1 <= value <= n:
+        raise CardgameError(f"'{name}' holds a player, 1..{n}, not {value!r}")
+
+
 _HEADER = {PC: "the flow's position", RNG: "the random seed", MOVES: "moves played",
            PENDING: "secret choices", ENDED: "how the game ended", WHO: "who decides"}
 
@@ -226,11 +242,13 @@ class Position:
         """Set a variable (a list for a whole array) or one element (`chips[p2]`)."""
         base, n = var_slots(self.game, name)
         if n is None:
+            check_player_value(self.game, name, value)
             self._s[base] = tuplify(value)
             return self
         if len(value) != n:
             raise CardgameError(f"'{name}' has {n} elements, given {len(value)}")
         for i, x in enumerate(value):
+            check_player_value(self.game, name, x)
             self._s[base + i] = tuplify(x)
         return self
 

@@ -313,8 +313,11 @@ class Stmts:
         tmp = cx.names.tmp
         ct = cx.type_of(st.cards)
         dest = x.expr(st.dest, fr)
-        d = tmp("d")
-        w.line(f"{d} = {dest}")
+        if dest.isdigit() and cx.optimize:
+            d = dest  # a zone's slot: nothing to compute first
+        else:
+            d = tmp("d")
+            w.line(f"{d} = {dest}")
 
         face = "" if not st.face else f", {st.face == 'up'}"
 
@@ -392,10 +395,29 @@ class Stmts:
             return
         if ct == "card":
             origin = x.origin(c, fr)
-            card = tmp("c")
-            w.line(f"{card} = {x.expr(c, fr)}")
+            code = x.expr(c, fr)
+            if code.isidentifier() and cx.optimize:
+                card = code  # a local (a parameter, a loop's card): read where it stands
+            else:
+                card = tmp("c")
+                w.line(f"{card} = {code}")
             w.line(f"if REC is not None and {card} is not None: REC.move(s, {card}, {d}, {st.bottom}{face})")
-            if origin is not None:
+            if origin is not None and cx.optimize:
+                # `_take` written out: the card leaves its zone, found by one scan (or,
+                # moved since it was chosen, wherever it is now)
+                z, t, i = tmp("z"), tmp("t"), tmp("i")
+                if origin.isdigit():
+                    z = origin
+                else:
+                    w.line(f"{z} = {origin}")
+                w.line(f"{t} = s[{z}]")
+                w.line("try:")
+                w.line(f"    {i} = {t}.index({card})")
+                w.line("except ValueError:")
+                w.line(f"    {cx.helper('_take_any')}(s, {card}, {sid})")
+                w.line("else:")
+                w.line(f"    s[{z}] = {t}[:{i}] + {t}[{i} + 1:]")
+            elif origin is not None:
                 w.line(f"{cx.helper('_take')}(s, {origin}, {card}, {sid})")
             else:
                 w.line(f"{cx.helper('_take_any')}(s, {card}, {sid})")

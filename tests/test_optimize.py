@@ -482,7 +482,7 @@ def strength(c: card) = if c.suit == led then 50 + power(c) else 0
 def winner_of_trick =
   let b = (max c in trick: strength(c)) in
   (players from leader)[first i in 1..size(trick) where strength(trick[i]) == b]
-def gap(a: card, b: card) = let d = distance(a.rank, b.rank, 13) in if d == 0 then 3 else d
+def gap(a: card, b: card) = let d = distance(a.rank, b.rank, 13) in if d == 0 then 3 + low else d
 def share(p: player) =
   first q in players from left of p where q != p and size(hand[q]) == size(hand[p])
 setup {
@@ -778,7 +778,8 @@ def test_distance_on_a_constant_cycle_is_inline(tmp_path: Path) -> None:
     the gap is computed once and the shorter way round chosen by a test (no `min` call)."""
     fast, plain = _both(ROOT / "games" / "interaction.cardgame", 3, {})
     assert "_dist(" not in fast.gen.source and "_dist(" in plain.gen.source
-    assert re.search(r"\((_g\d+) if \(\1 := abs\(RANK\[_a\d+\] - RANK\[_a\d+\]\) % 13\) "
+    # (chips_for(a, b) is a value of its two cards alone: computed in its table of the deck)
+    assert re.search(r"\((_g\d+) if \(\1 := abs\(RANK\[_[ai]\d+\] - RANK\[_[ai]\d+\]\) % 13\) "
                      r"<= 13 - \1 else 13 - \1\)", fast.gen.source)
     assert "min(abs(" not in fast.gen.source
     path = tmp_path / "d.cardgame"
@@ -985,7 +986,8 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
     assert eff.count("for _q") == 4 and eff.count("break") == 1  # any stops early
     assert re.search(r"_min\(\(\), \d+\)", eff)  # `min` of nothing: the helper's error
     assert re.search(r"^        _a\d+ = \(s\[\d+\] or _E\(\d+\)\)\[-1\]$", eff, re.M)
-    assert re.search(r"^        _l\d+ = \(_g\d+ if", eff, re.M)  # gap's let, an assignment
+    # gap's let, an assignment (gap reads `low`: not its cards' value alone, not a table)
+    assert re.search(r"^        _l\d+ = \(_g\d+ if", eff, re.M)
     flow = src[src.index("def n_"):src.index("NODES =")]
     assert "next((" not in flow and "_max([" not in flow
     # the trick winner: a max loop, then a first loop that stops, `led` hoisted lazily
@@ -1242,3 +1244,76 @@ def comb_(n: int, k: int) -> int:
     from math import comb
 
     return comb(n, k)
+
+
+PAIRS = """\
+game "Pairs"
+players 2
+deck standard
+zone hand[player]: owner
+zone west
+zone east
+var total = 0
+var mover: player = 1
+def close(a: card, b: card) = let d = distance(a.rank, b.rank, 13) in
+  (if a.suit == b.suit then 1 else 0) + (if d <= 2 then 3 - d else 0)
+def near(a: card, b: card) = distance(a.rank, b.rank, 13) <= 1
+setup {
+  shuffle deck
+  deal 3 from deck to hand
+}
+move onto_west(c in hand[me]) "{c} to the west" {
+  move c to west
+  total += close(top of east, top of west)
+}
+move onto_east(c in hand[me]) "{c} to the east" {
+  move c to east
+  total += close(top of west, top of east)
+}
+move pair(c in hand[me], d in hand[me]) "{c} and {d}" when c != d and near(c, d) {
+  move c to west
+  move d to east
+}
+flow {
+  repeat {
+    mover chooses onto_west | onto_east | pair
+    mover = left of mover
+  }
+}
+"""
+
+
+def test_a_def_of_two_cards_is_a_table_of_the_deck(tmp_path: Path) -> None:
+    """A def whose value is one of its cards' attributes alone (`close(a, b)`, `near`),
+    called with cards that are certainly cards (the tops of zones, a move's cards), is read
+    from a table of the deck's pairs filled when the module loads. Its arguments are still
+    evaluated left to east: `top of west` of an empty zone fails first, else `top of
+    right`, with the same error as plain code (every game below ends in one)."""
+    path = tmp_path / "pairs.cardgame"
+    path.write_text(PAIRS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    tables = re.findall(r"^(_P\d+) = tuple\(\[.* for _i0 in range\(52\) for _i1 in "
+                        r"range\(52\)\]\)$", src, re.M)
+    assert len(tables) == 2  # close and near, each once
+    eff = src[src.index("def eff_0"):src.index("AUTO =")]
+    assert "distance" not in eff and "_g" not in eff and "SUIT[" not in eff
+    for t in tables:
+        assert f"{t}[" in src.split(t + " = ")[0]
+    # the first argument's top first, then the second's: the same error as plain code
+    assert re.search(r"_P\d+\[\(\(s\[\d+\] or _E\(\d+\)\)\[-1\]\) \* 52 \+ "
+                     r"\(s\[\d+\] or _E\(\d+\)\)\[-1\]\]", eff)
+    errors = 0
+    for seed in range(12):
+        play_both(fast, plain, seeds=(seed,))
+        st = fast.new_state(seed)
+        rng = random.Random(seed)
+        while fast.legal_moves(st):
+            legal = fast.legal_moves(st)
+            try:
+                st = fast.apply(st, legal[rng.randrange(len(legal))])
+            except RuleError as e:
+                assert "nothing there" in str(e)
+                errors += 1
+                break
+    assert errors == 12  # a top of an empty zone, reported as before

@@ -1206,10 +1206,10 @@ def test_a_let_that_is_certainly_a_player_indexes_unchecked(tmp_path: Path) -> N
     flow = fast.gen.source[fast.gen.source.index("def n_"):fast.gen.source.index("NODES =")]
     assert "_ix(" in flow
     play_both(fast, compile_game(path, optimize=False), seeds=tuple(range(4)))
-    # `players from left of dealer`, `left of dealer chooses`: a player, unchecked (the
-    # variable `dealer` itself is checked where it is read: it may be none)
+    # `players from left of dealer`, `left of dealer chooses`: a player, unchecked (and
+    # the variable `dealer` itself always holds a player: player_vars)
     oh = compile_game("oh-hell", 3).gen.source
-    assert "ORDER[_player((_player(" not in oh and "ORDER[(_player(s[" in oh
+    assert "ORDER[_player((_player(" not in oh and "ORDER[(s[" in oh
     assert "ORDER[_player((_player(" in compile_game("oh-hell", 3, optimize=False).gen.source
 
 
@@ -1317,3 +1317,70 @@ def test_a_def_of_two_cards_is_a_table_of_the_deck(tmp_path: Path) -> None:
                 errors += 1
                 break
     assert errors == 12  # a top of an empty zone, reported as before
+
+
+VARS = """\
+game "Vars"
+players 3
+deck standard
+zone hand[player]: owner
+zone pile: face up
+var turn_of: player = 1
+var dealer: player = 2
+var maybe: player = 1
+var taken[player] = 0
+def first_rich = first p in players where taken[p] > 2
+setup {
+  shuffle deck
+  deal 4 from deck to hand
+  dealer = random p in players
+}
+proc take(p: player, q: player) {
+  taken[p] += 1
+  taken[q] += 0
+}
+move play(c in hand[me]) "play {c}" {
+  move c to pile
+  take(turn_of, maybe)
+  take(me, dealer)
+}
+flow {
+  repeat {
+    turn_of chooses play
+    turn_of = left of turn_of
+    maybe = first_rich
+    dealer chooses play
+  }
+}
+example "set" {
+  set turn_of = p2
+  expect turn_of == p2
+}
+"""
+
+
+def test_a_player_variable_that_always_holds_a_player_is_read_unchecked(
+        tmp_path: Path) -> None:
+    """A player variable whose initial value, assignments (`left of`, `random p in
+    players`) and examples' `set`s are all certainly players is read without `_player` or
+    `_ix` checks, and so is a procedure's parameter that every call gives such a value;
+    one assigned something that may be none (`first ... where`) keeps its checks, and so
+    does the parameter it is passed to. Plain code checks all; both play alike."""
+    path = tmp_path / "vars.cardgame"
+    path.write_text(VARS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    slots = {name: fast.gen.var_base[name] for name in ("turn_of", "dealer", "maybe")}
+    assert f"_player(s[{slots['turn_of']}]" not in src
+    assert f"_player(s[{slots['dealer']}]" not in src
+    take = src[src.index("def p_take"):src.index("def eff_0")]
+    # p: turn_of or me, a player; q: maybe (may be none) or dealer
+    assert "_ix(u_p," not in take and "_ix(u_q," in take
+    assert "_player(" in plain.gen.source and "_ix(u_p," in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(6)))
+    # an example that sets one to something that may be none: checked again
+    path.write_text(VARS.replace("set turn_of = p2", "set turn_of = first_rich")
+                    .replace("expect turn_of == p2", "expect true"), encoding="utf-8")
+    fast = compile_game(path)
+    assert f"_player(s[{slots['turn_of']}]" in fast.gen.source
+    assert "_ix(u_p," in fast.gen.source

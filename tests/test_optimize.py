@@ -719,7 +719,7 @@ def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
     assert re.search(r"run\(s, \d+, \d+\)", step)  # the while loop goes back: run takes over
     # the decision reached is settled by its generator, copied in; so is the effect of a
     # decision's only move (here each decision offers three: called through EFF)
-    assert "out.append((me, 0, u_c))" in step and "legal_" not in step
+    assert "out.append(MV0[me][u_c])" in step and "legal_" not in step
     assert "EFF[m[1]](s, m)" in step
     assert "STEP" not in plain.gen.source
     counted = compile_game(path, coverage=True)  # coverage: one store per arm, no copies
@@ -1384,3 +1384,18 @@ def test_a_player_variable_that_always_holds_a_player_is_read_unchecked(
     fast = compile_game(path)
     assert f"_player(s[{slots['turn_of']}]" in fast.gen.source
     assert "_ix(u_p," in fast.gen.source
+
+
+def test_a_move_of_one_card_is_listed_from_a_table_of_its_moves() -> None:
+    """A move whose one parameter is a card of a zone lists `(me, mid, c)` from a table of
+    every seat's and card's move, made when the module loads (no tuple built per legal
+    move); a move of two cards builds its tuples. Plain code builds them all; the moves
+    listed are the same, in the same order."""
+    fast, plain = _both(ROOT / "games" / "interaction.cardgame", 4, {})
+    src = fast.gen.source
+    assert re.search(r"^MV1 = tuple\(tuple\(\(p, 1, c\) for c in range\(53\)\) "
+                     r"for p in range\(5\)\)$", src, re.M)
+    assert "out.append(MV1[me][u_c])" in src and "out.append((me, 1, u_c))" not in src
+    assert "out.append((me, 3, u_f, u_c))" in src  # (two cards)
+    assert "MV1" not in plain.gen.source
+    play_both(fast, plain, seeds=(1, 2, 3))

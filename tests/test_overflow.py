@@ -95,3 +95,30 @@ def test_short_leaf_loops_cost_nothing_and_the_rest_is_charged() -> None:
     # a quantifier with a quantifier inside is charged (the end condition `stuck`)
     assert re.search(r"in _n\(Z_waste, \d+\)", src.split("def settle")[1])
     assert "_B[0] = 1000000" in src
+
+
+def test_a_number_that_only_grows_or_shrinks_is_guarded_on_that_side(tmp_path: Path) -> None:
+    """`x += gain`, gain a `let` of 1..2 (never assigned), can only cross the upper
+    bound: optimised code tests that one alone; `x -= 1` the lower one; `x += k - 2` for k
+    in 1..4 either. At the edges, both codes report the runaway alike."""
+    text = ("var x = 0\nvar y = 0\nvar z = 0\n"
+            "move edge { repeat 63 times { x = x * 2 + 1 }\n y = 0 - x - 1 }\n"
+            "move up { let gain = if size(pile) > 3 then 2 else 1\n x += gain }\n"
+            "move down { y -= 1 }\n"
+            "move either(k in 1..4) { z += k - 2 }\n")
+    fast, plain = both(tmp_path, text)
+    src = fast.gen.source
+    up = src[src.index("def eff_1"):src.index("def eff_2")]
+    down = src[src.index("def eff_2"):src.index("def eff_3")]
+    either = src[src.index("def eff_3"):src.index("AUTO =")]
+    assert re.search(r"if s\[\d+\] > 9223372036854775808: _big", up)
+    assert re.search(r"if s\[\d+\] < -9223372036854775808: _big", down)
+    assert "if not -9223372036854775808 <= s[" in either
+    for g in (fast, plain):
+        st = g.apply_text(g.new_state(0), "edge")
+        assert g.var(st, "x") == 2**63 - 1 and g.var(st, "y") == -2**63
+        st = g.apply_text(st, "up")  # 2**63 fits
+        with pytest.raises(RuleError, match="beyond 64 bits"):
+            g.apply_text(st, "up")
+        with pytest.raises(RuleError, match="beyond 64 bits"):
+            g.apply_text(st, "down")

@@ -103,3 +103,43 @@ def test_the_written_out_draw_plays_as_the_generators_own() -> None:
         a, n = g.random_playout(seed, random.Random(seed))
         b, k = g.random_playout(seed, _Subclass(seed))
         assert n == k and g.final_state(a) == g.final_state(b)
+
+
+ROUND = ('players 3\nzone hand[player]: owner\nsetup {\n  deal 2 from deck to hand\n}\n'
+         'move pick(c in hand[me]) "pick {c}" {\n  move c to a\n}\n'
+         'flow {\n  simultaneously players choose pick\n  FAIL\n  end "done"\n}\n')
+
+
+@pytest.mark.parametrize("fail, python", [("move top of b to a", False),
+                                          ("shuffle deck", True)])
+def test_a_failing_end_of_a_simultaneous_round_names_the_rule_as_the_api_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail: str, python: bool) -> None:
+    """The last choice of a simultaneous round is played by the generated SIMSTEP (the
+    choices' effects and the flow after them, in one call); a rule that fails there (ours,
+    or a Python error played again part by part) gets the step API's error."""
+    g = _game(tmp_path, ROUND.replace("FAIL", fail))
+    assert g._simsteps  # (the generated end of the round is there to be used)
+    if python:
+        monkeypatch.setattr(runtime, "_seeded", _boom)
+    st = g.new_state(3)
+    legal = g.legal_moves(st)
+    with pytest.raises(RuleError) as api:
+        while legal:
+            st = g.apply(st, legal[0])
+            legal = g.legal_moves(st)
+    with pytest.raises(RuleError) as fast:
+        g.random_playout(3, random.Random(1))
+    assert str(fast.value) == str(api.value)
+    assert fast.value.rule == "flow"  # (not "move pick or the flow after it")
+    assert ("ZeroDivisionError" if python else "nothing there") in str(fast.value)
+
+
+@pytest.mark.parametrize("name, players", [("interaction", 3), ("interaction", 4),
+                                           ("arsene", 3)])
+def test_a_playout_with_simultaneous_rounds_plays_what_the_step_api_plays(
+        name: str, players: int) -> None:
+    """Rounds of simultaneous choices in the fast path (the others' moves kept while the
+    round goes on, its end played by SIMSTEP) reach the API's end."""
+    g = compile_game(name, players=players)
+    for seed in range(4):
+        assert_playout_is_the_api(g, seed, seed + 100)

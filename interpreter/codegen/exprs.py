@@ -32,6 +32,7 @@ class Exprs:
         self._bounds: Bounds | None = None
         self._let_ranges: dict[str, tuple[int, int] | None] = {}  # a let's code -> its values
         self._leaf_defs: dict[str, bool] = {}
+        self._player_vars: frozenset[str] | None = None  # (player_vars)
         # operands computed ahead by statements (optimize.py, `Optimizing.into`): node id -> code
         self._pre: dict[int, str] = {}
         self._lower: dict[type, Callable[[A.Expr, Frame], str]] = {
@@ -258,6 +259,8 @@ class Exprs:
                         and loc.hi <= size)
             if ref.kind == "constant":
                 return isinstance(ref.value, int) and 1 <= ref.value <= size
+            if ref.kind == "var" and idx.name in self.player_vars():
+                return self.cx.n <= size
         if kind == "player" and isinstance(idx, A.Me):
             return True
         if kind == "player" and isinstance(idx, A.Unary) and idx.op in ("left", "right"):
@@ -505,7 +508,7 @@ class Exprs:
             return f"{cx.helper('_cat')}(s, {x})" if ot == "list:zone" else f"s[{x}]"
         p = self.expr(e.operand, fr)
         checked = False
-        if isinstance(e.operand, A.Name):
+        if isinstance(e.operand, A.Name) and e.operand.name not in self.player_vars():
             if cx.ref(e.operand).kind == "var":
                 # a player variable may be none: say where, not a Python TypeError
                 p = f"{cx.helper('_player')}({p}, {self.sid(e.operand.span, fr)})"
@@ -627,14 +630,98 @@ class Exprs:
         v = cx.const_int(e)
         if v is not None:
             return 1 <= v <= cx.n
+        if isinstance(e, A.Quant) and e.kind == "random" and e.body is None:
+            # a random player (or a random pick from nothing: an error)
+            return isinstance(e.source, A.Players) or (
+                isinstance(e.source, A.Unary) and e.source.op == "players_from")
         loc = cx.local(e, fr.env)
         if loc is not None:
             return loc.lo is not None and loc.hi is not None and 1 <= loc.lo and loc.hi <= cx.n
         if isinstance(e, (A.Name, A.Call)) and not (isinstance(e, A.Call) and e.args):
             ref = cx.ref(e)
+            if ref.kind == "var":
+                return ref.name in self.player_vars()
+            if ref.kind == "constant" and ref.type == "player":  # p1, p2...
+                return isinstance(ref.value, int) and 1 <= ref.value <= cx.n
             if ref.kind == "def" and ref.name not in seen:
                 return self.certain_player(ref.decl.body, Frame({}, fr.rule), seen | {ref.name})
         return False
+
+    def player_vars(self) -> frozenset[str]:
+        """Optimised code: the player variables (not arrays) that always hold a player,
+        1..n: the initial value is one, and so is every value a rule or an example's `set`
+        gives it (`current = left of current`, `random p in players`, another such
+        variable), so reading one needs no `_player` check. The greatest set for which
+        that holds: start from every player variable and drop one whose assignment may give
+        something else (a local, a `first`, none...) until none drops."""
+        if self._player_vars is not None:
+            return self._player_vars
+        cx = self.cx
+        g = cx.g
+        if not cx.optimize:
+            self._player_vars = frozenset()
+            return self._player_vars
+        given: dict[str, list[A.Expr]] = {}
+        for name, v in g.vars.items():
+            if v.dim is None and v.type == "player" and not v.optional:
+                given[name] = [v.init]
+        steps = [st for ex in g.examples for st in ex.steps if st.kind == "set"]
+        for n in list(g.nodes()) + steps:
+            target: A.Expr | None
+            value: A.Expr | None
+            if isinstance(n, A.Assign):
+                target, value = n.target, n.value if n.op == "=" else None
+            elif isinstance(n, A.ExStep):
+                target, value = n.target, n.expr
+            else:
+                continue
+            if not isinstance(target, A.Name) or target.name not in given:
+                continue
+            try:
+                kind = cx.ref(target).kind
+            except LookupError:  # an example for other settings: it never runs this code
+                continue
+            if kind == "var":
+                if value is None:
+                    del given[target.name]
+                else:
+                    given[target.name].append(value)
+        self._player_vars = frozenset(given)
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(self._player_vars):
+                try:
+                    ok = all(self.certain_player(e, Frame({}, "")) for e in given[name])
+                except LookupError:  # a local of the rule it stands in: not known here
+                    ok = False
+                if not ok:
+                    self._player_vars = self._player_vars - {name}
+                    changed = True
+        return self._player_vars
+
+    def player_params(self, proc: A.ProcDecl) -> frozenset[str]:
+        """Optimised code: the parameters of type player of a procedure that always hold a
+        player, 1..n: every call passes a value that certainly is one (`refill(current)`,
+        `take_trick(me)`), and the body does not assign them."""
+        cx = self.cx
+        if not cx.optimize:
+            return frozenset()
+        calls = [n for n in cx.g.nodes()
+                 if isinstance(n, A.CallStmt) and n.func == proc.name]
+        out = set()
+        for i, prm in enumerate(proc.params):
+            if prm.type != "player" or any(
+                    isinstance(n, A.Assign) and isinstance(n.target, A.Name)
+                    and n.target.name == prm.name for n in A.walk(proc.body)):
+                continue
+            try:
+                if all(cx.ref(c).kind == "proc" and len(c.args) == len(proc.params)
+                       and self.certain_player(c.args[i], Frame({}, "")) for c in calls):
+                    out.add(prm.name)
+            except LookupError:  # a local of the rule the call stands in: not known here
+                pass
+        return frozenset(out)
 
     def positions(self, source: A.Expr, fr: Frame) -> Any:
         """Hook for the optimiser: the zone whose positions `1..size(Z)` a quantifier's

@@ -75,8 +75,11 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         if pname in g.blocking_procs:
             continue  # lowered into the flow's nodes
         w = CodeWriter("    ")
-        stmts.block(p.body, Frame({prm.name: Local(f"u_{prm.name}") for prm in p.params},
-                                  f"proc {pname}"), w)
+        players = x.player_params(p)  # (a player: no check where it indexes)
+        stmts.block(p.body, Frame({prm.name: Local(f"u_{prm.name}", None,
+                                                   *((1, g.players) if prm.name in players
+                                                     else (None, None)))
+                                   for prm in p.params}, f"proc {pname}"), w)
         out.append(f"def p_{pname}(s{''.join(', u_' + prm.name for prm in p.params)}):")
         out += w.lines
         out.append("")

@@ -292,7 +292,11 @@ class _Generator:
         params = self.md.params
         if lvl == len(params):
             args = "".join(f", {fr.env[p.name].code}" for p in params)
-            inner.line(f"out.append((me, {self.mid}{args}))")
+            table = self.move_table()
+            if table is not None:  # (me, mid, c) made once for every player and card
+                inner.line(f"out.append({table}[me][{fr.env[params[0].name].code}])")
+            else:
+                inner.line(f"out.append((me, {self.mid}{args}))")
         else:
             p = params[lvl]
             lo, hi = cx.const_range(p.source)
@@ -319,6 +323,23 @@ class _Generator:
                     src = f"s[{src}]"
                 self.loop(lvl, p, src, origin, rng, fr, inner)
         self.close(lvl, conds, fr, w, inner)
+
+    def move_table(self) -> str | None:
+        """Optimised code, a move of one card taken from a zone: the name of the table of
+        its moves `(me, mid, c)` for every player (seat) and card of the deck, made when
+        the module loads, so that listing one reads it instead of building a tuple."""
+        cx = self.cx
+        params = self.md.params
+        if (not cx.optimize or len(params) != 1 or cx.type_of(params[0].source) != "zone"
+                or not hasattr(self.x, "module_lines")):
+            return None
+        name = f"MV{self.mid}"
+        lines: list[str] = self.x.module_lines
+        fill = (f"{name} = tuple(tuple((p, {self.mid}, c) for c in range({len(cx.g.cards)}))"
+                f" for p in range({cx.n + 1}))")
+        if fill not in lines:
+            lines.append(fill)
+        return name
 
     def loop(self, lvl: int, p: A.MoveParam, src: str, origin: str | None,
              rng: tuple[str, int, int] | None, fr: Frame, inner: CodeWriter) -> None:

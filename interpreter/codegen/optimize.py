@@ -43,6 +43,7 @@ UNROLL_VALUES = 8  # a parameter over at most this many constants is unrolled...
 UNROLL_COPIES = 64  # ...while a generator has at most this many copies of its innermost level
 TABLE_SPAN = 64  # the widest constant range a def table covers
 TABLE_LITERALS = 8  # up to this many entries, a table is written out entry by entry
+TABLE_CELLS = 10_000  # the most entries of a table of a def of several cards (53 x 53 fit)
 
 
 @attrs.frozen
@@ -130,6 +131,11 @@ class Optimizing(Exprs):
                     and self.card_pure(e.body, names | {e.name}, seen))
         if isinstance(e, A.Call):
             d = cx.callee(e)
+            if d is None and e.func in ("abs", "distance") and cx.ref(e).kind == "builtin":
+                # |x|, and the steps around a cycle of a positive constant: cannot fail
+                n = cx.const_int(e.args[2]) if e.func == "distance" else 1
+                return (n is not None and n > 0
+                        and all(self.card_pure(a, names, seen) for a in e.args))
             if d is None or d.name in seen or not all(self.card_pure(a, names, seen)
                                                      for a in e.args):
                 return False
@@ -282,7 +288,7 @@ class Optimizing(Exprs):
             table = self.table_call(call, fr)
             if table is not None:
                 return table
-            card = self.of_one_card(call, fr)
+            card = self.of_one_card(call, fr) or self.of_cards(call, fr)
             if card is not None:
                 return card
         names = self.cx.names
@@ -320,6 +326,64 @@ class Optimizing(Exprs):
         if table is None:
             return None
         return f"{table}[{self.local_code(loc, fr)}]"
+
+    def of_cards(self, call: A.Expr, fr: Frame) -> str | None:
+        """`chips_for(top of field[p], top of center)`: a def of two or more cards whose
+        value is one of their attributes alone (card_pure; more than one comparison or
+        test), called with cards that are certainly cards (a loop's card, the top or
+        bottom of a zone, which fails when it is empty): a table of every combination of
+        the deck's cards (at most TABLE_CELLS entries), filled when the module is loaded,
+        read at the arguments. They are evaluated left to right, as a def's arguments
+        are, and the body can neither fail nor change anything."""
+        cx = self.cx
+        if self._tabulating or not isinstance(call, A.Call):
+            return None
+        d = cx.callee(call)
+        k = len(call.args)
+        n = len(cx.g.cards)
+        if d is None or k < 2 or len(d.params) != k or n ** k > TABLE_CELLS:
+            return None
+        if not all(cx.type_of(a) == "card" and self.certain_card(a, fr) for a in call.args):
+            return None
+        if sum(isinstance(x, (A.Binary, A.IfExpr, A.Call)) for x in A.walk(d.body)) < 2:
+            return None
+        if not self.card_pure(d.body, frozenset(p.name for p in d.params)):
+            return None
+        key = ("cells", d.name)
+        name = self._card_tables.get(key)
+        if name is None:
+            names = cx.names
+            unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
+            inner = Frame({p.name: Local(f"_i{j}") for j, p in enumerate(d.params)},
+                          f"def {d.name}")
+            self._tabulating = True
+            try:
+                code = self.expr(d.body, inner)
+            finally:
+                self._tabulating = False
+            failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
+            names.unsafe, names.impure, names.draws, names.walrus = (unsafe, impure, draws,
+                                                                     walrus)
+            if failing:
+                return None
+            name = names.tmp("P")
+            loops = " ".join(f"for _i{j} in range({n})" for j in range(k))
+            self.module_lines.append(f"{name} = tuple([{code} {loops}])")
+            self._card_tables[key] = name
+        at = self.expr(call.args[0], fr)
+        for a in call.args[1:]:
+            at = f"({at}) * {n} + {self.expr(a, fr)}"
+        return f"{name}[{at}]"
+
+    def certain_card(self, e: A.Expr, fr: Frame) -> bool:
+        """Is e's value certainly a card of the deck (else its evaluation fails)? A loop's
+        or a move parameter's card (taken from a zone), the top or bottom of a zone."""
+        cx = self.cx
+        if isinstance(e, A.Name):
+            loc = cx.local(e, fr.env)
+            return loc is not None and loc.origin is not None
+        return (isinstance(e, A.Unary) and e.op in ("top", "bottom")
+                and cx.type_of(e.operand) == "zone")
 
     def inline_def(self, d: A.DefDecl, args: list[str], fr: Frame,
                    arg_exprs: tuple[A.Expr, ...] = (), facts: list[_Arg] | None = None) -> str:
@@ -401,6 +465,9 @@ class Optimizing(Exprs):
             return self.expr(e, fr)
         d, args = self.callee_of(e)
         if d is not None:
+            table = self.of_cards(e, fr)
+            if table is not None:
+                return table
             if fr.depth + 1 > INLINE_DEPTH or self.budget <= 0:
                 return self.as_tuple(e, fr) if keep else self.expr(e, fr)
             env: dict[str, Local] = {}

@@ -252,4 +252,30 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         table.append(f"{d.node}: step_{d.node}")
     lines.append("STEP = {" + ", ".join(table) + "}")
     lines.append("")
+    # The end of a simultaneous round: `SIMSTEP[d](s, todo)` carries out the choices
+    # `todo` (in the players' order, as the engine sorts them) and runs the flow on to
+    # the next decision, copied in as above. The engine keeps the round's choices and
+    # counts the moves; it plays the last choice through here (engine/playout.py).
+    sims = []
+    for d in decisions.values():
+        if not d.simultaneous:
+            continue
+        chosen = plan(d.succ)
+        body = flow(d.succ, 0, (), "        ")
+        lines += [f"def simstep_{d.node}(s, todo):",
+                  f"    _B[0] = {STEPS}  # the effects of a round of choices: one budget",
+                  "    try:",
+                  "        for m in todo:",
+                  "            EFF[m[1]](s, m)",
+                  "    except _GameOver:",
+                  "        return []",
+                  f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
+                  "    try:"]
+        lines += body
+        lines += ["    except _GameOver:  # `end` in a procedure the flow called",
+                  "        return settle(s)",
+                  ""]
+        sims.append(f"{d.node}: simstep_{d.node}")
+    lines.append("SIMSTEP = {" + ", ".join(sims) + "}")
+    lines.append("")
     return lines

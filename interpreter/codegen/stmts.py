@@ -90,7 +90,7 @@ class Stmts:
                        else f"{target} = {big}({value}, {sid})")
             elif compound:
                 w.line(f"{target} {st.op} {value}")
-                w.line(self.check(target, sid, computed=True))
+                w.line(self.check(target, sid, computed=True, grows=self.grows(st, fr)))
             else:
                 v = cx.names.tmp("v")
                 w.line(self.check(f"({v} := {value})", sid, v))
@@ -128,11 +128,34 @@ class Stmts:
             return fits(value)
         return fits(arith(st.op[0], b.of(st.target, sc), value))
 
-    def check(self, code: str, sid: int, name: str | None = None, computed: bool = False) -> str:
+    def grows(self, st: A.Assign, fr: Frame) -> str:
+        """Which way `x += v` / `x -= v` can move x, from the range of v: "up" (v is never
+        negative in `+=`), "down", or "" (either, or not known). A kept number is within 64
+        bits before it (every binding of one is guarded), so only the bound it moves towards
+        can be crossed."""
+        b = self.bounds
+        if b is None:
+            return ""
+        r = b.of(st.value, b.scope(fr.env))
+        if r is None:
+            return ""
+        lo, hi = r
+        if st.op == "-=":
+            lo, hi = -hi, -lo
+        return "up" if lo >= 0 else "down" if hi <= 0 else ""
+
+    def check(self, code: str, sid: int, name: str | None = None, computed: bool = False,
+              grows: str = "") -> str:
         """A guard: the number must stay within 64 bits. The test `_big` makes, inline (this
         runs at every assignment of a number that is not proven small); like `_big`, it
-        lets `none` by (`first` of nothing), unless the value was just computed by + or -."""
+        lets `none` by (`first` of nothing), unless the value was just computed by + or -.
+        A number that only grew (`grows` "up") can only have crossed the upper bound, one
+        that only shrank the lower one."""
         test = f"not {-BIG} <= {name or code} <= {BIG}"
+        if computed and grows == "up":
+            test = f"{name or code} > {BIG}"
+        elif computed and grows == "down":
+            test = f"{name or code} < {-BIG}"
         if not computed:
             test = f"{code} is not None and {test}"
         return f"if {test}: {self.cx.helper('_big')}({name or code}, {sid})"
@@ -162,7 +185,25 @@ class Stmts:
         origin = self.x.origin(st.value, fr)
         w.line(f"{var} = {code}")
         kept = self.bind_int(var, st.value, st.span, fr, w)
-        fr.env[st.name] = Local(var, origin, *(FULL if kept else self.player_range(st, fr)))
+        fr.env[st.name] = Local(var, origin, *(self.int_range(st, fr) if kept
+                                               else self.player_range(st, fr)))
+
+    def int_range(self, st: A.LetStmt, fr: Frame) -> tuple[int, int]:
+        """A `let` of a number: within 64 bits (it is guarded), or, never assigned, the
+        values its expression may take where those are known (`let gain = chips_for(...)`:
+        0..4, so `chips[p] += gain` can only cross the upper bound)."""
+        b = self.bounds
+        r = b.of(st.value, b.scope(fr.env)) if b is not None else None
+        if r is None or not fits(r) or self.assigned(st):
+            return FULL
+        return r
+
+    def assigned(self, st: A.LetStmt) -> bool:
+        """Is the local a `let` binds assigned later?"""
+        cx = self.cx
+        return any(isinstance(n, A.Assign) and isinstance(n.target, A.Name)
+                   and cx.ref(n.target).is_local and cx.ref(n.target).decl is st
+                   for n in cx.g.nodes())
 
     def player_range(self, st: A.LetStmt, fr: Frame) -> tuple[int | None, int | None]:
         """A `let` of a value that is certainly a player, and never assigned: 1..n (its
@@ -313,8 +354,11 @@ class Stmts:
         tmp = cx.names.tmp
         ct = cx.type_of(st.cards)
         dest = x.expr(st.dest, fr)
-        d = tmp("d")
-        w.line(f"{d} = {dest}")
+        if dest.isdigit() and cx.optimize:
+            d = dest  # a zone's slot: nothing to compute first
+        else:
+            d = tmp("d")
+            w.line(f"{d} = {dest}")
 
         face = "" if not st.face else f", {st.face == 'up'}"
 
@@ -392,10 +436,29 @@ class Stmts:
             return
         if ct == "card":
             origin = x.origin(c, fr)
-            card = tmp("c")
-            w.line(f"{card} = {x.expr(c, fr)}")
+            code = x.expr(c, fr)
+            if code.isidentifier() and cx.optimize:
+                card = code  # a local (a parameter, a loop's card): read where it stands
+            else:
+                card = tmp("c")
+                w.line(f"{card} = {code}")
             w.line(f"if REC is not None and {card} is not None: REC.move(s, {card}, {d}, {st.bottom}{face})")
-            if origin is not None:
+            if origin is not None and cx.optimize:
+                # `_take` written out: the card leaves its zone, found by one scan (or,
+                # moved since it was chosen, wherever it is now)
+                z, t, i = tmp("z"), tmp("t"), tmp("i")
+                if origin.isdigit():
+                    z = origin
+                else:
+                    w.line(f"{z} = {origin}")
+                w.line(f"{t} = s[{z}]")
+                w.line("try:")
+                w.line(f"    {i} = {t}.index({card})")
+                w.line("except ValueError:")
+                w.line(f"    {cx.helper('_take_any')}(s, {card}, {sid})")
+                w.line("else:")
+                w.line(f"    s[{z}] = {t}[:{i}] + {t}[{i} + 1:]")
+            elif origin is not None:
                 w.line(f"{cx.helper('_take')}(s, {origin}, {card}, {sid})")
             else:
                 w.line(f"{cx.helper('_take_any')}(s, {card}, {sid})")

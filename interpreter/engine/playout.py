@@ -145,6 +145,9 @@ class Machine:
         self._setup = ns["setup"]
         self._step_settle = ns["step_settle"]
         self._steps: dict[int, Callable[..., list[Move]]] | None = ns.get("STEP")
+        # optimised code: the end of each simultaneous round, its choices carried out and
+        # the flow run on to the next decision (codegen/step.py)
+        self._simsteps: dict[int, Callable[..., Sequence[Move]]] = ns.get("SIMSTEP") or {}
         # the decisions whose move `Game.apply` plays with their own step (not a
         # simultaneous choice, and the code is optimised)
         self._plain_steps: dict[int, Callable[..., list[Move]]] = {
@@ -327,6 +330,7 @@ class Machine:
                 # `rng._randbelow` draws it, its getrandbits loop written out
                 getrandbits = rng.getrandbits
                 kept = self._sim_kept
+                simsteps = self._simsteps
                 while legal and n < max_moves:
                     k = len(legal)
                     bits = k.bit_length()
@@ -336,10 +340,16 @@ class Machine:
                     m = legal[j]
                     pc = s[PC]
                     if pc in sim:
-                        self._step(s, m)
-                        if s[PENDING] and pc in kept:  # the round goes on
+                        pending = s[PENDING] + (m,)
+                        if len(pending) < len(s[WHO]) and pc in kept:
+                            # the round goes on (as `_step` keeps a choice)
+                            s[PENDING] = pending
+                            s[MOVES] += 1
                             legal = self._others_moves(legal, m[0])
+                        elif pc in simsteps and len(pending) == len(s[WHO]):
+                            legal = self._end_round(s, m, pending, simsteps[pc])
                         else:
+                            self._step(s, m)
                             legal = self._settle_lazily(s)
                     else:
                         legal = steps[pc](s, m)
@@ -381,6 +391,29 @@ class Machine:
             _Translate(rule).__exit__(type(e), e, e.__traceback__)
             raise
         return n
+
+    def _end_round(self, s: list[Any], m: Move, pending: tuple[Move, ...],
+                   simstep: Callable[..., Sequence[Move]]) -> Sequence[Move]:
+        """`_step` then `_settle_lazily` for the last choice `m` of a simultaneous round
+        (`pending`, m included): the choices carried out in the players' order and the
+        flow run on to the next decision by the generated SIMSTEP. Where that fails, the
+        step is played again from a copy of the slots before it, part by part (the slots
+        hold the random seed: it fails the same way), for the error that names the rule."""
+        before = s.copy()
+        s[PENDING] = None
+        s[MOVES] += 1
+        order = {p: i for i, p in enumerate(s[WHO])}
+        todo = sorted(pending, key=lambda mv: order[mv[0]])
+        try:
+            return simstep(s, todo)
+        except CardgameError:
+            raise
+        except Exception:
+            s[:] = before
+            self._step(s, m)
+            self._settle_lazily(s)
+        raise RuleError("the step failed once but not when played again",  # pragma: no cover
+                        rule=f"move {self.move_names[m[1]]} or the flow after it")
 
     def _play_greedily(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
                        max_moves: int) -> tuple[list[Any], int]:

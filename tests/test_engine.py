@@ -158,7 +158,8 @@ def test_a_player_variable_from_outside_the_rules_holds_a_player() -> None:
     # check, so a value that is not one is refused where it comes in
     g = compile_game("interaction", 3)
     st = g.new_state(1)
-    for bad in (0, 4, "p1", 1.0, True):
+    assert "current" in g.gen.player_vars  # set by the rules to players only
+    for bad in (0, 4, "p1", 1.0, True, None):
         with pytest.raises(CardgameError, match=r"'current' holds a player, 1\.\.3"):
             Position(g, st).var("current", bad)
     assert g.var(Position(g, st).var("current", 3).state(), "current") == 3
@@ -167,5 +168,14 @@ def test_a_player_variable_from_outside_the_rules_holds_a_player() -> None:
     data["slots"][base] = 9
     with pytest.raises(CardgameError, match="the saved state is broken: 'current' holds a player"):
         g.from_json(json.dumps(data))
+    data["slots"][base] = None
+    with pytest.raises(CardgameError, match="the saved state is broken: 'current' holds a player"):
+        g.from_json(json.dumps(data))
     data["slots"][base] = 2
     assert g.var(g.from_json(json.dumps(data)), "current") == 2
+    # a player variable the rules may set to none takes none from outside too
+    arsene = compile_game("arsene", 4)
+    maybe = [n for n, v in arsene.checked.vars.items()
+             if v.type == "player" and v.dim is None and n not in arsene.gen.player_vars]
+    assert maybe
+    Position(arsene, arsene.new_state(1)).var(maybe[0], None)

@@ -61,6 +61,10 @@ class Generated:
     graph: FlowGraph | None = None
     arms: list[Arm] = attrs.Factory(list)  # coverage mode: arm id -> the arm of an `if`
     faces_slot: int | None = None  # the cards turned from their zone's face (layout.py)
+    # player variables that the rules keep a player, read without a check in optimised
+    # code (exprs `player_vars`): a value from outside the rules is checked where it
+    # comes in (engine positions `check_player_value`)
+    player_vars: frozenset[str] = frozenset()
 
 
 def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Generated:
@@ -127,7 +131,7 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         node_span={i: n.span for i, n in enumerate(graph.nodes)}, entry=graph.entry,
         end_node=len(graph.nodes), spans=cx.names.spans,
         card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
-        arms=list(cx.names.arms), faces_slot=lay.faces,
+        arms=list(cx.names.arms), faces_slot=lay.faces, player_vars=x.player_vars(),
     )
 
 

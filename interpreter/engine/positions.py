@@ -87,7 +87,7 @@ def check_player_value(g: Machine, name: str, value: Any) -> None:
     if v is None or v.type != "player":
         return
     n = g.checked.players
-    if value is None and base not in getattr(g.gen, "player_vars", ()):
+    if value is None and base not in g.gen.player_vars:
         return
     if type(value) is not int or not 1 <= value <= n:
         raise CardgameError(f"'{name}' holds a player, 1..{n}, not {value!r}")

@@ -519,9 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="count --budget in CPU seconds of this process (a shared machine)")
     sp.add_argument("--nrpa", type=seconds_arg("--nrpa"), default=None, metavar="SECONDS",
                     help="when the exact search is undecided, look for a win by nested "
-                         "rollout policy adaptation for this long (default: --budget)")
-    sp.add_argument("--no-nrpa", action="store_true",
-                    help="no NRPA phase: the exact search's verdict only")
+                         "rollout policy adaptation for this long (default: no such phase)")
     sp.set_defaults(func=cmd_solve)
     return p
 

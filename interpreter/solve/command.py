@@ -196,11 +196,10 @@ def bar(done: int, total: int, width: int = 20) -> str:
 
 
 def _rollouts(args: Any) -> float:
-    """The NRPA phase's seconds: --nrpa, else the budget; none with --no-nrpa."""
-    if getattr(args, "no_nrpa", False):
-        return 0.0
+    """The NRPA phase's seconds (--nrpa), 0 without it: the phase is asked for, so that
+    a verdict of the exact search alone (the default) keeps its meaning and its time."""
     given = getattr(args, "nrpa", None)
-    return float(args.budget if given is None else given)
+    return 0.0 if given is None else float(given)
 
 
 def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool,
@@ -226,6 +225,9 @@ def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool,
     cpu = f" ({r.seconds:.2f} s of CPU)" if bounds.cpu else ""
     print(f"{game.name}, seed {seed}: {what}; {r.nodes} nodes, "
           f"{time.perf_counter() - t0:.2f} s{cpu}")
+    if r.verdict == UNDECIDED and not rollouts:
+        print("(--nrpa SECONDS looks for a win by nested rollout policy adaptation when the "
+              "exact search is undecided)")
     if out:
         print(f"solution written to {out} (step through it: cardgame play {args.game} "
               f"--replay {out})")

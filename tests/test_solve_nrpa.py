@@ -159,3 +159,20 @@ def test_deals_report_at_least_and_at_most_over_all_deals(
     assert data["solved_by_nrpa"] == data["solved"] >= 1
     assert data["at_least"] == data["solved"] / 2 and data["at_most"] == 1.0
     assert all(v["found_by"] == "nrpa" for v in data["verdicts"] if v["verdict"] == "solved")
+
+
+def test_a_playout_never_comes_back_to_a_position() -> None:
+    """Besieged Castle's column-to-column moves can be undone: a random playout would go
+    round in circles to the move limit. NRPA's playouts draw again instead."""
+    castle = compile_game("besieged-castle", 1, {})
+    start = castle.new_state(1)
+    p = Nrpa(castle, start, 600, seed=1)
+    for _ in range(3):
+        _, moves, _ = p.playout({})
+        state = start
+        keys = {castle.position_key(state)}
+        for m in moves:
+            state = castle.apply(state, m)
+            keys.add(castle.position_key(state))
+        assert len(keys) == len(moves) + 1  # every position of the playout is new
+    assert p.repeats > 0  # moves back were drawn, and drawn again

@@ -70,17 +70,22 @@ def test_a_code_is_what_lands_on_what_whichever_slot_and_whichever_copy(chains: 
     p = Nrpa(chains, chains.new_state(1), 60)
     node = p.root
     space = p.space
+
+    def pile(node: tuple, i: int) -> tuple[int, ...]:
+        return chains.zone_ids(space.state(node), f"slot{i}")
+
     while True:  # draw until the drawn card can go on a slot with a card
         node = space.settle(space.step(node, node[1][0]))  # draw
-        slots = [m for m in node[1] if chains.move_names[m[1]] == "to_slot"]
-        if any(node[0][chains.zone_slot(f"slot{m[2]}")] for m in slots):
+        to_slot = [m for m in node[1] if chains.move_names[m[1]] == "to_slot"]
+        if any(pile(node, m[2]) for m in to_slot):
             break
-        node = space.settle(space.step(node, slots[0]))
+        node = space.settle(space.step(node, to_slot[0]))
     codes = {}
-    for m in slots:
-        top = node[0][chains.zone_slot(f"slot{m[2]}")]
+    before = list(chains.zone_contents(space.state(node)).values())
+    for m in to_slot:
+        top = pile(node, m[2])
         rank = chains.checked.cards[top[-1]].rank if top else None
-        codes.setdefault(rank, set()).add(p._code(node[0], space.step(node, m), m))
+        codes.setdefault(rank, set()).add(p._code(before, space.step(node, m), m))
     assert all(len(c) == 1 for c in codes.values())  # one code per top card, any slot
     assert len({next(iter(c)) for c in codes.values()}) == len(codes)  # distinct tops differ
 

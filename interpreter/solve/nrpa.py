@@ -37,10 +37,11 @@ import math
 import random
 import time
 from collections.abc import Hashable
+from itertools import compress
+from operator import is_not
 from typing import Any
 
-from ..codegen import MOVES
-from ..engine import Game, Move, Node, SearchSpace, State
+from ..engine import Game, Move, Node, SearchSpace, Slots, State
 from .search import SOLVED, UNDECIDED, Result
 
 #: a playout stops after this many moves even if the game goes on (a game with cycles and
@@ -81,22 +82,24 @@ class Nrpa:
         # each card id -> the first id with the same attributes
         self.cls = [first.setdefault((c.rank, c.suit, c.joker, tuple(sorted(c.extra.items()))),
                                      c.id) for c in cards]
-        # each zone's slot -> its declaration (an array's zones are one)
+        # each zone's declaration (an array's zones are one), in the order of
+        # `Game.zone_contents`
         decl = {z.name: z.decl for z in game.zones}
-        names = sorted({z.decl for z in game.zones})
-        self.zones = [(game.zone_slot(z.name), names.index(decl[z.name])) for z in game.zones]
+        names = sorted(set(decl.values()))
+        self.decls = [names.index(decl[n]) for n in game.zone_contents(start)]
+        self._contents = game.zone_contents
         self.best: tuple[Any, ...] | None = None  # value of the best playout of all
         self.win: tuple[Move, ...] | None = None
 
     # ------------------------------------------------------------------ codes
-    def _code(self, before: tuple[Any, ...], after: tuple[Any, ...], move: Move) -> Hashable:
+    def _code(self, before: list[tuple[int, ...]], after: Slots, move: Move) -> Hashable:
+        """The code of `move`, from the zones' contents before it and the slots after."""
         cls = self.cls
-        out: list[Any] = [move[1]]
-        for z, d in self.zones:
-            a = after[z]
-            if a is not before[z] and len(a) > len(before[z]):
-                out.append((d, cls[a[-1]], cls[a[-2]] if len(a) > 1 else -1))
-        return tuple(out)
+        now = list(self._contents(State(after)).values())
+        # the zones the move changed (few: filtered by identity, in C), then those it grew
+        changed = compress(zip(self.decls, now, before, strict=True), map(is_not, now, before))
+        return (move[1], *((d, cls[a[-1]], cls[a[-2]] if len(a) > 1 else -1)
+                           for d, a, b in changed if len(a) > len(b)))
 
     # ------------------------------------------------------------------ playouts
     def playout(self, policy: dict[Hashable, float]) -> tuple[tuple[Any, ...], list[Move], Seq]:
@@ -114,22 +117,18 @@ class Nrpa:
         rng = self.rng.random
         exp = math.exp
         get = policy.get
-        # the positions of this playout, as fingerprints (it never comes back to one): a
-        # hash of each slot's value but the move counter, updated where a move changed it
-        # (a collision only narrows the playout: a win found is replayed anyway)
-        cur = node[0]
-        hs = [hash(v) for v in cur]
-        hs[MOVES] = 0
-        seen = {hash(tuple(hs))}
-        nslots = range(len(cur))
+        # the positions of this playout (it never comes back to one), by their keys
+        key = space.key
+        seen = {key(node[0])}
         # a game whose first playouts never came back to a position is taken to have
         # none: the check costs a sixth of a playout's time
         check = self.playouts <= CHECK_PLAYOUTS or self.repeats > 0
+        contents = self._contents
         while not space.ended(node) and len(moves) < MAX_PLAYOUT:
             ms = list(space.moves(node))
-            before = node[0]
             kids = [space.step(node, m) for m in ms]
             if len(ms) > 1:
+                before = list(contents(State(node[0])).values())
                 codes = [self._code(before, k, m) for k, m in zip(kids, ms, strict=True)]
                 ws = [exp(get(c, 0.0)) for c in codes]
             else:  # a forced move: no code needed
@@ -145,14 +144,8 @@ class Nrpa:
                         u -= ws[i]
                         i += 1
                 if not check:
-                    h = hs
                     break
-                kid = kids[i]
-                h = hs[:]
-                for j in nslots:
-                    if kid[j] is not cur[j] and j != MOVES:
-                        h[j] = hash(kid[j])
-                k = hash(tuple(h))
+                k = key(kids[i])
                 if k not in seen:
                     seen.add(k)
                     break
@@ -165,8 +158,6 @@ class Nrpa:
                 seq.append((codes, i))  # a forced move teaches nothing
             m = ms[i]
             node = space.settle(kids[i])
-            cur = node[0]
-            hs = h
             moves.append(m)
         self.steps += len(moves)
         won = space.won(node)

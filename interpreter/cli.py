@@ -517,6 +517,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="ignore the game's 'auto move' declarations (try every move)")
     sp.add_argument("--cpu", action="store_true",
                     help="count --budget in CPU seconds of this process (a shared machine)")
+    sp.add_argument("--nrpa", type=seconds_arg("--nrpa"), default=None, metavar="SECONDS",
+                    help="when the exact search is undecided, look for a win by nested "
+                         "rollout policy adaptation for this long (default: no such phase)")
     sp.set_defaults(func=cmd_solve)
     return p
 

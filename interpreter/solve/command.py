@@ -4,6 +4,11 @@ Only one-player games are solved, and only open ones: a zone that player cannot 
 that holds cards when the game starts (a face-down stock) makes the game one of hidden
 information, refused unless `thoughtful` (solve as if every card were known: the search
 then reads the hidden cards, as solitaire research's "thoughtful" solvers do).
+
+Two phases: the exact search (`search.solve`, within the bounds), then, when it is
+undecided and `rollouts` seconds are given, a search for a win by nested rollout policy
+adaptation (`nrpa.py`), which can only turn `undecided` into `solved`. A deal decided by
+the exact search is never searched again, so its verdict and time are the search's own.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from ..engine import Game, State, compile_game, replay
 from ..errors import UsageError
 from ..intervals import wilson
 from ..observe import sees_card
+from .nrpa import nrpa
 from .search import SOLVED, UNDECIDED, UNSOLVABLE, Bounds, Result, solve
 from .symmetry import key_for
 
@@ -53,16 +59,33 @@ class Deal:
     result: Result
 
 
+def two_phases(game: Game, state: State, seed: int, bounds: Bounds, key: Any, auto: bool,
+               rollouts: float) -> Result:
+    """The exact search, then, if it is undecided, NRPA for `rollouts` seconds (0: not);
+    the result adds both phases' seconds. NRPA's generator is seeded with the deal's seed."""
+    r = solve(game, state, bounds, key, order=ORDER, auto=auto)
+    if r.verdict == SOLVED:
+        return attrs.evolve(r, found_by="search")
+    if r.verdict != UNDECIDED or rollouts <= 0:
+        return r
+    p = nrpa(game, state, rollouts, seed=seed, cpu=bounds.cpu, auto=auto)
+    if p.verdict == SOLVED:
+        return attrs.evolve(r, verdict=SOLVED, moves=p.moves, stopped_by="",
+                            seconds=r.seconds + p.seconds, playout_moves=p.nodes,
+                            found_by="nrpa")
+    return attrs.evolve(r, seconds=r.seconds + p.seconds, playout_moves=p.nodes)
+
+
 def solve_seed(game: Game, seed: int, bounds: Bounds, *, thoughtful: bool = False,
-               symmetry: bool = True, auto: bool = True) -> Result:
+               symmetry: bool = True, auto: bool = True, rollouts: float = 0.0) -> Result:
     state = game.new_state(seed)
     check_solvable(game, state, thoughtful)
     key, _ = key_for(game, symmetry)
-    return solve(game, state, bounds, key, order=ORDER, auto=auto)
+    return two_phases(game, state, seed, bounds, key, auto, rollouts)
 
 
 def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: bool = False,
-                symmetry: bool = True, auto: bool = True,
+                symmetry: bool = True, auto: bool = True, rollouts: float = 0.0,
                 progress: Callable[[int, int, Deal], None] | None = None) -> list[Deal]:
     """Each seed's verdict; `progress(done, total, deal)` after each."""
     key, _ = key_for(game, symmetry)
@@ -70,7 +93,7 @@ def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: boo
     for i, seed in enumerate(seeds):
         state = game.new_state(seed)
         check_solvable(game, state, thoughtful)
-        deal = Deal(seed, solve(game, state, bounds, key, order=ORDER, auto=auto))
+        deal = Deal(seed, two_phases(game, state, seed, bounds, key, auto, rollouts))
         out.append(deal)
         if progress is not None:
             progress(i + 1, len(seeds), deal)
@@ -86,10 +109,18 @@ def summary(deals: list[Deal]) -> dict[str, Any]:
     times = sorted(d.result.seconds for d in deals)
     nodes = sum(d.result.nodes for d in deals)
     total = sum(times)
+    least_lo, least_hi = wilson(solved, n)
+    most_lo, most_hi = wilson(n - unsolvable, n)
     return {"deals": n, "solved": solved, "unsolvable": unsolvable,
             "undecided": n - decided,
             "winnability": solved / decided if decided else None,
             "ci95": [lo, hi] if decided else None,
+            # over all deals: at least the share solved, at most the share not proved
+            # unsolvable, each with its 95% Wilson interval
+            "at_least": solved / n if n else None, "at_least_ci95": [least_lo, least_hi],
+            "at_most": (n - unsolvable) / n if n else None,
+            "at_most_ci95": [most_lo, most_hi],
+            "solved_by_nrpa": sum(d.result.found_by == "nrpa" for d in deals),
             "median_seconds": statistics.median(times) if n else 0.0,
             "mean_seconds": total / n if n else 0.0,
             "stopped_by": dict(Counter(d.result.stopped_by for d in deals
@@ -111,8 +142,10 @@ def run(args: Any) -> int:
     game = compile_game(args.game, args.players, settings)
     bounds = Bounds(nodes=args.nodes, seconds=args.budget, cpu=getattr(args, "cpu", False))
     symmetry = not args.no_symmetry
+    rollouts = _rollouts(args)
     if args.deals is None:
-        return _one(game, args, args.seed if args.seed is not None else 1, bounds, symmetry)
+        return _one(game, args, args.seed if args.seed is not None else 1, bounds, symmetry,
+                    rollouts)
     first = 1
 
     def progress(done: int, total: int, deal: Deal) -> None:
@@ -123,13 +156,15 @@ def run(args: Any) -> int:
 
     deals = solve_deals(game, list(range(first, first + args.deals)), bounds,
                         thoughtful=args.thoughtful, symmetry=symmetry,
-                        auto=not getattr(args, "no_auto", False), progress=progress)
+                        auto=not getattr(args, "no_auto", False), rollouts=rollouts,
+                        progress=progress)
     s = summary(deals)
     if args.json:
         s["game"] = game.name
         s["verdicts"] = [{"seed": d.seed, **d.result.as_dict()} for d in deals]
         print(json.dumps(s, indent=1))
         return 0
+    n = s["deals"]
     print(f"{game.name}: {s['deals']} deals (seeds {first}-{first + args.deals - 1}): "
           f"{s['solved']} solved, {s['unsolvable']} unsolvable, {s['undecided']} undecided")
     if s["winnability"] is None:
@@ -138,6 +173,15 @@ def run(args: Any) -> int:
         lo, hi = s["ci95"]
         print(f"winnability: {100 * s['winnability']:.1f}% of decided deals "
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
+    if s["undecided"]:
+        a, (alo, ahi) = s["at_least"], s["at_least_ci95"]
+        b, (blo, bhi) = s["at_most"], s["at_most_ci95"]
+        print(f"over all {n} deals: winnable at least {100 * a:.1f}% (95% CI {100 * alo:.1f}-"
+              f"{100 * ahi:.1f}%), at most {100 * b:.1f}% (95% CI {100 * blo:.1f}-"
+              f"{100 * bhi:.1f}%)")
+    if s["solved_by_nrpa"]:
+        print(f"wins found by NRPA playouts after an undecided exact search: "
+              f"{s['solved_by_nrpa']}")
     print(f"median {s['median_seconds']:.2f} s per deal, {s['nodes_per_second']:.0f} nodes/s")
     if s["stopped_by"]:
         print("undecided deals stopped by: " + ", ".join(
@@ -151,25 +195,39 @@ def bar(done: int, total: int, width: int = 20) -> str:
     return "[" + "#" * full + "-" * (width - full) + "]"
 
 
-def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool) -> int:
+def _rollouts(args: Any) -> float:
+    """The NRPA phase's seconds (--nrpa), 0 without it: the phase is asked for, so that
+    a verdict of the exact search alone (the default) keeps its meaning and its time."""
+    given = getattr(args, "nrpa", None)
+    return 0.0 if given is None else float(given)
+
+
+def _one(game: Game, args: Any, seed: int, bounds: Bounds, symmetry: bool,
+         rollouts: float = 0.0) -> int:
     t0 = time.perf_counter()
     r = solve_seed(game, seed, bounds, thoughtful=args.thoughtful, symmetry=symmetry,
-                   auto=not getattr(args, "no_auto", False))
+                   auto=not getattr(args, "no_auto", False), rollouts=rollouts)
     out = None
     if r.verdict == SOLVED:
         out = args.out or f"{Path(str(args.game)).stem}-seed{seed}-solution.json"
-        note = f"cardgame solve: a win found in {r.nodes} nodes"
+        note = (f"cardgame solve: a win found in {r.nodes} nodes" if r.found_by != "nrpa"
+                else f"cardgame solve: a win found by NRPA playouts ({r.playout_moves} moves "
+                     f"played) after {r.nodes} nodes of exact search")
         replay.from_game(game, str(args.game), seed, list(r.moves), None, note).save(out)
     if args.json:
         print(json.dumps({"game": game.name, "seed": seed, **r.as_dict(), "replay": out},
                          indent=1))
         return 0
-    what = {SOLVED: f"solved in {len(r.moves)} moves",
+    by = " (a win found by NRPA playouts)" if r.found_by == "nrpa" else ""
+    what = {SOLVED: f"solved in {len(r.moves)} moves{by}",
             UNSOLVABLE: "unsolvable (the search was complete)",
             UNDECIDED: f"undecided (stopped by the {_bound(r.stopped_by)})"}[r.verdict]
     cpu = f" ({r.seconds:.2f} s of CPU)" if bounds.cpu else ""
     print(f"{game.name}, seed {seed}: {what}; {r.nodes} nodes, "
           f"{time.perf_counter() - t0:.2f} s{cpu}")
+    if r.verdict == UNDECIDED and not rollouts:
+        print("(--nrpa SECONDS looks for a win by nested rollout policy adaptation when the "
+              "exact search is undecided)")
     if out:
         print(f"solution written to {out} (step through it: cardgame play {args.game} "
               f"--replay {out})")

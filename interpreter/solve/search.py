@@ -83,11 +83,19 @@ class Result:
     seconds: float = 0.0
     stopped_by: str = ""  # undecided: "nodes", "seconds" or "entries"
     entries: int = 0  # positions in the table at the end
+    # moves played in the playouts of the NRPA phase (`nrpa.py`), when it ran
+    playout_moves: int = 0
+    found_by: str = ""  # solved: "search" (the exact search) or "nrpa"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"verdict": self.verdict, "moves": len(self.moves), "nodes": self.nodes,
-                "seconds": round(self.seconds, 4), "stopped_by": self.stopped_by or None,
-                "entries": self.entries}
+        out = {"verdict": self.verdict, "moves": len(self.moves), "nodes": self.nodes,
+               "seconds": round(self.seconds, 4), "stopped_by": self.stopped_by or None,
+               "entries": self.entries}
+        if self.playout_moves:
+            out["playout_moves"] = self.playout_moves
+        if self.found_by:
+            out["found_by"] = self.found_by
+        return out
 
 
 KeyFn = Callable[[State], Hashable]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..engine import Game
 from ..observe import hidden_zones
-from .ismcts import IsmctsBot, IsmctsMaxBot
+from .ismcts import IsmctsBot, IsmctsLeadBot, IsmctsMaxBot
 from .mcts import Budget, MctsBot
 from .sampling import has_hidden_information
 from .simple import Bot, GreedyBot, RandomBot
@@ -23,7 +23,7 @@ BotFactory = Callable[[int | None], Bot]
 
 #: the bots that take a budget after a colon
 SEARCH: dict[str, type[MctsBot]] = {"mcts": MctsBot, "ismcts": IsmctsBot,
-                                    "ismcts-max": IsmctsMaxBot}
+                                    "ismcts-max": IsmctsMaxBot, "ismcts-lead": IsmctsLeadBot}
 
 
 class _Registry(dict[str, BotFactory]):
@@ -57,6 +57,7 @@ BOTS: dict[str, BotFactory] = _Registry({
     "mcts": MctsBot,
     "ismcts": IsmctsBot,
     "ismcts-max": IsmctsMaxBot,
+    "ismcts-lead": IsmctsLeadBot,
 })
 
 

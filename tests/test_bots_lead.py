@@ -114,18 +114,40 @@ def test_the_prior_keeps_the_moves_that_lead_best_at_once() -> None:
         assert bot._prior(arsene, s, p, legal) == legal
 
 
-def test_it_beats_greedy_at_interaction() -> None:
-    """One `ismcts-lead:60` seat against three greedy seats in Interaction 4p, seats
-    rotating, 16 games: first place (sole or shared) far above the fair quarter (4)."""
+def test_it_beats_random_seats_at_interaction() -> None:
+    """One `ismcts-lead:60` seat against three random seats in Interaction 4p, seats
+    rotating, 12 games: first place (sole or shared) far above the fair quarter (3).
+    (Against greedy seats the figure is a benchmark's: docs/bots.md.)"""
     game = compile_game("interaction", players=4)
     first = 0
-    for g in range(16):
+    for g in range(12):
         seat = g % 4 + 1
-        bots = {p: make_bot(f"{BOT}:60" if p == seat else "greedy", 300 + g * 4 + p)
+        bots = {p: make_bot(f"{BOT}:60" if p == seat else "random", 300 + g * 4 + p)
                 for p in range(1, 5)}
         s = game.new_state(700 + g)
         while not game.is_terminal(s):
             p = game.to_move(s)[0]
             s = game.apply(s, bots[p].choose(game, s, p))
         first += game.results(s)[seat - 1] in ("win", "draw")
-    assert first >= 7, f"first place in {first} of 16"
+    assert first >= 9, f"first place in {first} of 12"
+
+
+def test_a_world_the_rules_cannot_play_is_drawn_again() -> None:
+    """Interaction 4p near the end (a few cards in the stock), worlds dealt from the
+    present view: the joker, which the real game keeps in the stock, is often dealt
+    into another hand, and such a world fails when that player moves. `ismcts` loses
+    those rounds; `ismcts-lead` draws another world and plays its whole budget in
+    worlds the rules can play."""
+    game = compile_game("interaction", players=4)
+    s = game.new_state(1)
+    greedy = make_bot("greedy", 1)
+    while len(game.zone_ids(s, "stock")) > 6:
+        p = game.to_move(s)[0]
+        s = game.apply(s, greedy.choose(game, s, p))
+    p = game.to_move(s)[0]
+    plain = make_bot("ismcts:200", 1)
+    plain.choose(game, s, p)
+    assert plain.last["played"] < plain.last["iterations"] * 0.7, plain.last
+    bot = make_bot(f"{BOT}:200", 1)
+    assert bot.choose(game, s, p) in game.legal_moves(s, p)
+    assert bot.last["played"] >= bot.last["iterations"] > 100, bot.last

@@ -136,6 +136,9 @@ class MctsBot:
     greedy = True
     #: a cut rollout's reward mixes the score ranks with the squashed score lead
     margin = True
+    #: ... mixed with the score ranks (else the squashed lead alone: first place is what
+    #: counts, and the lead over the best other player is what decides it)
+    ranks = True
     #: a cut rollout in which no score moved plays on (up to EXTEND_MAX moves)
     extend = True
     #: how the root's paired rounds are spent in games of several players with a budget
@@ -476,7 +479,10 @@ class MctsBot:
         ranks = rank_values(game.scores(end), lowest=_lowest(game))
         if not self.margin:
             return ranks
-        return [(r + m) / 2 for r, m in zip(ranks, margins(game.scores(end), _lowest(game)), strict=True)]
+        lead = margins(game.scores(end), _lowest(game))
+        if not self.ranks:
+            return lead
+        return [(r + m) / 2 for r, m in zip(ranks, lead, strict=True)]
 
 
 def _phase_len(budget: int, k: int) -> int:

@@ -73,7 +73,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 def best_bot_for(game: Game) -> str:
     """The strongest bot that fits the game, by name (for the REPL's `hint`): where some
     seat cannot see some cards, `ismcts-max` in a one-player game (a solitaire with a
-    hidden stock: Calculation) and `ismcts` in a game of several players; else `mcts`.
+    hidden stock: Calculation) and `ismcts-lead` in a game of several players (Interaction
+    and Arsène against greedy seats: docs/bots.md); else `mcts`.
     A hidden zone counts once it holds a card: at the start or in the first moves of a
     random game (the `deck` that the setup empties is hidden in every game, and hides
     nothing)."""
@@ -84,7 +85,7 @@ def best_bot_for(game: Game) -> str:
     s = game.new_state(0)
     for _ in range(HIDDEN_PROBE):
         if any(game.zone_ids(s, z) for z in hidden):
-            return "ismcts-max" if game.players == 1 else "ismcts"
+            return "ismcts-max" if game.players == 1 else "ismcts-lead"
         legal = game.legal_moves(s)
         if not legal:
             break

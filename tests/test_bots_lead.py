@@ -151,3 +151,29 @@ def test_a_world_the_rules_cannot_play_is_drawn_again() -> None:
     bot = make_bot(f"{BOT}:200", 1)
     assert bot.choose(game, s, p) in game.legal_moves(s, p)
     assert bot.last["played"] >= bot.last["iterations"] > 100, bot.last
+
+
+def test_the_same_history_with_other_hidden_cards_gives_the_same_choice() -> None:
+    """No peeking, from the history: an Interaction 4p game with the same observation
+    history for the seat and other hidden cards (drawn by `observe.Sampler`), each given
+    its own record, gets the same ranking of the moves from the same seed."""
+    from cardgame.interpreter.observe import Record, Sampler
+
+    game = compile_game("interaction", players=4)
+    rng = random.Random(6)
+    s = game.new_state(21)
+    moves = []
+    while len(moves) < 10:
+        m = rng.choice(game.legal_moves(s))
+        moves.append(m)
+        s = game.apply(s, m)
+    seat = game.to_move(s)[0]
+    real = Record(21, tuple(moves))
+    other = Sampler(game, real, seat).sample(random.Random(4))
+    assert other is not None
+    assert other.state != s and view(game, other.state, seat) == view(game, s, seat)
+    a, b = make_bot(f"{BOT}:60", 5), make_bot(f"{BOT}:60", 5)
+    ra = a.ranked(game, s, seat, real)
+    rb = b.ranked(game, other.state, seat, other.record(21))
+    assert a.last["worlds"] == b.last["worlds"] == "history"
+    assert ra == rb

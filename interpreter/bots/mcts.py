@@ -28,6 +28,12 @@ One search, from the rules alone (nothing written for one game):
   from the node it reached, in its one world, and backs up the best of them (a win ends
   them early): what the position is worth to a player who plays that world well, rather
   than to one who plays it at random. The budget counts rollouts.
+- Several players, `ismcts-lead` (`lead`, `flat`, `prior_keep`, `redraw`): rollouts in
+  which every player takes the move that leaves them the best lead, as the `greedy` bot
+  does (`Game.lead_playout_from`); no tree below the root (every iteration rolls out
+  straight after its root move); only the root moves that lead best at once enter the
+  paired rounds; and a world in which some root move cannot be played is drawn again
+  instead of counting against the budget.
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
   loss; a cut rollout counts the mean of the players' score ranks and their squashed
   lead over the best other player. One player: the game's score (a win scores highest

@@ -177,3 +177,17 @@ def test_the_same_history_with_other_hidden_cards_gives_the_same_choice() -> Non
     rb = b.ranked(game, other.state, seat, other.record(21))
     assert a.last["worlds"] == b.last["worlds"] == "history"
     assert ra == rb
+
+
+def test_the_hint_uses_it_where_the_scores_move_at_most_moves() -> None:
+    """`best_bot_for`: `ismcts-lead` in Interaction (every play scores), `ismcts` in
+    Arsène (the chips move at a deal's end), whatever the player count."""
+    from cardgame.interpreter.bots import best_bot_for
+    from cardgame.interpreter.bots.registry import lead_bot_fits
+
+    for players in (3, 4):
+        interaction = compile_game("interaction", players=players)
+        arsene = compile_game("arsene", players=players)
+        assert lead_bot_fits(interaction) and not lead_bot_fits(arsene)
+        assert best_bot_for(interaction) == "ismcts-lead"
+        assert best_bot_for(arsene) == "ismcts"

@@ -56,8 +56,11 @@ class IsmctsLeadBot(IsmctsBot):
 
     At Interaction 4p (about 30 moves a turn, each play scoring for every player) it
     takes first place against three greedy seats far more often than `ismcts` (200
-    games from seed 1: `ismcts-lead:400` 91, `ismcts:200` 59), and at Arsène 4p
-    somewhat more (`:50`, 123 against 110; docs/bots.md). One-player games: `ismcts`.
+    games from seed 1: `ismcts-lead:400` 91, `ismcts:200` 59; 1,000 games: 45.3%
+    against 32.3%). At Arsène 4p, whose chips move at a deal's end, it is no stronger
+    (`:50`, 1,000 games: 55.5% against 58.1%; docs/bots.md), so the hint uses it only
+    where the scores move at most moves (`registry.lead_bot_fits`). One-player games:
+    `ismcts`.
     """
 
     name = "ismcts-lead"

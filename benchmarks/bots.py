@@ -48,27 +48,42 @@ def play(game: Game, deal: int, bots: list[str], seed: int) -> list[str]:
 
 def _play(game: Game, deal: int, bots: list[str], seed: int) -> tuple[list[str], list[int]]:
     """One game; the results per seat ('win', 'draw', 'loss', '' if cut) and the scores."""
+    res, scores, _ = _play_timed(game, deal, bots, seed)
+    return res, scores
+
+
+def _play_timed(game: Game, deal: int, bots: list[str], seed: int
+                ) -> tuple[list[str], list[int], list[tuple[float, int]]]:
+    """`_play`, and each seat's CPU seconds choosing and its decisions with a choice."""
     seats = [make_bot(b, seed * 31 + i) for i, b in enumerate(bots)]
+    spent = [[0.0, 0] for _ in bots]
     s = game.new_state(deal)
     n = 0
+    clock = time.process_time
     while not game.is_terminal(s) and n < MAX_MOVES:
         p = game.to_move(s)[0]
-        s = game.apply(s, seats[p - 1].choose(game, s, p))
+        t = clock()
+        m = seats[p - 1].choose(game, s, p)
+        spent[p - 1][0] += clock() - t
+        spent[p - 1][1] += len(game.legal_moves(s, p)) > 1
+        s = game.apply(s, m)
         n += 1
-    return game.results(s), game.scores(s)
+    return game.results(s), game.scores(s), [(c, int(k)) for c, k in spent]
 
 
 #: the CPU seconds (of the process that played it) and the scores of each game, by deal
 _EXTRA: dict[int, tuple[float, list[int]]] = {}
+#: each seat's CPU seconds choosing and decisions with a choice, by deal
+_SPENT: dict[int, list[tuple[float, int]]] = {}
 
 
 def _task(args: tuple[str, int | None, int, list[str]]
-          ) -> tuple[int, list[str], float, list[int]]:
+          ) -> tuple[int, list[str], float, list[int], list[tuple[float, int]]]:
     name, players, deal, bots = args
     game = _game(name, players)
     t = time.process_time()
-    res, scores = _play(game, deal, bots, deal)
-    return deal, res, time.process_time() - t, scores
+    res, scores, spent = _play_timed(game, deal, bots, deal)
+    return deal, res, time.process_time() - t, scores, spent
 
 
 def _run(tasks: Sequence[tuple[str, int | None, int, list[str]]], jobs: int, minutes: float
@@ -81,13 +96,15 @@ def _run(tasks: Sequence[tuple[str, int | None, int, list[str]]], jobs: int, min
         for t in tasks:
             if stop is not None and time.perf_counter() > stop:
                 return
-            deal, res, cpu, scores = _task(t)
+            deal, res, cpu, scores, spent = _task(t)
             _EXTRA[deal] = (cpu, scores)
+            _SPENT[deal] = spent
             yield deal, res
         return
     with Pool(jobs) as pool:
-        for deal, res, cpu, scores in pool.imap_unordered(_task, tasks, chunksize=1):
+        for deal, res, cpu, scores, spent in pool.imap_unordered(_task, tasks, chunksize=1):
             _EXTRA[deal] = (cpu, scores)
+            _SPENT[deal] = spent
             yield deal, res
             if stop is not None and time.perf_counter() > stop:
                 pool.terminate()
@@ -156,6 +173,13 @@ def match(a: argparse.Namespace) -> None:
           f"  sole wins:                    {_ci(sole, done)}\n"
           f"  cut at {MAX_MOVES} moves: {cut}; {time.perf_counter() - t0:.0f}s with "
           f"{a.jobs} job(s)")
+    if done:  # the bot's seat: CPU seconds choosing, per game and per decision
+        mine = [_SPENT[d][seat_of[d]] for d in _SPENT]
+        cpu = sum(c for c, _ in mine)
+        decisions = sum(k for _, k in mine)
+        print(f"  {a.bot}'s CPU: {cpu / len(mine):.2f}s a game, "
+              f"{1000 * cpu / max(1, decisions):.0f} ms a decision with a choice "
+              f"({decisions} decisions, {cpu:.0f}s in all)")
 
 
 GAMES: list[tuple[str, int | None]] = [

@@ -29,7 +29,7 @@ COMMANDS: dict[str, str] = {
     "show": "draw the table again",
     "undo": "undo [N]: take back your last move (or N), with the moves after it",
     "redo": "redo [N]: play again what undo took back",
-    "hint": "what the strongest bot for the game (ismcts, ismcts-max or mcts) would play in your place",
+    "hint": "what the strongest bot for the game (ismcts-lead, ismcts, ismcts-max or mcts) would play in your place",
     "log": "every move so far",
     "save": "save FILE: save the game as a replay file",
     "load": "load FILE: load a saved game or a replay file",

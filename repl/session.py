@@ -367,7 +367,7 @@ class Session:
 
     # ------------------------------------------------------------------ hint
     def hint(self) -> str:
-        """The move the strongest bot that fits the game (`best_bot_for`: ismcts, ismcts-max or mcts)
+        """The move the strongest bot that fits the game (`best_bot_for`: ismcts-lead, ismcts, ismcts-max or mcts)
         would play for the person, with a short budget, from what their seat sees (see
         `hint_moves`), and what it gains; it avoids a move that loses at once (tried in
         HINT_WORLDS worlds dealt again by `observe.determinize`: no hidden card is read)

@@ -43,7 +43,7 @@ def test_unknown_bot_is_a_clear_error() -> None:
 def test_bots_are_deterministic_for_a_seed(name: str) -> None:
     # a search bot with a small budget: the same seed replays the same game whatever the
     # budget (the default's 2 x 45 s of full Calculation games tested nothing more)
-    spec = f"{name}:40" if name in ("mcts", "ismcts", "ismcts-max") else name
+    spec = f"{name}:40" if name in ("mcts", "ismcts", "ismcts-max", "ismcts-lead") else name
     game = compile_game("calculation")
     a = play_out(game, 3, {1: make_bot(spec, 11)})
     b = play_out(game, 3, {1: make_bot(spec, 11)})

@@ -108,7 +108,7 @@ def test_it_plays_calculation_far_better_than_random() -> None:
 
 def test_the_hint_of_a_one_player_game_with_hidden_cards_uses_it() -> None:
     assert best_bot_for(compile_game("calculation")) == "ismcts-max"
-    assert best_bot_for(compile_game("interaction", players=3)) == "ismcts"
+    assert best_bot_for(compile_game("interaction", players=3)) == "ismcts-lead"
     assert best_bot_for(compile_game("besieged-castle")) == "mcts"
 
 

@@ -73,7 +73,8 @@ def test_ismcts_beats_random_at_interaction() -> None:
 
 
 @pytest.mark.parametrize(("name", "players", "bot"), [
-    ("arsene", 4, "ismcts"), ("interaction", 3, "ismcts"), ("calculation", None, "ismcts-max"),
+    ("arsene", 4, "ismcts"), ("interaction", 3, "ismcts-lead"),
+    ("calculation", None, "ismcts-max"),
     ("besieged-castle", None, "mcts")])
 def test_the_hint_names_its_bot_and_never_reads_hidden_cards(
         name: str, players: int | None, bot: str) -> None:

@@ -418,8 +418,8 @@ def test_bad_commands_are_one_line_errors(tmp_path: Path) -> None:
         "nothing to undo", "nothing to redo", "undo takes a number of steps: undo 3",
         "save needs a file name: save FILE", "load needs a file name: load FILE",
         "new takes a seed number, not 'seven': new 42",
-        "set auto on|off, or set bots greedy|ismcts|ismcts-max|mcts|random",
-        "unknown bot 'clever' (known: greedy, ismcts, ismcts-max, mcts, random)",
+        "set auto on|off, or set bots greedy|ismcts|ismcts-lead|ismcts-max|mcts|random",
+        "unknown bot 'clever' (known: greedy, ismcts, ismcts-lead, ismcts-max, mcts, random)",
         "no command or move 'nothing': help lists them",
     ]
     assert errs[9].startswith(f"cannot write {tmp_path}/no/such/dir/x.json")

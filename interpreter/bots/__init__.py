@@ -8,11 +8,11 @@ after the name (`ismcts:2000`, `ismcts:1.5s`). `best_bot_for(game)` names the st
 that fits a game.
 """
 
-from .ismcts import IsmctsBot, IsmctsMaxBot
+from .ismcts import IsmctsBot, IsmctsLeadBot, IsmctsMaxBot
 from .mcts import Budget, MctsBot
 from .registry import BOTS, BotFactory, best_bot_for, make_bot
 from .sampling import choose_move
 from .simple import Bot, GreedyBot, NoMoveError, RandomBot
 
-__all__ = ["BOTS", "Bot", "BotFactory", "Budget", "GreedyBot", "IsmctsBot", "IsmctsMaxBot", "MctsBot",
+__all__ = ["BOTS", "Bot", "BotFactory", "Budget", "GreedyBot", "IsmctsBot", "IsmctsLeadBot", "IsmctsMaxBot", "MctsBot",
            "NoMoveError", "RandomBot", "best_bot_for", "choose_move", "make_bot"]

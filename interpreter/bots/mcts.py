@@ -28,6 +28,12 @@ One search, from the rules alone (nothing written for one game):
   from the node it reached, in its one world, and backs up the best of them (a win ends
   them early): what the position is worth to a player who plays that world well, rather
   than to one who plays it at random. The budget counts rollouts.
+- Several players, `ismcts-lead` (`lead`, `flat`, `prior_keep`, `redraw`): rollouts in
+  which every player takes the move that leaves them the best lead, as the `greedy` bot
+  does (`Game.lead_playout_from`); no tree below the root (every iteration rolls out
+  straight after its root move); only the root moves that lead best at once enter the
+  paired rounds; and a world in which some root move cannot be played is drawn again
+  instead of counting against the budget.
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
   loss; a cut rollout counts the mean of the players' score ranks and their squashed
   lead over the best other player. One player: the game's score (a win scores highest
@@ -62,6 +68,11 @@ EXTEND_MAX = 400
 #: paired rounds before the race drops a move, and the standard errors a drop takes
 RACE_MIN = 8
 RACE_Z = 2.5
+#: sampled worlds over which `prior_keep` judges the root moves' immediate lead
+PRIOR_WORLDS = 4
+#: the rounds of worlds that the rules cannot play, as a multiple of the budget's rounds,
+#: after which a search with `redraw` stops
+REDRAW_MAX = 4
 #: worlds that the rules cannot play before a search that has played none gives up
 MAX_FAILED = 50
 
@@ -131,6 +142,9 @@ class MctsBot:
     greedy = True
     #: a cut rollout's reward mixes the score ranks with the squashed score lead
     margin = True
+    #: ... mixed with the score ranks (else the squashed lead alone: first place is what
+    #: counts, and the lead over the best other player is what decides it)
+    ranks = True
     #: a cut rollout in which no score moved plays on (up to EXTEND_MAX moves)
     extend = True
     #: how the root's paired rounds are spent in games of several players with a budget
@@ -143,6 +157,23 @@ class MctsBot:
     #: iteration's world, the reward being the best of them (a win ends them early); the
     #: budget counts them, so `NAME:200` plays 200 rollouts whatever this is
     best_of = 1
+    #: games of several players: rollouts in which every player takes a move that leaves
+    #: them the best lead (the `greedy` bot's own value, `Game.lead_playout_from`)
+    #: instead of the first move found that raises their score
+    lead = False
+    #: games of several players, with paired root moves: every iteration rolls out
+    #: straight after its root move (no tree below the root: flat Monte Carlo over the
+    #: sampled worlds)
+    flat = False
+    #: games of several players: before the paired rounds, keep only this share of the
+    #: root moves (at least 2), the best by the lead they leave at once (the `greedy`
+    #: bot's value, averaged over PRIOR_WORLDS sampled worlds); 1.0 keeps them all
+    prior_keep = 1.0
+    #: games of several players, paired root moves: a world in which some root move
+    #: cannot be played to the end (a card dealt where the rules never put it) is not
+    #: the real one, and its round does not count against the budget: the search draws
+    #: another world (at most REDRAW_MAX times the rounds the budget allows)
+    redraw = False
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -214,6 +245,8 @@ class MctsBot:
         t0 = time.perf_counter()
         done = played = 0
         moves = game.legal_moves(state, player) if self.paired else []
+        if not single and self.prior_keep < 1.0 and len(moves) > 2:
+            moves = self._prior(game, state, player, moves)
         self._raced = list(moves)
         rounds: list[dict[Move, float]] = []
         rng = self.rng
@@ -221,12 +254,14 @@ class MctsBot:
                    and len(moves) > 1)
         total = limit or 0  # the budget that sequential halving shares out
         phase_rounds = 0
+        redraw = self.redraw and not single
+        wasted = 0
         phase_len = _phase_len(total, len(moves)) if halving else 0
         cost = self.best_of if single else 1  # budget units (rollouts) per iteration
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if deadline is not None and (done or wasted) and time.perf_counter() >= deadline:
                 break
             world = self.world(game, state, player)
             if not moves:
@@ -247,7 +282,15 @@ class MctsBot:
                 if r is not None:
                     played += 1
                     row[m] = r[m[0] - 1]
+                elif redraw:
+                    break  # a world the rules cannot play is not the real one: draw again
                 done += cost
+            if redraw and len(row) < len(moves):
+                done -= cost * len(row)
+                wasted += 1
+                if limit is not None and wasted >= REDRAW_MAX * max(1, limit // len(moves)):
+                    break
+                continue
             if halving:
                 if len(row) == len(moves):
                     rounds.append(row)
@@ -273,6 +316,26 @@ class MctsBot:
                      "seconds": time.perf_counter() - t0,
                      "worlds": self._worlds.source if self._worlds else "-"}
         return root
+
+    def _prior(self, game: Game, state: State, player: int, moves: list[Move]) -> list[Move]:
+        """The best `prior_keep` share of the root moves (at least 2) by the lead each
+        leaves at once (the seat's score minus the best other's), summed over a few
+        sampled worlds, and every move as good as the last of them (where no score moves
+        at once, every move is kept)."""
+        total = dict.fromkeys(moves, 0.0)
+        for _ in range(PRIOR_WORLDS):
+            world = self.world(game, state, player)
+            for m in moves:
+                try:
+                    sc = game.scores(game.apply(world, m))
+                except (RuleError, IllegalMove):
+                    continue
+                mine = sc[player - 1]
+                best = max((v for i, v in enumerate(sc) if i != player - 1), default=0)
+                total[m] += (best - mine) if _lowest(game) else (mine - best)
+        k = max(2, math.ceil(len(moves) * self.prior_keep))
+        bar = sorted(total.values(), reverse=True)[k - 1]
+        return [m for m in moves if total[m] >= bar]
 
     def _halve(self, moves: list[Move], rounds: list[dict[Move, float]]) -> list[Move]:
         """The better half of the moves by their mean reward over the paired rounds in
@@ -330,7 +393,7 @@ class MctsBot:
             s = game.apply(s, first)
             node = child
             path.append(child)
-            if child.n == 0:
+            if child.n == 0 or (self.flat and not single):
                 return self._rollout_and_back(game, s, path, single, cut, rng)
         while not game.is_terminal(s):
             p = game.to_move(s)[0]
@@ -356,8 +419,9 @@ class MctsBot:
 
     def _rollout_and_back(self, game: Game, s: State, path: list[Node], single: bool,
                           cut: int, rng: random.Random) -> list[float]:
-        playout = game.greedy_playout_from if single or self.greedy else \
-            game.random_playout_from
+        playout = (game.lead_playout_from if self.lead and not single else
+                   game.greedy_playout_from if single or self.greedy else
+                   game.random_playout_from)
         if single and self.best_of > 1:
             reward = [-math.inf]
             for _ in range(self.best_of):
@@ -421,7 +485,10 @@ class MctsBot:
         ranks = rank_values(game.scores(end), lowest=_lowest(game))
         if not self.margin:
             return ranks
-        return [(r + m) / 2 for r, m in zip(ranks, margins(game.scores(end), _lowest(game)), strict=True)]
+        lead = margins(game.scores(end), _lowest(game))
+        if not self.ranks:
+            return lead
+        return [(r + m) / 2 for r, m in zip(ranks, lead, strict=True)]
 
 
 def _phase_len(budget: int, k: int) -> int:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..engine import Game
 from ..observe import hidden_zones
-from .ismcts import IsmctsBot, IsmctsMaxBot
+from .ismcts import IsmctsBot, IsmctsLeadBot, IsmctsMaxBot
 from .mcts import Budget, MctsBot
 from .sampling import has_hidden_information
 from .simple import Bot, GreedyBot, RandomBot
@@ -23,7 +23,7 @@ BotFactory = Callable[[int | None], Bot]
 
 #: the bots that take a budget after a colon
 SEARCH: dict[str, type[MctsBot]] = {"mcts": MctsBot, "ismcts": IsmctsBot,
-                                    "ismcts-max": IsmctsMaxBot}
+                                    "ismcts-max": IsmctsMaxBot, "ismcts-lead": IsmctsLeadBot}
 
 
 class _Registry(dict[str, BotFactory]):
@@ -57,6 +57,7 @@ BOTS: dict[str, BotFactory] = _Registry({
     "mcts": MctsBot,
     "ismcts": IsmctsBot,
     "ismcts-max": IsmctsMaxBot,
+    "ismcts-lead": IsmctsLeadBot,
 })
 
 
@@ -72,7 +73,10 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 def best_bot_for(game: Game) -> str:
     """The strongest bot that fits the game, by name (for the REPL's `hint`): where some
     seat cannot see some cards, `ismcts-max` in a one-player game (a solitaire with a
-    hidden stock: Calculation) and `ismcts` in a game of several players; else `mcts`.
+    hidden stock: Calculation), and in a game of several players `ismcts-lead` where the
+    scores move at most moves (`lead_bot_fits`: Interaction, where it is far stronger)
+    and `ismcts` where they do not (Arsène, whose chips move at a deal's end: there the
+    two are alike, docs/bots.md); else `mcts`.
     A hidden zone counts once it holds a card: at the start or in the first moves of a
     random game (the `deck` that the setup empties is hidden in every game, and hides
     nothing)."""
@@ -83,7 +87,9 @@ def best_bot_for(game: Game) -> str:
     s = game.new_state(0)
     for _ in range(HIDDEN_PROBE):
         if any(game.zone_ids(s, z) for z in hidden):
-            return "ismcts-max" if game.players == 1 else "ismcts"
+            if game.players == 1:
+                return "ismcts-max"
+            return "ismcts-lead" if lead_bot_fits(game) else "ismcts"
         legal = game.legal_moves(s)
         if not legal:
             break
@@ -93,3 +99,24 @@ def best_bot_for(game: Game) -> str:
 
 #: the moves of the random game in which `best_bot_for` looks for hidden cards
 HIDDEN_PROBE = 60
+#: the moves of the random game in which `lead_bot_fits` counts the scores' moves
+SCORE_PROBE = 200
+
+
+def lead_bot_fits(game: Game) -> bool:
+    """Do the scores move at half of the moves or more (in a random game, seed 0, at most
+    SCORE_PROBE moves)? There the rollouts of `ismcts-lead`, each player taking the move
+    that leads best at once, model players who play for the score; where the scores
+    move only now and then (at a deal's end), every move ties on the lead at once."""
+    rng = random.Random(0)
+    s = game.new_state(0)
+    moved = n = 0
+    while n < SCORE_PROBE and not game.is_terminal(s):
+        legal = game.legal_moves(s)
+        if not legal:
+            break
+        before = game.scores(s)
+        s = game.apply(s, legal[rng.randrange(len(legal))])
+        moved += game.scores(s) != before
+        n += 1
+    return n > 0 and 2 * moved >= n

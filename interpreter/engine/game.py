@@ -630,5 +630,18 @@ class Game(Machine):
         s, n = self._play_greedily(list(state.slots), self.legal_moves(state), rng, max_moves)
         return State(tuple(s)), n
 
+    def lead_playout_from(self, state: State, rng: random.Random,
+                          max_moves: int = 1_000_000) -> tuple[State, int]:
+        """A playout from `state` in which each player takes a move that leaves them the
+        best lead (their score minus the best other player's; where the lowest score
+        wins, the other way round), as the `greedy` bot judges a move, ties broken at
+        random: a rollout whose players play as it does."""
+        if self.is_terminal(state):
+            return state, 0
+        res = self.checked.result
+        s, n = self._play_leading(list(state.slots), self.legal_moves(state), rng, max_moves,
+                                  self.players, res is not None and res.kind == "lowest")
+        return State(tuple(s)), n
+
 def _frozen(v: Any) -> Any:
     return tuple(_frozen(x) for x in v) if isinstance(v, (list, tuple)) else v

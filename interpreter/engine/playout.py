@@ -459,3 +459,61 @@ class Machine:
                     legal = fast(s, legal[0])
                 n += 1
         return s, n
+
+    def _play_leading(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
+                      max_moves: int, players: int, lowest: bool = False
+                      ) -> tuple[list[Any], int]:
+        """Like `_play_greedily`, but each move is one that leaves the mover the best lead
+        (its score minus the best other player's score: the `greedy` bot's value; where
+        the lowest score wins, the best other's score minus its own), every legal move
+        tried on a copy of the slots, ties broken at random; a simultaneous choice (whose
+        effect waits for the others) is random. A rollout policy for search whose players
+        play as the `greedy` bot does. Returns the final slots and the moves played."""
+        n = 0
+        sim = self._sim
+        fast = self._step_settle
+        step = self._step
+        settle = self._settle_lazily
+        score = self._score
+        randrange = rng.randrange
+        m: Move = ()
+        names = self.move_names
+        others = [[q for q in range(1, players + 1) if q != p] for p in range(players + 1)]
+
+        def failed() -> str:
+            return f"move {names[m[1]]} or the flow after it" if m else "setup"
+
+        with _Translate(failed):
+            while legal and n < max_moves:
+                if s[PC] in sim:
+                    m = legal[randrange(len(legal))]
+                    step(s, m)
+                    legal = settle(s)
+                    n += 1
+                    continue
+                k = len(legal)
+                if k > 1:
+                    p = legal[0][0]
+                    rest = others[p]
+                    best = None
+                    ties = 0
+                    chosen: tuple[list[Any], Sequence[Move]] | None = None
+                    for m in legal:
+                        t = s.copy()
+                        after = fast(t, m)
+                        if lowest:
+                            v = min((score(t, q) for q in rest), default=0) - score(t, p)
+                        else:
+                            v = score(t, p) - max((score(t, q) for q in rest), default=0)
+                        if best is None or v > best:
+                            best, ties, chosen = v, 1, (t, after)
+                        elif v == best:  # reservoir sampling: each tie equally likely
+                            ties += 1
+                            if randrange(ties) == 0:
+                                chosen = (t, after)
+                    assert chosen is not None
+                    s, legal = chosen
+                else:
+                    legal = fast(s, legal[0])
+                n += 1
+        return s, n

@@ -8,8 +8,12 @@
 - `calculation`: the bot's win rate over N seeded deals (deal i has seed S+i), with
   Wilson's 95% interval.
 - `match`: one seat played by `--bot`, the others by `--against`; game i puts the bot in
-  seat i mod P + 1 (rotating seats), deal seed S+i. Prints the bot's first places (sole or
-  shared) and sole wins, each with Wilson's 95% interval; a fair share is 1/P.
+  seat i mod P + 1 (rotating seats), deal seed S+i. Prints the bot's **win share** (a
+  first place shared by k players counts 1/k, so the seats' shares add up to 1 and a fair
+  share is 1/P), with a normal 95% interval over the games; and its first places (sole or
+  shared) and sole wins, each with Wilson's 95% interval. First places are not a share:
+  where ties for first are common (Interaction), an equal seat takes more than 1/P of
+  them (greedy against greedy in Interaction 4p: 35.4% first places, 22.8% win share).
 - `speed`: search iterations per second of `mcts` and `ismcts` on each bundled game, from
   a few positions of a random game, and a profile of one search (where the time goes).
 
@@ -116,6 +120,17 @@ def _ci(k: int, n: int) -> str:
     return f"{k}/{n} = {k / n:.1%} (95% CI {lo:.1%}-{hi:.1%})" if n else "0/0"
 
 
+def _mean_ci(xs: Sequence[float]) -> str:
+    """A mean with its normal 95% interval (the games are independent)."""
+    n = len(xs)
+    if not n:
+        return "-"
+    m = sum(xs) / n
+    sd = (sum((x - m) ** 2 for x in xs) / max(1, n - 1)) ** 0.5
+    h = 1.96 * sd / n ** 0.5
+    return f"{m:.1%} (95% CI {max(0.0, m - h):.1%}-{min(1.0, m + h):.1%})"
+
+
 def calculation(a: argparse.Namespace) -> None:
     tasks = [("calculation", None, a.seed + i, [a.bot]) for i in range(a.games)]
     wins = done = 0
@@ -157,6 +172,7 @@ def match(a: argparse.Namespace) -> None:
         tasks.append((a.game, a.players, a.seed + i, bots))
     seat_of = {a.seed + i: i % p for i in range(a.games)}
     first = sole = done = cut = 0
+    shares: list[float] = []  # the bot's share of each game's win: 1/k of a k-way tie
     t0 = time.perf_counter()
     for deal, res in _run(tasks, a.jobs, a.minutes):
         done += 1
@@ -164,11 +180,14 @@ def match(a: argparse.Namespace) -> None:
         first += r in ("win", "draw")
         sole += r == "win"
         cut += r == ""
+        tied = sum(x in ("win", "draw") for x in res)
+        shares.append(1 / tied if r in ("win", "draw") else 0.0)
         if done % 10 == 0 or done == a.games:
-            print(f"  {done}/{a.games}: first {_ci(first, done)}  "
+            print(f"  {done}/{a.games}: share {_mean_ci(shares)} first {_ci(first, done)}  "
                   f"[{time.perf_counter() - t0:.0f}s]", file=sys.stderr, flush=True)
     print(f"{game.name} {p}p, one {a.bot} seat (rotating) against {p - 1} {a.against}, "
           f"{done} games (deals from seed {a.seed}), fair share {1 / p:.0%}:\n"
+          f"  win share (a k-way tie 1/k):  {_mean_ci(shares)}\n"
           f"  first place (sole or shared): {_ci(first, done)}\n"
           f"  sole wins:                    {_ci(sole, done)}\n"
           f"  cut at {MAX_MOVES} moves: {cut}; {time.perf_counter() - t0:.0f}s with "

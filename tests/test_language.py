@@ -419,3 +419,4 @@ flow { 1 chooses m }
 ''')
     with pytest.raises(RuleError, match=r"t.cardgame:7:.*not a player"):
         g.apply_text(g.new_state(0), "m")
+

@@ -116,6 +116,20 @@ INLINE_NODES = 32
 INLINE_REPEATS = 2  # times a node may be copied on one path (a loop: once round it again)
 
 
+def framed(effect: list[str], body: list[str]) -> list[str]:
+    """A step's code after its budget line: the effect (a move's, or a round's choices),
+    whose `end` ends the step, then the flow copied in to the next decision, with a fresh
+    budget; an `end` in a procedure the flow calls settles the state."""
+    return (["    try:"] + effect + [
+        "    except _GameOver:",
+        "        return []",
+        f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
+        "    try:"] + body + [
+        "    except _GameOver:  # `end` in a procedure the flow called",
+        "        return settle(s)",
+        ""])
+
+
 def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
                       legal: dict[int, list[str]], draws: set[int] | None = None,
                       gen_draws: set[int] | None = None) -> list[str]:
@@ -240,15 +254,7 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         lines += [f"def step_{d.node}(s, m):", "    s[2] += 1"]
         if drawing(draws, d.alts):
             lines.append(f"    _B[0] = {STEPS}  # the move's effect: one budget")
-        lines += ["    try:"] + (effect or ["        pass"]) + [
-                  "    except _GameOver:",
-                  "        return []",
-                  f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
-                  "    try:"]
-        lines += body
-        lines += ["    except _GameOver:  # `end` in a procedure the flow called",
-                  "        return settle(s)",
-                  ""]
+        lines += framed(effect or ["        pass"], body)
         table.append(f"{d.node}: step_{d.node}")
     lines.append("STEP = {" + ", ".join(table) + "}")
     lines.append("")
@@ -263,18 +269,8 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         chosen = plan(d.succ)
         body = flow(d.succ, 0, (), "        ")
         lines += [f"def simstep_{d.node}(s, todo):",
-                  f"    _B[0] = {STEPS}  # the effects of a round of choices: one budget",
-                  "    try:",
-                  "        for m in todo:",
-                  "            EFF[m[1]](s, m)",
-                  "    except _GameOver:",
-                  "        return []",
-                  f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
-                  "    try:"]
-        lines += body
-        lines += ["    except _GameOver:  # `end` in a procedure the flow called",
-                  "        return settle(s)",
-                  ""]
+                  f"    _B[0] = {STEPS}  # the effects of a round of choices: one budget"]
+        lines += framed(["        for m in todo:", "            EFF[m[1]](s, m)"], body)
         sims.append(f"{d.node}: simstep_{d.node}")
     lines.append("SIMSTEP = {" + ", ".join(sims) + "}")
     lines.append("")

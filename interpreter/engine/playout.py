@@ -415,50 +415,65 @@ class Machine:
         raise RuleError("the step failed once but not when played again",  # pragma: no cover
                         rule=f"move {self.move_names[m[1]]} or the flow after it")
 
-    def _play_greedily(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
-                       max_moves: int) -> tuple[list[Any], int]:
-        """Like `_play_randomly`, but each move is the first, in a random order, that
-        raises the mover's score, else a random one (a rollout policy for search: one
-        copy and step per move tried). Returns the final slots and the moves played."""
+    def _play_choosing(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
+                       max_moves: int, choose: Callable[..., tuple[list[Any], Sequence[Move]]]
+                       ) -> tuple[list[Any], int]:
+        """The loop of the rollout policies: a simultaneous choice (whose effect waits for
+        the others) is random, a single legal move is played, and otherwise
+        `choose(s, legal, tried)` returns the slots and legal moves after the move it
+        picks, each move it tries put in `tried[0]` first, for the error that names it.
+        Returns the final slots and the moves played."""
         n = 0
         sim = self._sim
         fast = self._step_settle
         step = self._step
         settle = self._settle_lazily
-        score = self._score
         randrange = rng.randrange
-        m: Move = ()
+        tried: list[Move] = [()]
         names = self.move_names
 
         def failed() -> str:
+            m = tried[0]
             return f"move {names[m[1]]} or the flow after it" if m else "setup"
 
         with _Translate(failed):
             while legal and n < max_moves:
                 if s[PC] in sim:
-                    m = legal[randrange(len(legal))]
+                    m = tried[0] = legal[randrange(len(legal))]
                     step(s, m)
                     legal = settle(s)
-                    n += 1
-                    continue
-                k = len(legal)
-                if k > 1:
-                    p = legal[0][0]
-                    before = score(s, p)
-                    start = randrange(k)
-                    for i in range(k):
-                        m = legal[(start + i) % k]
-                        t = s.copy()
-                        after = fast(t, m)
-                        if score(t, p) > before:
-                            s, legal = t, after
-                            break
-                    else:
-                        legal = fast(s, m)
+                elif len(legal) > 1:
+                    s, legal = choose(s, legal, tried)
                 else:
+                    tried[0] = legal[0]
                     legal = fast(s, legal[0])
                 n += 1
         return s, n
+
+    def _play_greedily(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
+                       max_moves: int) -> tuple[list[Any], int]:
+        """Like `_play_randomly`, but each move is the first, in a random order, that
+        raises the mover's score, else a random one (a rollout policy for search: one
+        copy and step per move tried). Returns the final slots and the moves played."""
+        fast = self._step_settle
+        score = self._score
+        randrange = rng.randrange
+
+        def choose(s: list[Any], legal: Sequence[Move], tried: list[Move]
+                   ) -> tuple[list[Any], Sequence[Move]]:
+            k = len(legal)
+            p = legal[0][0]
+            before = score(s, p)
+            start = randrange(k)
+            for i in range(k):
+                m = tried[0] = legal[(start + i) % k]
+                t = s.copy()
+                after = fast(t, m)
+                if score(t, p) > before:
+                    return t, after
+            return s, fast(s, m)  # none raises it: the last tried, a random one
+
+        return self._play_choosing(s, legal, rng, max_moves, choose)
 
     def _play_leading(self, s: list[Any], legal: Sequence[Move], rng: random.Random,
                       max_moves: int, players: int, lowest: bool = False
@@ -466,54 +481,36 @@ class Machine:
         """Like `_play_greedily`, but each move is one that leaves the mover the best lead
         (its score minus the best other player's score: the `greedy` bot's value; where
         the lowest score wins, the best other's score minus its own), every legal move
-        tried on a copy of the slots, ties broken at random; a simultaneous choice (whose
-        effect waits for the others) is random. A rollout policy for search whose players
-        play as the `greedy` bot does. Returns the final slots and the moves played."""
-        n = 0
-        sim = self._sim
+        tried on a copy of the slots, ties broken at random. A rollout policy for search
+        whose players play as the `greedy` bot does. Returns the final slots and the
+        moves played."""
         fast = self._step_settle
-        step = self._step
-        settle = self._settle_lazily
         score = self._score
         randrange = rng.randrange
-        m: Move = ()
-        names = self.move_names
         others = [[q for q in range(1, players + 1) if q != p] for p in range(players + 1)]
 
-        def failed() -> str:
-            return f"move {names[m[1]]} or the flow after it" if m else "setup"
-
-        with _Translate(failed):
-            while legal and n < max_moves:
-                if s[PC] in sim:
-                    m = legal[randrange(len(legal))]
-                    step(s, m)
-                    legal = settle(s)
-                    n += 1
-                    continue
-                k = len(legal)
-                if k > 1:
-                    p = legal[0][0]
-                    rest = others[p]
-                    best = None
-                    ties = 0
-                    chosen: tuple[list[Any], Sequence[Move]] | None = None
-                    for m in legal:
-                        t = s.copy()
-                        after = fast(t, m)
-                        if lowest:
-                            v = min((score(t, q) for q in rest), default=0) - score(t, p)
-                        else:
-                            v = score(t, p) - max((score(t, q) for q in rest), default=0)
-                        if best is None or v > best:
-                            best, ties, chosen = v, 1, (t, after)
-                        elif v == best:  # reservoir sampling: each tie equally likely
-                            ties += 1
-                            if randrange(ties) == 0:
-                                chosen = (t, after)
-                    assert chosen is not None
-                    s, legal = chosen
+        def choose(s: list[Any], legal: Sequence[Move], tried: list[Move]
+                   ) -> tuple[list[Any], Sequence[Move]]:
+            p = legal[0][0]
+            rest = others[p]
+            best = None
+            ties = 0
+            chosen: tuple[list[Any], Sequence[Move]] | None = None
+            for m in legal:
+                tried[0] = m
+                t = s.copy()
+                after = fast(t, m)
+                if lowest:
+                    v = min((score(t, q) for q in rest), default=0) - score(t, p)
                 else:
-                    legal = fast(s, legal[0])
-                n += 1
-        return s, n
+                    v = score(t, p) - max((score(t, q) for q in rest), default=0)
+                if best is None or v > best:
+                    best, ties, chosen = v, 1, (t, after)
+                elif v == best:  # reservoir sampling: each tie equally likely
+                    ties += 1
+                    if randrange(ties) == 0:
+                        chosen = (t, after)
+            assert chosen is not None
+            return chosen
+
+        return self._play_choosing(s, legal, rng, max_moves, choose)

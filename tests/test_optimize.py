@@ -369,6 +369,50 @@ flow {
   }
 }
 """,
+    # `if T then A else B` conjuncts, T reading no parameter (written out, or a def's
+    # body): unswitched; a T that reads the parameter, or may fail, is not
+    "branch": """\
+game "Branch"
+players 1
+deck standard
+zone stock: face down, squared
+zone work: face up, fanned
+zone hold[3]: face up, fanned
+zone pile: face up
+var rounds = 0
+def fits(c: card) = if work is empty then c.rank == 13 else c.rank == (top of work).rank - 1
+def big(c: card) = if c.rank > 10 then size(pile) > 2 else work is empty
+setup {
+  shuffle deck
+  move all of deck to stock
+}
+move draw "draw" when stock is not empty { move top of stock to hold[1 + rounds % 3] }
+move place(i in 1..3) "place {i}"
+  when hold[i] is not empty
+  when fits(top of hold[i])
+{
+  move top of hold[i] to work
+}
+move close(c in hold[2]) "close {c}"
+  when if pile is empty then c.rank > 11 else c.suit == (top of pile).suit
+{
+  move c to pile
+  move all of work to pile
+}
+move risky(c in hold[3]) "risky {c}"
+  when if (top of work).rank > 5 then c.rank > 9 else c.rank < 4
+{
+  move c to pile
+}
+move odd(c in hold[1]) "odd {c}" when big(c) and fits(c) { move c to work }
+flow {
+  repeat {
+    rounds += 1
+    1 chooses draw | place | close | risky | odd
+  }
+}
+end when stock is empty
+""",
     # a trick game: unswitched tests that decide later ones, quantifiers after `or` (lazy),
     # a flow `let` of the winner (a loop over the trick's positions, unchecked), a def
     # given `me`, and a flow whose middle of a trick is short and whose end of a deal long
@@ -699,6 +743,38 @@ def test_legal_move_tests_unswitched_on_an_invariant_first_disjunct(tmp_path: Pa
     assert "if ((RANK[(s[" in loops[3] and "_E(" in loops[3]  # risky: in the loop
     assert "if ((RANK[u_c] > 10) or" in loops[4]  # own: in the loop
     assert legal.count("if (not s[") == 1
+    plain_legal = plain.gen.source[plain.gen.source.index("def legal_"):]
+    assert plain_legal.count("for u_c in") == 3  # plain code does not unswitch
+    play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_legal_move_tests_unswitched_on_an_invariant_if(tmp_path: Path) -> None:
+    """A conjunct `if T then A else B` (or a def whose body is one: `fits(c)`), T reading
+    no parameter and unable to fail, is tested once before the loops: the conjunct is A
+    in one arm, B in the other (`work is empty`: B knows work is not). A T that may fail
+    (`top of work`) or reads the parameter (`c.rank > 10` in `big`) stays where it is."""
+    path = tmp_path / "branch.cardgame"
+    path.write_text(OPTIMISER_GAMES["branch"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    work, pile = (fast.gen.zone_base[z] for z in ("work", "pile"))
+    # place (unrolled over 3 slots), close and odd: `work is empty` / `pile is empty`
+    # tested before their loops
+    assert legal.count(f"if (not s[{work}]):") == 2
+    assert legal.count(f"if (not s[{pile}]):") == 1
+    parts = re.split(r"# move (\w+)", legal)
+    code: dict[str, str] = {}  # each move's code (its arms, joined)
+    for name, text in zip(parts[1::2], parts[2::2], strict=True):
+        code[name] = code.get(name, "") + text
+    place = code["place"]
+    assert "RANK[s[" not in place.split("else:")[0]  # the arm where work is empty: no top
+    assert f"(s[{work}] or _E(" not in place  # the other arm knows work is not empty
+    assert code["close"].count("for u_c in") == 2 and f"(s[{pile}] or _E(" not in code["close"]
+    risky = code["risky"]
+    assert risky.count("for u_c in") == 1 and f"(s[{work}] or _E(" in risky  # may fail
+    assert code["odd"].count("for u_c in") == 2  # big(c) stays; fits(c) is unswitched
+    assert code["odd"].count("if (RANK[u_c] > 10)") == 2
     plain_legal = plain.gen.source[plain.gen.source.index("def legal_"):]
     assert plain_legal.count("for u_c in") == 3  # plain code does not unswitch
     play_both(fast, plain, seeds=tuple(range(8)))

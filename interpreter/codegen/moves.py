@@ -102,10 +102,10 @@ class Moves:
     def generator(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
         """The legal-move generator of one move, as a block of lines (indented from 0)
         that appends `(me, mid, args...)` to `out` for every legal combination."""
-        conj: list[A.Expr | _AnyOf] = list(conjuncts(md.when)) if md.when is not None else []
+        conj: list[_Conj] = list(conjuncts(md.when)) if md.when is not None else []
         return self.unswitched(md, mid, rule, conj, ())
 
-    def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[A.Expr | _AnyOf],
+    def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[_Conj],
                    guards: tuple[A.Expr, ...], depth: int = 0,
                    opened: tuple[A.Expr, ...] = (),
                    facts: tuple[tuple[object, bool], ...] = ()) -> list[str]:
@@ -120,6 +120,15 @@ class Moves:
         empty`) is decided without a test of its own, and does not count as a level."""
         cx = self.cx
         for i, c in enumerate(conj if cx.optimize and depth < UNSWITCH_DEPTH else ()):
+            if isinstance(c, _Arm):
+                continue
+            branch = self.branch(c, md)
+            if branch is not None:
+                lines = self.unswitch_if(md, mid, rule, conj, i, branch, guards, depth,
+                                         opened, facts)
+                if lines is not None:
+                    return lines
+                continue
             ds = disjuncts(c) if isinstance(c, A.Expr) else list(c.items)
             seen_through = False
             if len(ds) == 1 and isinstance(c, A.Call) and not any(c is o for o in opened):
@@ -164,7 +173,7 @@ class Moves:
                                   depth + 1, opened, yes_facts)
             # seen through a def: the call stays (its first disjunct is false there, so it
             # is the rest), and what the test said is known inside it
-            stays: A.Expr | _AnyOf = c if seen_through else (
+            stays: _Conj = c if seen_through else (
                 rest[0] if len(rest) == 1 else _AnyOf(tuple(rest)))
             now_open = (c,) if seen_through and isinstance(c, A.Expr) else ()
             no = self.unswitched(md, mid, rule, conj[:i] + [stays] + conj[i + 1:], known,
@@ -174,9 +183,10 @@ class Moves:
         pnames = [p.name for p in md.params]
         # each conjunct is tested at the first loop level where all its parameters are bound
         floor = 0  # `and` evaluates left to right: what may fail stays behind its guards
-        levels: list[list[A.Expr | _AnyOf]] = [[] for _ in range(len(pnames) + 1)]
+        levels: list[list[_Conj]] = [[] for _ in range(len(pnames) + 1)]
         for c in conj:
-            parts = list(c.items) if isinstance(c, _AnyOf) else [c]
+            parts = (list(c.items) if isinstance(c, _AnyOf)
+                     else [c.call] if isinstance(c, _Arm) else [c])
             used = set().union(*(params_in(cx, d) for d in parts))
             lvl = max((pnames.index(n) + 1 for n in used), default=0)
             if any(self.may_raise(d) for d in parts):
@@ -191,6 +201,87 @@ class Moves:
         w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
         gen.level(0, fr, w)
         return w.lines
+
+    def branch(self, c: _Conj, md: A.MoveDecl
+               ) -> tuple[A.Expr, A.Expr | _Arm, A.Expr | _Arm] | None:
+        """A conjunct that is an `if T then A else B`, or a def called as the whole
+        conjunct whose body is one (`fits_work(c)`), T reading no parameter (of the move,
+        nor of the def): (T, what the conjunct is where T holds, where it does not).
+        None when T may fail, or when the call is one the optimiser makes a table of
+        (a def of one parameter over constants: `table_call`)."""
+        cx = self.cx
+        if isinstance(c, A.IfExpr):
+            test, yes, no = c.cond, c.then, c.else_
+            arms: tuple[A.Expr | _Arm, A.Expr | _Arm] = (yes, no)
+        elif isinstance(c, A.Call):
+            d = cx.callee(c)
+            if d is None or not isinstance(d.body, A.IfExpr):
+                return None
+            test = d.body.cond
+            if any(isinstance(n, A.Name) and cx.ref(n).kind == "def_param"
+                   for n in A.walk(test)):
+                return None
+            if self.tabulated(c, md):
+                return None
+            arms = (_Arm(c, d.body.then), _Arm(c, d.body.else_))
+        else:
+            return None
+        if params_in(cx, test) or self.may_raise(test):
+            return None
+        return test, arms[0], arms[1]
+
+    def tabulated(self, call: A.Call, md: A.MoveDecl) -> bool:
+        """Is `call` one that `Optimizing.table_call` may make a table of: its arguments
+        integers and one move parameter over constants?"""
+        cx = self.cx
+        ps = {p.name: p for p in md.params}
+        named = {a.name for a in call.args if isinstance(a, A.Name)}
+        if any(not isinstance(a, (A.Int, A.Name)) for a in call.args) or len(named) != 1:
+            return False
+        (n,) = named
+        if n not in ps or cx.ref(next(a for a in call.args if isinstance(a, A.Name))).kind != "move_param":
+            return False
+        lo, hi = cx.const_range(ps[n].source)
+        return lo is not None and hi is not None
+
+    def unswitch_if(self, md: A.MoveDecl, mid: int, rule: str, conj: list[_Conj],
+                    i: int, branch: tuple[A.Expr, A.Expr | _Arm, A.Expr | _Arm],
+                    guards: tuple[A.Expr, ...], depth: int, opened: tuple[A.Expr, ...],
+                    facts: tuple[tuple[object, bool], ...]) -> list[str] | None:
+        """Loop unswitching of an `if T then A else B` conjunct (see `branch`): T is tested
+        once, before the loops, and the conjunct is A where it holds, B where not (when T
+        is `Z is empty`, B knows that Z is not; when `Z is not empty`, A does). Evaluating
+        T earlier than it stood cannot change a result, an error or the state. Where an
+        earlier test decided T, the conjunct is the arm it chose, without a test."""
+        cx = self.cx
+        first, yes_c, no_c = branch
+        fact = self.fact(first)
+        known_truth = dict(facts).get(fact[0]) if fact is not None else None
+        if fact is not None and known_truth is not None:
+            arm = yes_c if known_truth == fact[1] else no_c
+            return self.unswitched(md, mid, rule, conj[:i] + [arm] + conj[i + 1:], guards,
+                                   depth, opened, facts)
+        names = cx.names
+        unsafe, impure = names.unsafe, names.impure
+        test = self.x.expr(first, Frame({"me": Local("me")}, rule))
+        if names.unsafe != unsafe or names.impure != impure:
+            return None  # its code may fail after all: the conjunct stays as it is
+        yes_guards = no_guards = guards
+        if isinstance(first, A.IsEmpty) and cx.type_of(first.operand) == "zone":
+            if first.negated:  # `if Z is not empty then A else B`: A knows
+                yes_guards = guards + (first.operand,)
+            else:  # `if Z is empty then A else B`: B knows
+                no_guards = guards + (first.operand,)
+        yes_facts = no_facts = facts
+        if fact is not None:
+            yes_facts = facts + ((fact[0], fact[1]),)
+            no_facts = facts + ((fact[0], not fact[1]),)
+        yes = self.unswitched(md, mid, rule, conj[:i] + [yes_c] + conj[i + 1:], yes_guards,
+                              depth + 1, opened, yes_facts)
+        no = self.unswitched(md, mid, rule, conj[:i] + [no_c] + conj[i + 1:], no_guards,
+                             depth + 1, opened, no_facts)
+        return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
+                + [INDENT + ln for ln in no])
 
     def fact(self, e: A.Expr) -> tuple[object, bool] | None:
         """What a test says, as (what it is about, its truth): `Z is not empty` and
@@ -247,7 +338,7 @@ class _Generator:
     level i inside the loop over the i-th parameter (or, unrolled, once per value)."""
 
     def __init__(self, moves: Moves, md: A.MoveDecl, mid: int,
-                 conds: list[list[A.Expr | _AnyOf]], unroll: set[int],
+                 conds: list[list[_Conj]], unroll: set[int],
                  guards: tuple[A.Expr, ...] = ()) -> None:
         self.guards = guards  # zones known not to be empty (an unswitched test said so)
         self.x = moves.x
@@ -281,6 +372,9 @@ class _Generator:
                     if h is not None:
                         h.conditional += 1  # the next only if this one is false
                 conds.append("(" + " or ".join(items) + ")")
+                continue
+            if isinstance(c, _Arm):  # (optimised code: the optimiser inlines the arm)
+                conds.append(x.arm_call(c.call, c.arm, fr))  # type: ignore[attr-defined]
                 continue
             conds.append(x.expr(c, fr))
             if (h is not None and isinstance(c, A.IsEmpty) and c.negated
@@ -368,10 +462,22 @@ UNSWITCH_DEPTH = 2  # tests unswitched per generator, nested (each doubles its c
 
 
 @attrs.frozen
+class _Arm:
+    """What remains of a call of a def whose body is `if T then A else B` once T was
+    unswitched: the call, its def's body taken as `arm` (A or B)."""
+
+    call: A.Call
+    arm: A.Expr
+
+
+@attrs.frozen
 class _AnyOf:
     """What remains of an `or` once its first disjunct was unswitched: the others, in order."""
 
     items: tuple[A.Expr, ...]
+
+
+_Conj = A.Expr | _AnyOf | _Arm  # a conjunct of a move's `when`, as unswitching left it
 
 
 def disjuncts(e: A.Expr) -> list[A.Expr]:

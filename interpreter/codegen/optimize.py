@@ -307,6 +307,13 @@ class Optimizing(Exprs):
                 h.needs = max(saved, h.needs)
         return self.inline_def(d, args, fr, arg_exprs, facts)
 
+    def arm_call(self, call: A.Call, arm: A.Expr, fr: Frame) -> str:
+        """A call of a def whose body is `if T then A else B`, where unswitching tested T
+        before the loops (moves.py): the def inlined with `arm` (A or B) as its body."""
+        d = self.cx.callee(call)
+        assert d is not None and isinstance(d.body, A.IfExpr)
+        return self.lower_call(attrs.evolve(d, body=arm), call.args, fr)
+
     def of_one_card(self, call: A.Call, fr: Frame) -> str | None:
         """`point_card(c)`, c a card that is certainly one (a quantifier's or a loop's
         variable over a zone, a move parameter) and the def a value of its card alone

@@ -751,8 +751,9 @@ def test_legal_move_tests_unswitched_on_an_invariant_first_disjunct(tmp_path: Pa
 def test_legal_move_tests_unswitched_on_an_invariant_if(tmp_path: Path) -> None:
     """A conjunct `if T then A else B` (or a def whose body is one: `fits(c)`), T reading
     no parameter and unable to fail, is tested once before the loops: the conjunct is A
-    in one arm, B in the other (`work is empty`: B knows work is not). A T that may fail
-    (`top of work`) or reads the parameter (`c.rank > 10` in `big`) stays where it is."""
+    in one arm, B in the other (`work is empty`: B knows work is not, and computes
+    `(top of work).rank - 1` once). A T that may fail (`top of work`) or reads the
+    parameter (`c.rank > 10` in `big`) stays where it is."""
     path = tmp_path / "branch.cardgame"
     path.write_text(OPTIMISER_GAMES["branch"], encoding="utf-8")
     fast, plain = _both(path, 0, {})
@@ -771,6 +772,13 @@ def test_legal_move_tests_unswitched_on_an_invariant_if(tmp_path: Path) -> None:
     assert "RANK[s[" not in place.split("else:")[0]  # the arm where work is empty: no top
     assert f"(s[{work}] or _E(" not in place  # the other arm knows work is not empty
     assert code["close"].count("for u_c in") == 2 and f"(s[{pile}] or _E(" not in code["close"]
+    # where an arm knows the zone is not empty, what reads its top and no parameter is
+    # computed once, before the loops (here: one (top of work).rank - 1 for 3 slots)
+    top = re.search(rf"(_h\d+) = RANK\[s\[{work}\]\[-1\]\]\s+(_h\d+) = \(\1 - 1\)", place)
+    assert top and place.count(f"== {top.group(2)})") == 3
+    assert "RANK[s[" not in place.replace(top.group(0), "")
+    led = re.search(rf"(_h\d+) = SUIT\[s\[{pile}\]\[-1\]\]\s+for u_c in", code["close"])
+    assert led and f"(SUIT[u_c] == {led.group(1)})" in code["close"]
     risky = code["risky"]
     assert risky.count("for u_c in") == 1 and f"(s[{work}] or _E(" in risky  # may fail
     assert code["odd"].count("for u_c in") == 2  # big(c) stays; fits(c) is unswitched

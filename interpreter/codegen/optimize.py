@@ -230,7 +230,7 @@ class Optimizing(Exprs):
         return f"sum(map({table}.__getitem__, {src}))"
 
     def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str],
-                costly: bool = False) -> str:
+                costly: bool = False, lazy: bool = True) -> str:
         """The code of `lower()` (a quantifier, a def without parameters), computed once
         at the outermost loop level whose values it reads when that is outside the loop
         being compiled, and in place when it reads this loop's values or changes the state.
@@ -246,11 +246,15 @@ class Optimizing(Exprs):
         finally:
             h.attempts.pop()
         level = max(att.level, 0)
-        if att.blocked or level >= h.cur or names.impure != impure:
-            return code  # it reads this loop's parameter, or changes the state: in place
+        if att.blocked or level >= h.cur or names.impure != impure or code.isidentifier():
+            # it reads this loop's parameter, or changes the state: in place; or it is a
+            # name already (a variable hoisted inside it: `led` of `(bottom of trick).suit`)
+            return code
         if names.unsafe == unsafe and not (costly and h.conditional):
             names.walrus = walrus  # its code is no longer in place
             return h.hoist(level, key, code, names)
+        if not lazy:  # a cheap value that may fail: in place, not remembered
+            return code
         # it may fail: evaluated where it stands, the first time only
         var = h.hoist(level, ("once",) + key, "...", names)
         names.walrus += 1
@@ -563,6 +567,17 @@ class Optimizing(Exprs):
             # `queen_breaks and is_queen(c)` with the option on: the right operand, the
             # value `and`/`or` gives then
             return self.expr(e.right, fr)
+        h = fr.hoist
+        if (isinstance(h, _Hoist) and h.cur > 0 and e.op in ("+", "-", "*")
+                and self.cx.type_of(e) == "int" and self.cx.const_int(e) is None):
+            # arithmetic that reads no value of this loop (`(top of work).rank - 1`):
+            # computed once, before the loop, when it cannot fail; else in place
+            try:
+                key: Any = ("arith", value_key(self.cx, e, fr.env))
+            except KeyError:  # a name bound inside the expression: in place
+                return super().binary(e, fr)
+            return self.hoisted(h, fr, key, lambda: super(Optimizing, self).binary(e, fr),
+                                lazy=False)
         return super().binary(e, fr)
 
     def const_truth(self, e: A.Expr) -> bool | None:
@@ -756,6 +771,21 @@ class Optimizing(Exprs):
                 inner.env[a.name] = value
         args = [self.as_tuple(a, inner) for a in e.args]
         return self.inline_def(d, args, inner, e.args)
+
+    def attr(self, e: A.Attr, fr: Frame) -> str:
+        h = fr.hoist
+        if (isinstance(h, _Hoist) and h.cur > 0 and e.name != "face_up"
+                and isinstance(e.obj, A.Unary) and e.obj.op in ("top", "bottom")):
+            # an attribute of the top of a zone that reads no value of this loop (`(top of
+            # work).rank` where an unswitched test said work is not empty): computed once,
+            # before the loop, when it cannot fail; else in place
+            try:
+                key: Any = ("attr", value_key(self.cx, e, fr.env))
+            except KeyError:  # a name bound inside the expression: in place
+                return super().attr(e, fr)
+            return self.hoisted(h, fr, key, lambda: super(Optimizing, self).attr(e, fr),
+                                lazy=False)
+        return super().attr(e, fr)
 
     def card_attr(self, e: A.Attr, table: str, obj: str, fr: Frame) -> str:
         h = fr.hoist

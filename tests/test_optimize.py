@@ -1483,3 +1483,38 @@ def test_a_move_of_one_card_is_listed_from_a_table_of_its_moves() -> None:
     assert "out.append((me, 3, u_f, u_c))" in src  # (two cards)
     assert "MV1" not in plain.gen.source
     play_both(fast, plain, seeds=(1, 2, 3))
+
+
+def test_a_decider_known_when_compiling_lists_constant_moves(tmp_path: Path) -> None:
+    """Where a decision's decider is known when compiling (the only player of a solitaire,
+    or `1 chooses` in a game of three), its generators are written for that player: the
+    moves they list are constants (`(1, 2, 3)`), not tuples built from `me`. A decision
+    of a player only known when playing lists `(me, ...)`. The moves are the same."""
+    fast, plain = _both(ROOT / "games" / "chains.cardgame", 1, {})
+    legal = fast.gen.source[fast.gen.source.index("def legal_"):]
+    assert "out.append((1, 2, 5))" in legal and "(me, " not in legal
+    assert "out.append((me, 2, u_i))" in plain.gen.source
+    play_both(fast, plain, seeds=(1, 2, 3))
+    text = """\
+game "Who"
+players 3
+deck standard
+zone hand[player]: owner
+zone pile: face up
+setup { shuffle deck  deal 4 from deck to hand }
+move give(i in 1..2) "give {i}" when hand[me] is not empty { move top of hand[me] to pile }
+flow {
+  repeat {
+    1 chooses give
+    for p in players { p chooses give }
+  }
+}
+end when hand[1] is empty
+"""
+    path = tmp_path / "who.cardgame"
+    path.write_text(text, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    assert legal.count("out.append((1, 0, 2))") == 1 and legal.count("out.append((me, 0, 2))") == 1
+    play_both(fast, plain, seeds=tuple(range(6)))

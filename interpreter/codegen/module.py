@@ -113,10 +113,12 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         graph.thread_jumps()
         graph.drop_unreachable()
     out += graph.functions()
-    out += legal_functions(cx, graph, generators)
+    by_node = decision_generators(cx, graph, moves, generators)
+    out += legal_functions(cx, graph, by_node)
     out += results(x)
     out += step_code(x, graph, effects,
-                     {d.node: legal_body(cx, d, generators) for d in graph.decisions.values()},
+                     {d.node: legal_body(cx, d, by_node[d.node])
+                      for d in graph.decisions.values()},
                      draws, gen_draws)
     out += def_functions(x)
     out += getattr(x, "module_lines", [])  # the optimiser's tables of the deck
@@ -216,13 +218,40 @@ def setup(stmts: Stmts) -> list[str]:
     return out
 
 
-def legal_functions(cx: Ctx, graph: FlowGraph, generators: dict[int, list[str]]) -> list[str]:
+def decision_generators(cx: Ctx, graph: FlowGraph, moves: Moves,
+                        generators: dict[int, list[str]]) -> dict[int, dict[int, list[str]]]:
+    """The legal-move generator of each move each decision offers, by decision node. In
+    optimised code, where the decider is known when compiling (a constant player, or the
+    only one), each move's generator is written again for that player: its moves are
+    constants."""
+    g = cx.g
+    names = list(g.moves)
+    written: dict[tuple[int, int], list[str]] = {}
+    out: dict[int, dict[int, list[str]]] = {}
+    for d in graph.decisions.values():
+        me = d.who if d.who is not None else 1 if cx.n == 1 else None
+        if not cx.optimize or cx.coverage or d.simultaneous or me is None:
+            out[d.node] = generators
+            continue
+        gens = dict(generators)
+        for alt in d.alts:
+            if alt < len(names):  # (not the pass of an optional choice)
+                if (alt, me) not in written:
+                    written[alt, me] = moves.generator(g.moves[names[alt]], alt,
+                                                       f"move {names[alt]}", me)
+                gens[alt] = written[alt, me]
+        out[d.node] = gens
+    return out
+
+
+def legal_functions(cx: Ctx, graph: FlowGraph, by_node: dict[int, dict[int, list[str]]]
+                    ) -> list[str]:
     """The legal moves at each decision node, and the tables the step reads."""
     out = []
     decisions = graph.decisions
     for d in decisions.values():
         out.append(f"def legal_{d.node}(s):")
-        out += ["    " + ln for ln in legal_body(cx, d, generators)]
+        out += ["    " + ln for ln in legal_body(cx, d, by_node[d.node])]
         out.append("")
     out.append("LEGAL = {" + ", ".join(f"{d}: legal_{d}" for d in decisions) + "}")
     out.append("SUCC = {" + ", ".join(f"{d.node}: {d.succ}" for d in decisions.values()) + "}")

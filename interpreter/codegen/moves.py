@@ -36,6 +36,7 @@ class Moves:
         self.stmts = stmts
         self.x = stmts.x
         self.cx = stmts.cx
+        self.me = Local("me")  # `me` in the generator being written (see `generator`)
 
     def lower(self, name: str, md: A.MoveDecl) -> MoveCode:
         cx = self.cx
@@ -99,11 +100,18 @@ class Moves:
         lines.append("")
         return lines
 
-    def generator(self, md: A.MoveDecl, mid: int, rule: str) -> list[str]:
+    def generator(self, md: A.MoveDecl, mid: int, rule: str, me: int | None = None
+                  ) -> list[str]:
         """The legal-move generator of one move, as a block of lines (indented from 0)
-        that appends `(me, mid, args...)` to `out` for every legal combination."""
+        that appends `(me, mid, args...)` to `out` for every legal combination. `me`: the
+        decider where a decision knows it when compiling (optimised code: then the moves
+        listed are constants, `(1, 2, 3)`, not tuples built for each decision)."""
         conj: list[_Conj] = list(conjuncts(md.when)) if md.when is not None else []
-        return self.unswitched(md, mid, rule, conj, ())
+        self.me = Local("me") if me is None else Local(str(me), None, me, me)
+        try:
+            return self.unswitched(md, mid, rule, conj, ())
+        finally:
+            self.me = Local("me")
 
     def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[_Conj],
                    guards: tuple[A.Expr, ...], depth: int = 0,
@@ -154,7 +162,7 @@ class Moves:
                                        facts)
             names = cx.names
             unsafe, impure = names.unsafe, names.impure
-            test = self.x.expr(first, Frame({"me": Local("me")}, rule))
+            test = self.x.expr(first, Frame({"me": self.me}, rule))
             if names.unsafe != unsafe or names.impure != impure:
                 continue
             rest = ds[1:]
@@ -194,7 +202,7 @@ class Moves:
             floor = max(floor, lvl)
             levels[lvl].append(c)
         # tables for defs of a constant-range parameter, filled before the loops
-        fr = Frame({"me": Local("me", level=0)}, rule, hoist=new_hoist(cx),
+        fr = Frame({"me": attrs.evolve(self.me, level=0)}, rule, hoist=new_hoist(cx),
                    tables={} if cx.optimize else None)
         gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md), guards)
         w = CodeWriter()
@@ -263,7 +271,7 @@ class Moves:
                                    depth, opened, facts)
         names = cx.names
         unsafe, impure = names.unsafe, names.impure
-        test = self.x.expr(first, Frame({"me": Local("me")}, rule))
+        test = self.x.expr(first, Frame({"me": self.me}, rule))
         if names.unsafe != unsafe or names.impure != impure:
             return None  # its code may fail after all: the conjunct stays as it is
         yes_guards = no_guards = guards
@@ -294,7 +302,7 @@ class Moves:
                 truth = not truth
             e = attrs.evolve(e, negated=False)
         try:
-            return value_key(self.cx, e, {"me": Local("me")}), truth
+            return value_key(self.cx, e, {"me": self.me}), truth
         except KeyError:  # a name bound inside it
             return None
 
@@ -384,13 +392,14 @@ class _Generator:
             h.conditional = outer
         inner = CodeWriter(w.ind + INDENT if conds else w.ind)
         params = self.md.params
+        me = fr.env["me"].code
         if lvl == len(params):
             args = "".join(f", {fr.env[p.name].code}" for p in params)
             table = self.move_table()
             if table is not None:  # (me, mid, c) made once for every player and card
-                inner.line(f"out.append({table}[me][{fr.env[params[0].name].code}])")
+                inner.line(f"out.append({table}[{me}][{fr.env[params[0].name].code}])")
             else:
-                inner.line(f"out.append((me, {self.mid}{args}))")
+                inner.line(f"out.append(({me}, {self.mid}{args}))")
         else:
             p = params[lvl]
             lo, hi = cx.const_range(p.source)
@@ -407,7 +416,7 @@ class _Generator:
                 # of 13 has 286 sets of 3), listed lazily (runtime.SetMoves): counted, and
                 # built only when the engine lists them or a playout draws one
                 args = "".join(f", {fr.env[q.name].code}" for q in params[:-1])
-                inner.line(f"out = {cx.helper('_msets')}(out, (me, {self.mid}{args}), "
+                inner.line(f"out = {cx.helper('_msets')}(out, ({me}, {self.mid}{args}), "
                            f"{x.subsets_args(p.source, fr)})")
             else:
                 src = x.param_source(p.source, fr)

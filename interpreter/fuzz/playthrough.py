@@ -78,6 +78,19 @@ class Coverage:
     cut: int = 0  # playthroughs stopped at --max-moves in a game with a declared limit
     longest: int = 0
     ambiguous: dict[str, str] = attrs.field(factory=dict)  # move text -> why
+    # the fast walks (fast.py): games, moves, those on which every seat saw every card,
+    # their time and endings, what a walk found that its full replay did not; the
+    # full playthroughs' time in the search (not the shrinking); the fast walk that found
+    # the failure (0: none)
+    fast_games: int = 0
+    fast_moves: int = 0
+    fast_open: int = 0
+    fast_seconds: float = 0.0
+    fast_cpu: float = 0.0  # (CPU time, for benchmarks on a shared machine)
+    fast_endings: dict[str, int] = attrs.field(factory=dict)
+    fast_unconfirmed: list[str] = attrs.field(factory=list)
+    full_seconds: float = 0.0
+    found_by_fast: int = 0
 
 
 # the JSON round trip and the views of re-dealt states are checked on every 8th state of

@@ -9,13 +9,17 @@ game checked.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
+from cardgame.interpreter import fuzz as F
 from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.fuzz import Playthrough, PropertyFailure
-from cardgame.interpreter.fuzz.fast import FastWalks
+from cardgame.interpreter.fuzz.fast import FAST_CHECKED, FULL_ONLY, FastWalks
+from cardgame.interpreter.fuzz.search import FAST_PER_FULL
 
 MUTANTS = Path(__file__).resolve().parent / "mutants"
 
@@ -130,3 +134,68 @@ def test_a_walk_that_failed_replays_its_failure_not_another() -> None:
         Playthrough(g, 2000).run(w.seed, lambda n: next(it, 0))
     assert e.value.cx.property == "legal-move-fails"
     assert len(e.value.cx.moves) <= w.moves
+
+
+def run(game: str | Path, **kw: Any) -> F.FuzzReport:
+    kw.setdefault("seed", 0)
+    kw.setdefault("database", None)
+    kw.setdefault("shrink_seconds", 2)
+    kw.setdefault("write_replay", False)
+    return F.fuzz(game, **kw)
+
+
+def test_a_budget_of_games_interleaves_a_fixed_number_of_walks() -> None:
+    a = run("calculation", examples=5, seed=4)
+    b = run("calculation", examples=5, seed=4)
+    assert a.ok and a.coverage.games == 5
+    assert a.coverage.fast_games == 5 * FAST_PER_FULL
+    assert (a.coverage.fast_moves, a.coverage.checks) == (b.coverage.fast_moves,
+                                                           b.coverage.checks)
+    off = run("calculation", examples=5, seed=4, fast_walks=False)
+    assert off.coverage.fast_games == 0
+    # the full playthroughs are the same ones, walks or not
+    assert (off.coverage.games, off.coverage.moves, off.coverage.checks) == (
+        a.coverage.games, a.coverage.moves, a.coverage.checks)
+    assert "fast walks" not in F.format_report(off)
+
+
+def test_a_time_budget_gives_most_of_it_to_fast_walks() -> None:
+    r = run("besieged-castle", seconds=1.5, seed=None)
+    c = r.coverage
+    assert r.ok and c.games >= 1 and c.fast_games >= 1
+    assert c.fast_moves > c.moves
+    assert c.fast_seconds > r.full_seconds
+
+
+def test_the_report_says_what_each_kind_of_game_checked() -> None:
+    r = run("besieged-castle", examples=2)
+    text = F.format_report(r)
+    assert "full playthroughs: 2 games" in text
+    assert f"fast walks: {2 * FAST_PER_FULL} games" in text
+    assert ", ".join(FAST_CHECKED) in text
+    assert "leak cannot happen on them" in text
+    doc = F.report_json(r)
+    fw = doc["fast_walks"]
+    assert fw["games"] == 2 * FAST_PER_FULL and fw["checked"] == list(FAST_CHECKED)
+    assert fw["leak"] == "vacuous" and "leak" not in fw["full_playthroughs_only"]
+    assert doc["full_playthroughs"]["games"] == 2
+    assert set(doc["full_playthroughs"]["checked"]) == set(F.PROPERTIES)
+    assert doc["moves_per_second"] > 0
+    json.dumps(doc)
+    r = run("calculation", examples=2)
+    assert "leak in the full playthroughs only" in F.format_report(r)
+    fw = F.report_json(r)["fast_walks"]
+    assert fw["leak"] == "full playthroughs only"
+    assert set(fw["full_playthroughs_only"]) == set(FULL_ONLY)
+
+
+def test_a_failure_a_fast_walk_finds_is_confirmed_and_shrunk() -> None:
+    # the first full playthrough (seed 0, the first move at every choice) passes; a fast
+    # walk after it finds the odd chip lost, its full replay confirms it, and the
+    # shrinking makes it as short as before
+    r = run(MUTANTS / "duel-chip-leak.cardgame", examples=200)
+    c = r.coverage
+    assert r.failure is not None and r.failure.property == "invariant"
+    assert c.found_by_fast >= 1 and c.found_after >= 2
+    assert "found by fast walk" in F.format_report(r)
+    assert len(r.failure.moves) <= 6

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine import Game
+from .fast import FastWalks
 from .playthrough import Counterexample, Coverage, Playthrough, PropertyFailure
 from .story import MEMORY_MB, MIN_SECONDS, Story, StorySearch, length
 
@@ -39,6 +40,11 @@ HYPOTHESIS_STALL = 0.1
 HYPOTHESIS_STALL_MIN = 1.0
 # the story search plays at least this many games after a budget of games is spent
 MIN_GAMES = 100
+# fast checked walks (fast.py) between the full playthroughs: with a time budget, they
+# get this share of the search's time; with a budget of games (playthroughs), each full
+# playthrough is followed by FAST_PER_FULL walks (a run that repeats exactly with --seed)
+FAST_SHARE = 0.8
+FAST_PER_FULL = 4
 
 
 class _Stop(KeyboardInterrupt):
@@ -80,7 +86,8 @@ class Progress:
         self.last = now
         b = self.budget
         el = b.elapsed()
-        rate = self.cov.moves / el if el > 0 else 0.0
+        c = self.cov
+        rate = (c.moves + c.fast_moves) / el if el > 0 else 0.0
         if self.stage:
             left = f"{self.stage}: shortest so far {self.best} moves"
         elif b.seconds is not None:
@@ -89,7 +96,7 @@ class Progress:
             left = f"{self.cov.games}/{b.examples} games"
         else:
             left = ""
-        line = (f"fuzz: {self.cov.games:,} games, {rate:,.0f} moves/s, "
+        line = (f"fuzz: {c.games + c.fast_games:,} games, {rate:,.0f} moves/s, "
                 f"{self.cov.checks:,} properties checked, {left}")
         self.stream.write("\r" + line[:120].ljust(100))
         self.stream.flush()
@@ -137,8 +144,9 @@ class Search:
     def __init__(self, play: Playthrough, budget: Budget, seed: int | None, database: Any,
                  shrink_seconds: float, digest: bytes, progress: Progress,
                  shrink_games: int | None = None,
-                 shrink_memory_mb: float = MEMORY_MB) -> None:
+                 shrink_memory_mb: float = MEMORY_MB, fast_walks: bool = True) -> None:
         self.play = play
+        self.fast: FastWalks | None = FastWalks(play, seed) if fast_walks else None
         self.shrink_games = shrink_games
         self.shrink_memory_mb = shrink_memory_mb
         self.found: Counterexample | None = None  # the first failure met
@@ -292,12 +300,22 @@ class Search:
                 choices.clear()
                 choose = first if cov.games == 0 else randomly
                 game_seed = 0 if cov.games == 0 else rng.getrandbits(32)
+                t0 = time.perf_counter()
                 try:
                     play.run(game_seed, choose)
                 except PropertyFailure as e:
                     e.cx.draws = len(choices)
                     self.record(e.cx)
                     break
+                finally:
+                    cov.full_seconds += time.perf_counter() - t0
+                if self.fast is not None:
+                    cx = self.fast_walks(time.perf_counter() - t0)
+                    if cx is not None:
+                        self.record(cx)
+                        game_seed, *rest = self.fast.choices
+                        choices[:] = rest
+                        break
         except _Stop:
             pass
         found = self.best
@@ -315,6 +333,25 @@ class Search:
                 return shrunk
             self.shrunk = False
         return self.best
+
+    def fast_walks(self, full: float) -> Counterexample | None:
+        """The fast walks after a full playthrough that took `full` seconds: FAST_PER_FULL
+        of them with a budget of games, else for the time that gives them FAST_SHARE of
+        the search's. A failure one finds, confirmed by its full replay."""
+        fast = self.fast
+        assert fast is not None
+        if self.budget.seconds is None:
+            for _ in range(FAST_PER_FULL):
+                cx = fast.walk()
+                if cx is not None:
+                    return cx
+            return None
+        end = time.perf_counter() + full * FAST_SHARE / (1 - FAST_SHARE)
+        while True:
+            self.tick()
+            cx = fast.walk()
+            if cx is not None or time.perf_counter() >= end:
+                return cx
 
     def story_end(self) -> float:
         """When shrinking ends: the budget left, up to `shrink_seconds` after the first

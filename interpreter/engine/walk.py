@@ -32,6 +32,7 @@ from __future__ import annotations
 import dis
 import random
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO
@@ -74,6 +75,10 @@ class Walker:
         self.detect_loops = detect_loops
         self.dedupe = dedupe
         self.zone_slots = list(g._zone_slots)
+        # every zone's cards at once (a tuple of the zones' tuples, one zone or more)
+        get = itemgetter(*self.zone_slots)
+        self.zones_of: Callable[[list[Any]], tuple[tuple[int, ...], ...]] = (
+            get if len(self.zone_slots) > 1 else lambda s: (get(s),))
         self.ncards = g._ncards
         self.all_cards = frozenset(range(g._ncards))
         self.players = tuple(range(1, g.players + 1))
@@ -100,7 +105,7 @@ class Walker:
             w.found, w.message = "rule-error", f"the deal fails: {type(e).__name__}: {e}"
             return w
         getrandbits = rng.getrandbits
-        zone_slots = self.zone_slots
+        zones_of = self.zones_of
         ncards = self.ncards
         all_cards = self.all_cards
         invariants = g.invariants
@@ -124,7 +129,7 @@ class Walker:
         m: Move = ()
         while True:
             # ---- the state reached: its cards, the invariants
-            zones = [s[z] for z in zone_slots]
+            zones = zones_of(s)
             if sum(map(len, zones)) != ncards or set().union(*zones) != all_cards:
                 w.found, w.message = "conservation", "the cards in play"
                 break

@@ -45,11 +45,18 @@ MIN_GAMES = 100
 # playthrough is followed by FAST_PER_FULL walks (a run that repeats exactly with --seed)
 FAST_SHARE = 0.8
 FAST_PER_FULL = 4
+# ... and, with a time budget, this share of their time comes first, before the first full
+# playthrough (which can take longer than the whole budget: Hearts' take seconds)
+FAST_FIRST = 0.25
 
 
 class _Stop(KeyboardInterrupt):
     """Time is up. Hypothesis lets an interruption through at once, at any point of a
     playthrough, without taking it for a failure or recording the cut-off example."""
+
+
+class _Found(Exception):
+    """A fast walk before the first full playthrough found a failure."""
 
 
 class Budget:
@@ -295,6 +302,13 @@ class Search:
 
         game_seed = 0
         try:
+            if self.fast is not None and budget.seconds is not None:
+                ahead = budget.seconds * FAST_SHARE * FAST_FIRST
+                cx = self.fast_walks(ahead * (1 - FAST_SHARE) / FAST_SHARE)
+                if cx is not None:
+                    self.record(cx)
+                    game_seed, choices[:] = self.fast.choices[0], self.fast.choices[1:]
+                    raise _Found
             while budget.examples is None or cov.games < budget.examples:
                 self.tick()
                 choices.clear()
@@ -313,10 +327,9 @@ class Search:
                     cx = self.fast_walks(time.perf_counter() - t0)
                     if cx is not None:
                         self.record(cx)
-                        game_seed, *rest = self.fast.choices
-                        choices[:] = rest
+                        game_seed, choices[:] = self.fast.choices[0], self.fast.choices[1:]
                         break
-        except _Stop:
+        except (_Stop, _Found):
             pass
         found = self.best
         if found is None:

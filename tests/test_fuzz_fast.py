@@ -183,7 +183,7 @@ def test_the_report_says_what_each_kind_of_game_checked() -> None:
     assert doc["moves_per_second"] > 0
     json.dumps(doc)
     r = run("calculation", examples=2)
-    assert "leak in the full playthroughs only" in F.format_report(r)
+    assert "; leak, illegal-move-accepted," in F.format_report(r)
     fw = F.report_json(r)["fast_walks"]
     assert fw["leak"] == "full playthroughs only"
     assert set(fw["full_playthroughs_only"]) == set(FULL_ONLY)

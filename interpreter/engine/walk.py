@@ -48,7 +48,7 @@ class Walk:
     `failing_move` when the step of the move played failed)."""
 
     __slots__ = ("seed", "choices", "moves", "ended", "found", "message", "failing_move",
-                 "cut", "open", "fired", "decisions")
+                 "cut", "open", "fired", "decisions", "number")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -62,6 +62,7 @@ class Walk:
         self.open = True
         self.fired: set[int] = set()  # the moves played (move numbers)
         self.decisions: set[int] = set()  # the decision points reached
+        self.number = 0  # (the caller's count of walks)
 
 
 class Walker:

@@ -34,7 +34,7 @@ from .playthrough import Counterexample, Playthrough, PropertyFailure
 # what a fast walk checks on every step, and what only the full playthroughs check
 FAST_CHECKED = ("conservation", "invariant", "dead-end", "rule-error", "no-termination",
                 "loop", "legal-move-fails")
-FULL_ONLY = ("illegal-move-accepted", "nondeterminism", "json", "leak", "crash")
+FULL_ONLY = ("leak", "illegal-move-accepted", "nondeterminism", "json", "crash")
 # texts of moves kept for the moves that read alike (a custom deck's twins), at most
 TEXT_CACHE = 100_000
 
@@ -75,8 +75,12 @@ class FastWalks:
 
     def walk(self) -> Counterexample | None:
         """One fast walk; a failure it finds, confirmed by the full playthrough."""
-        play = self.play
-        cov = play.cov
+        w = self.play_one()
+        return None if w.found is None else self.confirm(w)
+
+    def play_one(self) -> Walk:
+        """One fast walk, counted in the coverage (what it found not yet confirmed)."""
+        cov = self.play.cov
         t0 = time.perf_counter()
         c0 = time.process_time()
         w = self.walker.walk(self.rng.getrandbits(32), self.rng)
@@ -93,13 +97,8 @@ class FastWalks:
         if w.cut:
             cov.cut += 1
         cov.fast_seconds += time.perf_counter() - t0
-        if w.found is None:
-            return None
-        cx = self.confirm(w)
-        if cx is not None:
-            self.choices = [w.seed, *w.choices[:cx.draws]]
-            cov.found_by_fast = cov.fast_games
-        return cx
+        w.number = cov.fast_games
+        return w
 
     def confirm(self, w: Walk) -> Counterexample | None:
         """Play the walk's deal and choices again as a full checked playthrough: its
@@ -119,8 +118,11 @@ class FastWalks:
         try:
             play.run(w.seed, choose)
         except PropertyFailure as e:
-            e.cx.draws = used[0]
-            return e.cx
+            cx = e.cx
+            cx.draws = used[0]
+            self.choices = [w.seed, *choices[:cx.draws]]
+            play.cov.found_by_fast = w.number
+            return cx
         finally:
             play.tick = saved
         play.cov.fast_unconfirmed.append(

@@ -97,6 +97,10 @@ class Coverage:
 # a playthrough (and its last): they cost more than all the other checks together
 SAMPLE_EVERY = 8
 
+# moves between two calls of `tick` (the search's clock, and its fast walks' share of the
+# time: a full playthrough of Hearts plays about 60 moves a second)
+TICK_EVERY = 16
+
 Chooser = Callable[[int], int]  # n -> an index in range(n); 0 is the simplest choice
 
 
@@ -416,7 +420,7 @@ class Playthrough:
             step += 1
             cov.moves += 1
             cov.fired.add(m[1])
-            if step % 256 == 0:
+            if step % TICK_EVERY == 0:
                 self.tick()
         self.determinism(seed, moves, path)
         return path

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..engine import Game
+from ..engine import Game, Walk
 from .fast import FastWalks
 from .playthrough import Counterexample, Coverage, Playthrough, PropertyFailure
 from .story import MEMORY_MB, MIN_SECONDS, Story, StorySearch, length
@@ -41,13 +41,11 @@ HYPOTHESIS_STALL_MIN = 1.0
 # the story search plays at least this many games after a budget of games is spent
 MIN_GAMES = 100
 # fast checked walks (fast.py) between the full playthroughs: with a time budget, they
-# get this share of the search's time; with a budget of games (playthroughs), each full
-# playthrough is followed by FAST_PER_FULL walks (a run that repeats exactly with --seed)
+# get this share of the search's time (checked at every tick, so also during a long full
+# playthrough); with a budget of games (playthroughs), each full playthrough is followed
+# by FAST_PER_FULL walks (a run that repeats exactly with --seed)
 FAST_SHARE = 0.8
 FAST_PER_FULL = 4
-# ... and, with a time budget, this share of their time comes first, before the first full
-# playthrough (which can take longer than the whole budget: Hearts' take seconds)
-FAST_FIRST = 0.25
 
 
 class _Stop(KeyboardInterrupt):
@@ -55,8 +53,13 @@ class _Stop(KeyboardInterrupt):
     playthrough, without taking it for a failure or recording the cut-off example."""
 
 
-class _Found(Exception):
-    """A fast walk before the first full playthrough found a failure."""
+class _Pending(KeyboardInterrupt):
+    """A fast walk played from a tick found a failure: it goes through the full
+    playthrough under way (like `_Stop`) to `explore`, which confirms it."""
+
+    def __init__(self, walk: Walk) -> None:
+        super().__init__()
+        self.walk = walk
 
 
 class Budget:
@@ -170,6 +173,8 @@ class Search:
         self.improved_at = 0.0
         self.best: Counterexample | None = None
         self.shrunk = False
+        self.balancing = False  # (explore, with a time budget: see balance)
+        self.explore_t0 = 0.0
         play.tick = self.tick
 
     def tick(self) -> None:
@@ -179,6 +184,8 @@ class Search:
         if self.best is None:
             if self.budget.expired():
                 raise _Stop
+            if self.balancing:
+                self.balance()
         else:
             now = time.monotonic()
             if (self.best.draws > SHRINK_LIMIT or now > self.shrink_deadline
@@ -285,6 +292,7 @@ class Search:
         and it saves the shrunk one in the database."""
         play = self.play
         cov = play.cov
+        fast_before = cov.fast_seconds
         budget = self.budget
         rng = random.Random(f"cardgame-fuzz/{self.seed}" if self.seed is not None else None)
         choices: list[int] = []
@@ -301,36 +309,43 @@ class Search:
             return c
 
         game_seed = 0
+        fast = self.fast
+        # with a time budget the fast walks keep their share of the time, also during a
+        # long full playthrough (its ticks); with a budget of games, 4 after each one
+        self.balancing = fast is not None and budget.seconds is not None
+        self.explore_t0 = time.perf_counter()
         try:
-            if self.fast is not None and budget.seconds is not None:
-                ahead = budget.seconds * FAST_SHARE * FAST_FIRST
-                cx = self.fast_walks(ahead * (1 - FAST_SHARE) / FAST_SHARE)
-                if cx is not None:
-                    self.record(cx)
-                    game_seed, choices[:] = self.fast.choices[0], self.fast.choices[1:]
-                    raise _Found
             while budget.examples is None or cov.games < budget.examples:
-                self.tick()
-                choices.clear()
-                choose = first if cov.games == 0 else randomly
-                game_seed = 0 if cov.games == 0 else rng.getrandbits(32)
-                t0 = time.perf_counter()
                 try:
+                    self.tick()
+                    choices.clear()
+                    choose = first if cov.games == 0 else randomly
+                    game_seed = 0 if cov.games == 0 else rng.getrandbits(32)
                     play.run(game_seed, choose)
                 except PropertyFailure as e:
                     e.cx.draws = len(choices)
                     self.record(e.cx)
                     break
-                finally:
-                    cov.full_seconds += time.perf_counter() - t0
-                if self.fast is not None:
-                    cx = self.fast_walks(time.perf_counter() - t0)
+                except _Pending as e:  # a fast walk failed: the full playthrough is cut
+                    assert fast is not None
+                    cx = fast.confirm(e.walk)
+                    if cx is None:
+                        continue
+                    self.record(cx)
+                    game_seed, choices[:] = fast.choices[0], fast.choices[1:]
+                    break
+                if fast is not None and budget.seconds is None:
+                    cx = self.fast_walks()
                     if cx is not None:
                         self.record(cx)
-                        game_seed, choices[:] = self.fast.choices[0], self.fast.choices[1:]
+                        game_seed, choices[:] = fast.choices[0], fast.choices[1:]
                         break
-        except (_Stop, _Found):
+        except _Stop:
             pass
+        finally:
+            self.balancing = False
+            cov.full_seconds += time.perf_counter() - self.explore_t0 - (
+                cov.fast_seconds - fast_before)
         found = self.best
         if found is None:
             return None
@@ -347,24 +362,35 @@ class Search:
             self.shrunk = False
         return self.best
 
-    def fast_walks(self, full: float) -> Counterexample | None:
-        """The fast walks after a full playthrough that took `full` seconds: FAST_PER_FULL
-        of them with a budget of games, else for the time that gives them FAST_SHARE of
-        the search's. A failure one finds, confirmed by its full replay."""
+    def fast_walks(self) -> Counterexample | None:
+        """With a budget of games: the FAST_PER_FULL fast walks after a full playthrough,
+        and a failure one of them finds, confirmed by its full replay."""
         fast = self.fast
         assert fast is not None
-        if self.budget.seconds is None:
-            for _ in range(FAST_PER_FULL):
-                cx = fast.walk()
-                if cx is not None:
-                    return cx
-            return None
-        end = time.perf_counter() + full * FAST_SHARE / (1 - FAST_SHARE)
-        while True:
-            self.tick()
+        for _ in range(FAST_PER_FULL):
             cx = fast.walk()
-            if cx is not None or time.perf_counter() >= end:
+            if cx is not None:
                 return cx
+        return None
+
+    def balance(self) -> None:
+        """With a time budget: fast walks until they have had FAST_SHARE of the search's
+        time. Called from `tick`, also inside a full playthrough: a walk that fails is
+        not replayed here (that would be a playthrough within a playthrough) but handed
+        to `explore` (`_Pending`), which cuts the full one short and confirms it."""
+        fast = self.fast
+        assert fast is not None
+        cov = self.play.cov
+        ratio = FAST_SHARE / (1 - FAST_SHARE)
+        while True:
+            full = time.perf_counter() - self.explore_t0 - cov.fast_seconds
+            if cov.fast_seconds >= ratio * full:
+                return
+            if self.budget.expired():
+                raise _Stop
+            w = fast.play_one()
+            if w.found is not None:
+                raise _Pending(w)
 
     def story_end(self) -> float:
         """When shrinking ends: the budget left, up to `shrink_seconds` after the first

@@ -199,3 +199,13 @@ def test_a_failure_a_fast_walk_finds_is_confirmed_and_shrunk() -> None:
     assert c.found_by_fast >= 1 and c.found_after >= 2
     assert "found by fast walk" in F.format_report(r)
     assert len(r.failure.moves) <= 6
+
+
+def test_with_a_time_budget_a_walk_that_fails_is_confirmed_from_the_search() -> None:
+    # with a time budget the walks keep their share from the first tick on: in a game
+    # that never ends the first walk fails; the search confirms it by a full replay
+    r = run(MUTANTS / "calc-never-ends.cardgame", seconds=3.0, max_moves=150)
+    c = r.coverage
+    assert r.failure is not None and r.failure.property == "no-termination"
+    assert c.found_by_fast == 1 and c.found_after >= 1
+    assert len(r.failure.moves) == 150

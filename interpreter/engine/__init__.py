@@ -1,7 +1,8 @@
 """The game API: executes the generated code.
 
 Other layers import from here: `Game`, `State`, `Move`, `Position`, `GameSpec`,
-`compile_game`. Only the engine (and codegen) know where things live in a state.
+`compile_game`; `Walker`, the fuzzer's fast checked walks. Only the engine (and codegen)
+know where things live in a state.
 """
 
 from typing import Any
@@ -13,10 +14,11 @@ from .pipeline import GameSpec, compile_game, compile_loaded
 from .probe import Probes
 
 __all__ = ["Branch", "Event", "Game", "GameSpec", "Move", "Node", "Position", "Probes", "SearchSpace",
-           "Slots", "State", "Zone", "compile_game", "compile_loaded", "events", "replay"]
+           "Slots", "State", "Walk", "Walker", "Zone", "compile_game", "compile_loaded",
+           "events", "replay"]
 
 _LAZY = {"replay": None, "Node": "search_api", "SearchSpace": "search_api",
-         "Slots": "search_api"}
+         "Slots": "search_api", "Walk": "walk", "Walker": "walk"}
 
 
 def __getattr__(name: str) -> Any:

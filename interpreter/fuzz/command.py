@@ -64,7 +64,7 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
          database: Any = USE_DEFAULT_DB, shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
          out: str | Path | None = None, write_replay: bool = True,
          progress: TextIO | None = None, game_ref: str | None = None,
-         shrink_games: int | None = None) -> FuzzReport:
+         shrink_games: int | None = None, fast_walks: bool = True) -> FuzzReport:
     """Fuzz one game; the report says what failed (if anything) and how to replay it.
 
     `game` is a bundled name, a .cardgame path or a compiled Game. Give `examples` (the
@@ -72,7 +72,9 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     Hypothesis database, or None for none (default: `.cardgame/fuzz-db` here). With
     `write_replay`, a counterexample is saved to `out` (default
     `.cardgame/counterexample-<game>.json`). `shrink_games` bounds the games of the search
-    for a shorter failure (see `search.Search`), for a run that does not depend on time."""
+    for a shorter failure (see `search.Search`), for a run that does not depend on time. With
+    `fast_walks` (the default), fast checked walks run between the full playthroughs
+    (see `fast.py`)."""
     from ..engine import compile_game
 
     check_budget(examples, seconds, max_moves)
@@ -91,7 +93,7 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     prog = Progress(progress, budget, cov)
     play = Playthrough(g, max_moves, cov)
     search = Search(play, budget, seed, database, shrink_seconds, digest(g, ref, max_moves),
-                    prog, shrink_games=shrink_games)
+                    prog, shrink_games=shrink_games, fast_walks=fast_walks)
     try:
         cx = search.run()
     finally:
@@ -220,6 +222,15 @@ def merge_coverage(covs: Sequence[Coverage]) -> Coverage:
         out.cut += c.cut
         out.longest = max(out.longest, c.longest)
         out.ambiguous.update(c.ambiguous)
+        out.fast_games += c.fast_games
+        out.fast_moves += c.fast_moves
+        out.fast_open += c.fast_open
+        out.fast_seconds += c.fast_seconds
+        out.fast_cpu += c.fast_cpu
+        out.full_seconds += c.full_seconds
+        for k, v in c.fast_endings.items():
+            out.fast_endings[k] = out.fast_endings.get(k, 0) + v
+        out.fast_unconfirmed += c.fast_unconfirmed
     return out
 
 
@@ -275,6 +286,7 @@ def fuzz_parallel(game: str | Path, runner: Runner, *, players: int | None = Non
     best = min(failing, key=_report_key) if failing else None
     cov = merge_coverage([r.coverage for r in reports])
     cov.found_after = best.coverage.found_after if best is not None else 0
+    cov.found_by_fast = best.coverage.found_by_fast if best is not None else 0
     cx = best.failure if best is not None else None
     return finish_report(g, ref, seed, max_moves, time.monotonic() - t0, cov, cx,
                          best.shrunk if best is not None else False, write_replay, out,

@@ -78,11 +78,28 @@ class Coverage:
     cut: int = 0  # playthroughs stopped at --max-moves in a game with a declared limit
     longest: int = 0
     ambiguous: dict[str, str] = attrs.field(factory=dict)  # move text -> why
+    # the fast walks (fast.py): games, moves, those on which every seat saw every card,
+    # their time and endings, what a walk found that its full replay did not; the
+    # full playthroughs' time in the search (not the shrinking); the fast walk that found
+    # the failure (0: none)
+    fast_games: int = 0
+    fast_moves: int = 0
+    fast_open: int = 0
+    fast_seconds: float = 0.0
+    fast_cpu: float = 0.0  # (CPU time, for benchmarks on a shared machine)
+    fast_endings: dict[str, int] = attrs.field(factory=dict)
+    fast_unconfirmed: list[str] = attrs.field(factory=list)
+    full_seconds: float = 0.0
+    found_by_fast: int = 0
 
 
 # the JSON round trip and the views of re-dealt states are checked on every 8th state of
 # a playthrough (and its last): they cost more than all the other checks together
 SAMPLE_EVERY = 8
+
+# moves between two calls of `tick` (the search's clock, and its fast walks' share of the
+# time: a full playthrough of Hearts plays about 60 moves a second)
+TICK_EVERY = 16
 
 Chooser = Callable[[int], int]  # n -> an index in range(n); 0 is the simplest choice
 
@@ -403,7 +420,7 @@ class Playthrough:
             step += 1
             cov.moves += 1
             cov.fired.add(m[1])
-            if step % 256 == 0:
+            if step % TICK_EVERY == 0:
                 self.tick()
         self.determinism(seed, moves, path)
         return path

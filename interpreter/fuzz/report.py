@@ -13,6 +13,7 @@ from ..engine import Game, Move
 from ..errors import CardgameError
 from ..observe import history
 from ..options import option_text
+from .fast import FAST_CHECKED, FULL_ONLY
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
 from .story import STOPS, Story
 
@@ -49,7 +50,15 @@ class FuzzReport:
 
     @property
     def moves_per_second(self) -> float:
-        return self.coverage.moves / self.seconds if self.seconds > 0 else 0.0
+        """Checked moves per second: the full playthroughs' and the fast walks'."""
+        c = self.coverage
+        return (c.moves + c.fast_moves) / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def full_seconds(self) -> float:
+        """The time of the full playthroughs: all but the fast walks' (the database's
+        replay and the shrinking included)."""
+        return max(0.0, self.seconds - self.coverage.fast_seconds)
 
 
 def default_replay_path(game_ref: str) -> Path:
@@ -66,21 +75,26 @@ def coverage_warnings(g: Game, cov: Coverage, complete: bool) -> list[str]:
     out: list[str] = []
     for _text, why in sorted(cov.ambiguous.items()):
         out.append(f"ambiguous move text: {why}; a replay takes the first")
+    out += cov.fast_unconfirmed
     if cov.games == 0 or not complete:
         return out
     opts = ", ".join(f"{k}={option_text(v)}" for k, v in g.options.items())
     games = (f"{cov.games:,} game{'s' if cov.games != 1 else ''} ({g.players} player"
              f"{'s' if g.players != 1 else ''}" + (f", {opts}" if opts else "") + ")")
+    fast = (f" nor played in {cov.fast_games:,} fast walk{'s' if cov.fast_games != 1 else ''}"
+            if cov.fast_games else "")
     for mid, name in enumerate(g.move_names[:-1]):
         if mid not in cov.legal and mid not in cov.fired:
             decl = g.checked.moves.get(name)
             where = f" ({decl.span})" if decl is not None and decl.span.line else ""
-            out.append(f"move `{name}`{where} was never legal in {games}: a dead rule?")
+            out.append(f"move `{name}`{where} was never legal in {games}"
+                       + (f",{fast}" if fast else "") + ": a dead rule?")
     for node, d in sorted(g.decisions.items()):
         if node not in cov.decisions:
             alts = " | ".join(g.move_names[a] for a in d.alts)
             where = f" at {d.span}" if d.span.line else ""
-            out.append(f"the choice of `{alts}`{where} was never reached in {games}")
+            out.append(f"the choice of `{alts}`{where} was never reached in {games}"
+                       + (f" nor in {cov.fast_games:,} fast walks" if cov.fast_games else ""))
     if cov.cut:
         out.append(f"{cov.cut:,} playthrough{'s' if cov.cut != 1 else ''} reached --max-moves "
                    f"before the game's declared limit of {g.limit} moves (not checked further)")
@@ -149,10 +163,16 @@ def format_report(r: FuzzReport) -> str:
             + (f", seed {r.seed}" if r.seed is not None else ""))
     lines.append(head)
     rate = f"{r.moves_per_second:,.0f} moves/s"
-    lines.append(f"  {c.games:,} games, {c.moves:,} moves ({rate}), {c.checks:,} properties "
-                 f"checked in {r.seconds:.1f} s; longest game {c.longest} moves")
-    if c.endings:
-        ends = ", ".join(f"{n:,} {why!r}" for why, n in sorted(c.endings.items(),
+    if not c.fast_games:
+        lines.append(f"  {c.games:,} games, {c.moves:,} moves ({rate}), {c.checks:,} properties "
+                     f"checked in {r.seconds:.1f} s; longest game {c.longest} moves")
+    else:
+        lines += fast_lines(r)
+    endings = dict(c.endings)
+    for why, n in c.fast_endings.items():
+        endings[why] = endings.get(why, 0) + n
+    if endings:
+        ends = ", ".join(f"{n:,} {why!r}" for why, n in sorted(endings.items(),
                                                                 key=lambda kv: -kv[1]))
         lines.append(f"  endings: {ends}")
     cx = r.failure
@@ -166,7 +186,10 @@ def format_report(r: FuzzReport) -> str:
         if c.found_after:
             found = (f" ({st.found_moves} move{'s' if st.found_moves != 1 else ''}, deal seed "
                      f"{st.found_seed})" if st is not None else "")
-            lines.append(f"  found in game {c.found_after:,}{found}"
+            where = (f"by fast walk {c.found_by_fast:,}, confirmed by its full replay "
+                     f"(game {c.found_after:,})" if c.found_by_fast
+                     else f"in game {c.found_after:,}")
+            lines.append(f"  found {where}{found}"
                          + (f", then shrunk over {c.games - c.found_after:,} more games"
                             if r.shrunk else ""))
         if st is not None:
@@ -219,6 +242,39 @@ def format_report(r: FuzzReport) -> str:
     return "\n".join(lines)
 
 
+def _rate(moves: int, seconds: float) -> float:
+    return moves / seconds if seconds > 0 else 0.0
+
+
+def leak_on_walks(c: Coverage) -> str:
+    """What the fast walks say of the leak property."""
+    if c.fast_games and c.fast_open == c.fast_games:
+        return "vacuous"  # every seat saw every card at every decision of every walk
+    return "full playthroughs only"
+
+
+def fast_lines(r: FuzzReport) -> list[str]:
+    """The text report's lines on the two kinds of games the search played."""
+    c = r.coverage
+    n = c.games + c.fast_games
+    vacuous = leak_on_walks(c) == "vacuous"
+    leak = "; leak cannot happen on them (every seat saw every card at every decision)" \
+        if vacuous else ""
+    others = [p for p in FULL_ONLY if p != "leak" or not vacuous]
+    # (the properties the walks check are the rest: FAST_CHECKED, in the JSON report)
+    but = ", ".join(others[:-1]) + " and " + others[-1]
+    return [
+        f"  full playthroughs: {c.games:,} games, {c.moves:,} moves "
+        f"({_rate(c.moves, r.full_seconds):,.0f} moves/s), every property on every step "
+        f"and on every state one move aside; {c.checks:,} properties checked",
+        f"  fast walks: {c.fast_games:,} games, {c.fast_moves:,} moves "
+        f"({_rate(c.fast_moves, c.fast_seconds):,.0f} moves/s), every property checked on "
+        f"every step but {but} (the full playthroughs' alone), legal-move-fails for the "
+        f"move played only{leak}",
+        f"  in all: {n:,} games, {c.moves + c.fast_moves:,} moves ({r.moves_per_second:,.0f} "
+        f"moves/s) in {r.seconds:.1f} s; longest game {c.longest} moves"]
+
+
 def report_json(r: FuzzReport) -> dict[str, Any]:
     c = r.coverage
     out: dict[str, Any] = {
@@ -229,6 +285,19 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
         "seconds": round(r.seconds, 3), "moves_per_second": round(r.moves_per_second, 1),
         "longest_game": c.longest, "endings": c.endings, "warnings": r.warnings,
         "found_in_game": c.found_after or None, "shrunk": r.shrunk,
+        "found_by_fast_walk": c.found_by_fast or None,
+        "full_playthroughs": {
+            "games": c.games, "moves": c.moves, "seconds": round(r.full_seconds, 3),
+            "moves_per_second": round(_rate(c.moves, r.full_seconds), 1),
+            "checked": sorted(PROPERTIES)},
+        "fast_walks": {
+            "games": c.fast_games, "moves": c.fast_moves, "seconds": round(c.fast_seconds, 3),
+            "moves_per_second": round(_rate(c.fast_moves, c.fast_seconds), 1),
+            "checked": list(FAST_CHECKED), "leak": leak_on_walks(c),
+            "full_playthroughs_only": [p for p in FULL_ONLY
+                                       if p != "leak" or leak_on_walks(c) != "vacuous"],
+            "open_walks": c.fast_open, "endings": c.fast_endings,
+            "unconfirmed": c.fast_unconfirmed},
         "story": None if r.story is None else r.story.to_data(),
         "failure": None,
     }

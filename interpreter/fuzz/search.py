@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..engine import Game
+from ..engine import Game, Walk
+from .fast import FastWalks
 from .playthrough import Counterexample, Coverage, Playthrough, PropertyFailure
 from .story import MEMORY_MB, MIN_SECONDS, Story, StorySearch, length
 
@@ -39,11 +40,26 @@ HYPOTHESIS_STALL = 0.1
 HYPOTHESIS_STALL_MIN = 1.0
 # the story search plays at least this many games after a budget of games is spent
 MIN_GAMES = 100
+# fast checked walks (fast.py) between the full playthroughs: with a time budget, they
+# get this share of the search's time (checked at every tick, so also during a long full
+# playthrough); with a budget of games (playthroughs), each full playthrough is followed
+# by FAST_PER_FULL walks (a run that repeats exactly with --seed)
+FAST_SHARE = 0.8
+FAST_PER_FULL = 4
 
 
 class _Stop(KeyboardInterrupt):
     """Time is up. Hypothesis lets an interruption through at once, at any point of a
     playthrough, without taking it for a failure or recording the cut-off example."""
+
+
+class _Pending(KeyboardInterrupt):
+    """A fast walk played from a tick found a failure: it goes through the full
+    playthrough under way (like `_Stop`) to `explore`, which confirms it."""
+
+    def __init__(self, walk: Walk) -> None:
+        super().__init__()
+        self.walk = walk
 
 
 class Budget:
@@ -80,7 +96,8 @@ class Progress:
         self.last = now
         b = self.budget
         el = b.elapsed()
-        rate = self.cov.moves / el if el > 0 else 0.0
+        c = self.cov
+        rate = (c.moves + c.fast_moves) / el if el > 0 else 0.0
         if self.stage:
             left = f"{self.stage}: shortest so far {self.best} moves"
         elif b.seconds is not None:
@@ -89,7 +106,7 @@ class Progress:
             left = f"{self.cov.games}/{b.examples} games"
         else:
             left = ""
-        line = (f"fuzz: {self.cov.games:,} games, {rate:,.0f} moves/s, "
+        line = (f"fuzz: {c.games + c.fast_games:,} games, {rate:,.0f} moves/s, "
                 f"{self.cov.checks:,} properties checked, {left}")
         self.stream.write("\r" + line[:120].ljust(100))
         self.stream.flush()
@@ -137,8 +154,9 @@ class Search:
     def __init__(self, play: Playthrough, budget: Budget, seed: int | None, database: Any,
                  shrink_seconds: float, digest: bytes, progress: Progress,
                  shrink_games: int | None = None,
-                 shrink_memory_mb: float = MEMORY_MB) -> None:
+                 shrink_memory_mb: float = MEMORY_MB, fast_walks: bool = True) -> None:
         self.play = play
+        self.fast: FastWalks | None = FastWalks(play, seed) if fast_walks else None
         self.shrink_games = shrink_games
         self.shrink_memory_mb = shrink_memory_mb
         self.found: Counterexample | None = None  # the first failure met
@@ -155,6 +173,8 @@ class Search:
         self.improved_at = 0.0
         self.best: Counterexample | None = None
         self.shrunk = False
+        self.balancing = False  # (explore, with a time budget: see balance)
+        self.explore_t0 = 0.0
         play.tick = self.tick
 
     def tick(self) -> None:
@@ -164,6 +184,8 @@ class Search:
         if self.best is None:
             if self.budget.expired():
                 raise _Stop
+            if self.balancing:
+                self.balance()
         else:
             now = time.monotonic()
             if (self.best.draws > SHRINK_LIMIT or now > self.shrink_deadline
@@ -270,6 +292,7 @@ class Search:
         and it saves the shrunk one in the database."""
         play = self.play
         cov = play.cov
+        fast_before = cov.fast_seconds
         budget = self.budget
         rng = random.Random(f"cardgame-fuzz/{self.seed}" if self.seed is not None else None)
         choices: list[int] = []
@@ -286,20 +309,43 @@ class Search:
             return c
 
         game_seed = 0
+        fast = self.fast
+        # with a time budget the fast walks keep their share of the time, also during a
+        # long full playthrough (its ticks); with a budget of games, 4 after each one
+        self.balancing = fast is not None and budget.seconds is not None
+        self.explore_t0 = time.perf_counter()
         try:
             while budget.examples is None or cov.games < budget.examples:
-                self.tick()
-                choices.clear()
-                choose = first if cov.games == 0 else randomly
-                game_seed = 0 if cov.games == 0 else rng.getrandbits(32)
                 try:
+                    self.tick()
+                    choices.clear()
+                    choose = first if cov.games == 0 else randomly
+                    game_seed = 0 if cov.games == 0 else rng.getrandbits(32)
                     play.run(game_seed, choose)
                 except PropertyFailure as e:
                     e.cx.draws = len(choices)
                     self.record(e.cx)
                     break
+                except _Pending as e:  # a fast walk failed: the full playthrough is cut
+                    assert fast is not None
+                    cx = fast.confirm(e.walk)
+                    if cx is None:
+                        continue
+                    self.record(cx)
+                    game_seed, choices[:] = fast.choices[0], fast.choices[1:]
+                    break
+                if fast is not None and budget.seconds is None:
+                    cx = self.fast_walks()
+                    if cx is not None:
+                        self.record(cx)
+                        game_seed, choices[:] = fast.choices[0], fast.choices[1:]
+                        break
         except _Stop:
             pass
+        finally:
+            self.balancing = False
+            cov.full_seconds += time.perf_counter() - self.explore_t0 - (
+                cov.fast_seconds - fast_before)
         found = self.best
         if found is None:
             return None
@@ -315,6 +361,36 @@ class Search:
                 return shrunk
             self.shrunk = False
         return self.best
+
+    def fast_walks(self) -> Counterexample | None:
+        """With a budget of games: the FAST_PER_FULL fast walks after a full playthrough,
+        and a failure one of them finds, confirmed by its full replay."""
+        fast = self.fast
+        assert fast is not None
+        for _ in range(FAST_PER_FULL):
+            cx = fast.walk()
+            if cx is not None:
+                return cx
+        return None
+
+    def balance(self) -> None:
+        """With a time budget: fast walks until they have had FAST_SHARE of the search's
+        time. Called from `tick`, also inside a full playthrough: a walk that fails is
+        not replayed here (that would be a playthrough within a playthrough) but handed
+        to `explore` (`_Pending`), which cuts the full one short and confirms it."""
+        fast = self.fast
+        assert fast is not None
+        cov = self.play.cov
+        ratio = FAST_SHARE / (1 - FAST_SHARE)
+        while True:
+            full = time.perf_counter() - self.explore_t0 - cov.fast_seconds
+            if cov.fast_seconds >= ratio * full:
+                return
+            if self.budget.expired():
+                raise _Stop
+            w = fast.play_one()
+            if w.found is not None:
+                raise _Pending(w)
 
     def story_end(self) -> float:
         """When shrinking ends: the budget left, up to `shrink_seconds` after the first

@@ -54,7 +54,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import bots as match_bench  # benchmarks/bots.py: the match's own game loop
-
 from cardgame.interpreter.bots import make_bot
 from cardgame.interpreter.bots.ismcts import IsmctsLeadBot
 from cardgame.interpreter.bots.mcts import Budget
@@ -190,7 +189,7 @@ def search_from(game: Game, rep: Replies, s0: State, nodes: int
         if tried[0] >= nodes:
             cut[0] = True
             return
-        kids = []
+        kids: list[tuple[int, int, Move, State, tuple[Any, ...]]] = []
         for m in game.legal_moves(s, seat):
             tried[0] += 1
             t, sn = rep.after(s, snap, m)

@@ -2,7 +2,7 @@
 
     python benchmarks/bots.py calculation [--games N] [--bot NAME] [--jobs J]
     python benchmarks/bots.py match GAME [--players P] [--bot NAME] [--against NAME]
-                                         [--games N] [--jobs J]
+                                         [--games N] [--jobs J] [--record]
     python benchmarks/bots.py speed [--seconds S]
 
 - `calculation`: the bot's win rate over N seeded deals (deal i has seed S+i), with
@@ -14,6 +14,10 @@
   shared) and sole wins, each with Wilson's 95% interval. First places are not a share:
   where ties for first are common (Interaction), an equal seat takes more than 1/P of
   them (greedy against greedy in Interaction 4p: 35.4% first places, 22.8% win share).
+- `--record` (calculation, match): the search bots are given the game's record (the deal
+  seed and the moves so far), as `cardgame simulate` and the REPL give it, and draw their
+  worlds from the seat's whole observation history; without it (the figures before the
+  sixth session) they deal them from the seat's present view.
 - `speed`: search iterations per second of `mcts` and `ismcts` on each bundled game, from
   a few positions of a random game, and a profile of one search (where the time goes).
 

@@ -49,7 +49,8 @@ class Worlds:
         if sampler.state != state:
             raise ValueError("the record does not lead to the state the bot is asked about")
         want = max(pool, draws)
-        while len(self.pool) < want and sampler.tries < max(tries, 2 * want):
+        limit = tries if draws <= pool else max(tries, 2 * draws)
+        while len(self.pool) < want and sampler.tries < limit:
             w = sampler.draw(rng)
             if w is not None:
                 self.pool.append(w)

@@ -2,7 +2,7 @@
 
     python benchmarks/bots.py calculation [--games N] [--bot NAME] [--jobs J]
     python benchmarks/bots.py match GAME [--players P] [--bot NAME] [--against NAME]
-                                         [--games N] [--jobs J]
+                                         [--games N] [--jobs J] [--record]
     python benchmarks/bots.py speed [--seconds S]
 
 - `calculation`: the bot's win rate over N seeded deals (deal i has seed S+i), with
@@ -14,6 +14,10 @@
   shared) and sole wins, each with Wilson's 95% interval. First places are not a share:
   where ties for first are common (Interaction), an equal seat takes more than 1/P of
   them (greedy against greedy in Interaction 4p: 35.4% first places, 22.8% win share).
+- `--record` (calculation, match): the search bots are given the game's record (the deal
+  seed and the moves so far), as `cardgame simulate` and the REPL give it, and draw their
+  worlds from the seat's whole observation history; without it (the figures before the
+  sixth session) they deal them from the seat's present view.
 - `speed`: search iterations per second of `mcts` and `ismcts` on each bundled game, from
   a few positions of a random game, and a profile of one search (where the time goes).
 
@@ -34,7 +38,7 @@ from collections.abc import Iterator, Sequence
 from multiprocessing import Pool
 from typing import Any
 
-from cardgame.interpreter.bots import make_bot
+from cardgame.interpreter.bots import choose_move, make_bot
 from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.intervals import wilson
 
@@ -56,21 +60,30 @@ def _play(game: Game, deal: int, bots: list[str], seed: int) -> tuple[list[str],
     return res, scores
 
 
-def _play_timed(game: Game, deal: int, bots: list[str], seed: int
+def _play_timed(game: Game, deal: int, bots: list[str], seed: int, record: bool = False
                 ) -> tuple[list[str], list[int], list[tuple[float, int]]]:
-    """`_play`, and each seat's CPU seconds choosing and its decisions with a choice."""
+    """`_play`, and each seat's CPU seconds choosing and its decisions with a choice.
+    With `record`, a search bot is given the game's record (the deal seed and the moves
+    so far) as `cardgame simulate` and the REPL give it (`bots.choose_move`), so that its
+    worlds follow its seat's whole observation history; else it deals them from the seat's
+    present view."""
     seats = [make_bot(b, seed * 31 + i) for i, b in enumerate(bots)]
     spent = [[0.0, 0] for _ in bots]
     s = game.new_state(deal)
     n = 0
     clock = time.process_time
+    history: list[Any] = []
     while not game.is_terminal(s) and n < MAX_MOVES:
         p = game.to_move(s)[0]
         t = clock()
-        m = seats[p - 1].choose(game, s, p)
+        if record:
+            m = choose_move(seats[p - 1], game, s, p, deal, history)
+        else:
+            m = seats[p - 1].choose(game, s, p)
         spent[p - 1][0] += clock() - t
         spent[p - 1][1] += len(game.legal_moves(s, p)) > 1
         s = game.apply(s, m)
+        history.append(m)
         n += 1
     return game.results(s), game.scores(s), [(c, int(k)) for c, k in spent]
 
@@ -81,16 +94,16 @@ _EXTRA: dict[int, tuple[float, list[int]]] = {}
 _SPENT: dict[int, list[tuple[float, int]]] = {}
 
 
-def _task(args: tuple[str, int | None, int, list[str]]
+def _task(args: tuple[str, int | None, int, list[str], bool]
           ) -> tuple[int, list[str], float, list[int], list[tuple[float, int]]]:
-    name, players, deal, bots = args
+    name, players, deal, bots, record = args
     game = _game(name, players)
     t = time.process_time()
-    res, scores, spent = _play_timed(game, deal, bots, deal)
+    res, scores, spent = _play_timed(game, deal, bots, deal, record)
     return deal, res, time.process_time() - t, scores, spent
 
 
-def _run(tasks: Sequence[tuple[str, int | None, int, list[str]]], jobs: int, minutes: float
+def _run(tasks: Sequence[tuple[str, int | None, int, list[str], bool]], jobs: int, minutes: float
          ) -> Iterator[tuple[int, list[str]]]:
     """The games' results as they finish; after `minutes` (0: no limit) no new game
     starts, and those still running are dropped (the report says how many ran). Each
@@ -132,7 +145,7 @@ def _mean_ci(xs: Sequence[float]) -> str:
 
 
 def calculation(a: argparse.Namespace) -> None:
-    tasks = [("calculation", None, a.seed + i, [a.bot]) for i in range(a.games)]
+    tasks = [("calculation", None, a.seed + i, [a.bot], a.record) for i in range(a.games)]
     wins = done = 0
     t0 = time.perf_counter()
     won: list[int] = []
@@ -169,7 +182,7 @@ def match(a: argparse.Namespace) -> None:
         bots = [a.against] * p
         seat = i % p
         bots[seat] = a.bot
-        tasks.append((a.game, a.players, a.seed + i, bots))
+        tasks.append((a.game, a.players, a.seed + i, bots, a.record))
     seat_of = {a.seed + i: i % p for i in range(a.games)}
     first = sole = done = cut = 0
     shares: list[float] = []  # the bot's share of each game's win: 1/k of a k-way tie
@@ -186,7 +199,8 @@ def match(a: argparse.Namespace) -> None:
             print(f"  {done}/{a.games}: share {_mean_ci(shares)} first {_ci(first, done)}  "
                   f"[{time.perf_counter() - t0:.0f}s]", file=sys.stderr, flush=True)
     print(f"{game.name} {p}p, one {a.bot} seat (rotating) against {p - 1} {a.against}, "
-          f"{done} games (deals from seed {a.seed}), fair share {1 / p:.0%}:\n"
+          f"{done} games (deals from seed {a.seed}), fair share {1 / p:.0%}"
+          f"{', the bots given the record' if a.record else ''}:\n"
           f"  win share (a k-way tie 1/k):  {_mean_ci(shares)}\n"
           f"  first place (sole or shared): {_ci(first, done)}\n"
           f"  sole wins:                    {_ci(sole, done)}\n"
@@ -298,6 +312,10 @@ def main() -> None:
         p.add_argument("--jobs", type=int, default=1)
         p.add_argument("--minutes", type=float, default=0.0,
                        help="start no game after this long (0: play them all)")
+        p.add_argument("--record", action="store_true",
+                       help="give the search bots the game's record (deal seed and moves so "
+                            "far), as `simulate` and the REPL do: worlds that follow the "
+                            "seat's observation history, not its present view")
     s = sub.add_parser("speed")
     s.add_argument("--seconds", type=float, default=1.0)
     a = ap.parse_args()

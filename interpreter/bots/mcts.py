@@ -55,7 +55,7 @@ from typing import Any
 from ..engine import Game, Move, State
 from ..errors import IllegalMove, RuleError
 from ..observe import Record
-from .sampling import Worlds
+from .sampling import POOL, Worlds
 from .simple import NoMoveError
 
 #: UCB1's exploration constant for rewards in [0, 1].
@@ -174,6 +174,13 @@ class MctsBot:
     #: the real one, and its round does not count against the budget: the search draws
     #: another world (at most REDRAW_MAX times the rounds the budget allows)
     redraw = False
+    #: with the game's record: the history-consistent worlds drawn at the start of a
+    #: search, among which each iteration picks one (sampling.POOL)
+    pool = POOL
+    #: with the game's record, in games of several players: draw this many
+    #: history-consistent worlds and keep the `pool` in which the other seats' moves
+    #: look most like the `greedy` bot's (`sampling.greedy_misfits`); 0: off
+    model_draws = 0
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -214,7 +221,8 @@ class MctsBot:
             raise NoMoveError(f"p{player} has no legal move in this state")
         if len(legal) == 1:
             return legal
-        self._worlds = Worlds(game, state, player, self.rng, record)
+        self._worlds = Worlds(game, state, player, self.rng, record, pool=self.pool,
+                              draws=self.model_draws)
         root = self._root = self.search(game, state, player)
         known = [m for m in legal if m in root.children and root.children[m].n]
         rest = [m for m in legal if m not in known]

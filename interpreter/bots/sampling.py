@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine import Game, Move, State
+from ..errors import IllegalMove, RuleError
 from ..observe import Record, Sampler, World, determinize, hidden_zones, reseed
 
 #: worlds drawn at the start of a search, among which each iteration picks one
@@ -33,7 +34,8 @@ class Worlds:
     each iteration one of them with a fresh random seed (see the module docstring)."""
 
     def __init__(self, game: Game, state: State, seat: int, rng: random.Random,
-                 record: Record | None = None, pool: int = POOL, tries: int = TRIES) -> None:
+                 record: Record | None = None, pool: int = POOL, tries: int = TRIES,
+                 draws: int = 0) -> None:
         self.game = game
         self.state = state
         self.seat = seat
@@ -46,11 +48,22 @@ class Worlds:
         sampler = Sampler(game, record, seat)
         if sampler.state != state:
             raise ValueError("the record does not lead to the state the bot is asked about")
-        while len(self.pool) < pool and sampler.tries < tries:
+        want = max(pool, draws)
+        limit = tries if draws <= pool else max(tries, 2 * draws)
+        while len(self.pool) < want and sampler.tries < limit:
             w = sampler.draw(rng)
             if w is not None:
                 self.pool.append(w)
         self.tries = sampler.tries
+        self.misfits: list[int] = []
+        if draws > pool and len(self.pool) > pool:
+            # the worlds in which the other seats' moves look most like greedy's (stable:
+            # among equals, the first drawn)
+            scored = [(greedy_misfits(game, w, record.seed, seat, cap=MISFIT_CAP), i)
+                      for i, w in enumerate(self.pool)]
+            scored.sort()
+            self.misfits = [k for k, _ in scored[:pool]]
+            self.pool = [self.pool[i] for _, i in scored[:pool]]
         self.source = "history" if self.pool else "history (gave up: present view)"
 
     def __call__(self) -> State:
@@ -58,6 +71,67 @@ class Worlds:
             w = self.pool[self.rng.randrange(len(self.pool))]
             return reseed(self.game, w.state, self.rng)
         return determinize(self.game, self.state, self.seat, self.rng)
+
+
+#: `greedy_misfits` stops counting at this many
+MISFIT_CAP = 4
+
+
+def greedy_misfits(game: Game, world: World, seed: int, seat: int, cap: int = 1_000) -> int:
+    """In how many of the other seats' decisions of a world (of one player, with a choice)
+    the move played is not one that the `greedy` bot could have played there: not one
+    that leaves its mover the best value (score minus the best other score) of all its
+    legal moves, judged on the world's cards (counting stops at `cap`). An opponent model:
+    a world in which the other players' moves are what greedy players would have done
+    with the cards the world deals them is likelier, if they play so. It reads only the
+    world, which is drawn from the seat's history."""
+    n = 0
+    for st, m in _states(game, world, seed):
+        p = m[0]
+        if p == seat or game.pending(st) or len(game.to_move(st)) != 1:
+            continue
+        legal = game.legal_moves(st, p)
+        if len(legal) < 2:
+            continue
+        best = None
+        mine = None
+        for mv in legal:
+            try:
+                v = _greedy_value(game.scores(game.apply(st, mv)), p)
+            except (IllegalMove, RuleError):
+                continue
+            best = v if best is None or v > best else best
+            if mv == tuple(m):
+                mine = v
+        if mine is not None and best is not None and mine < best:
+            n += 1
+            if n >= cap:
+                break
+    return n
+
+
+def _states(game: Game, world: World, seed: int) -> list[tuple[State, Move]]:
+    """Each move of a world and the state it was played in (its shuffles as the world's)."""
+    orders = iter(world.shuffles)
+
+    def rewrite(cards: list[int]) -> list[int]:
+        return list(next(orders, cards))
+
+    out = []
+    with game.relabeling(rewrite):
+        st = game.new_state(seed)
+        for m in world.moves:
+            out.append((st, m))
+            st = game.apply(st, m)
+    return out
+
+
+def _greedy_value(scores: list[int], player: int) -> int:
+    """The `greedy` bot's value of a position (simple.GreedyBot.value)."""
+    mine = scores[player - 1]
+    if len(scores) == 1:
+        return mine
+    return mine - max(s for i, s in enumerate(scores) if i != player - 1)
 
 
 def choose_move(bot: Any, game: Game, state: State, player: int,

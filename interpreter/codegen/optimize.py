@@ -229,6 +229,17 @@ class Optimizing(Exprs):
             return f"next(({var} for {var} in {src} if {var} in {table}), None)"
         return f"sum(map({table}.__getitem__, {src}))"
 
+    def invariant(self, h: _Hoist, fr: Frame, kind: str, e: A.Expr,
+                  lower: Callable[[Any, Frame], str]) -> str:
+        """`e`, a value that reads no value of the loop being compiled: computed once,
+        before the loop, when it cannot fail; in place when a name bound inside it stops
+        it being keyed (`lower` is the plain compilation of `e`)."""
+        try:
+            key: Any = (kind, value_key(self.cx, e, fr.env))
+        except KeyError:  # a name bound inside the expression: in place
+            return lower(e, fr)
+        return self.hoisted(h, fr, key, lambda: lower(e, fr), lazy=False)
+
     def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str],
                 costly: bool = False, lazy: bool = True) -> str:
         """The code of `lower()` (a quantifier, a def without parameters), computed once
@@ -570,14 +581,8 @@ class Optimizing(Exprs):
         h = fr.hoist
         if (isinstance(h, _Hoist) and h.cur > 0 and e.op in ("+", "-", "*")
                 and self.cx.type_of(e) == "int" and self.cx.const_int(e) is None):
-            # arithmetic that reads no value of this loop (`(top of work).rank - 1`):
-            # computed once, before the loop, when it cannot fail; else in place
-            try:
-                key: Any = ("arith", value_key(self.cx, e, fr.env))
-            except KeyError:  # a name bound inside the expression: in place
-                return super().binary(e, fr)
-            return self.hoisted(h, fr, key, lambda: super(Optimizing, self).binary(e, fr),
-                                lazy=False)
+            # arithmetic that reads no value of this loop (`(top of work).rank - 1`)
+            return self.invariant(h, fr, "arith", e, super().binary)
         return super().binary(e, fr)
 
     def const_truth(self, e: A.Expr) -> bool | None:
@@ -777,14 +782,8 @@ class Optimizing(Exprs):
         if (isinstance(h, _Hoist) and h.cur > 0 and e.name != "face_up"
                 and isinstance(e.obj, A.Unary) and e.obj.op in ("top", "bottom")):
             # an attribute of the top of a zone that reads no value of this loop (`(top of
-            # work).rank` where an unswitched test said work is not empty): computed once,
-            # before the loop, when it cannot fail; else in place
-            try:
-                key: Any = ("attr", value_key(self.cx, e, fr.env))
-            except KeyError:  # a name bound inside the expression: in place
-                return super().attr(e, fr)
-            return self.hoisted(h, fr, key, lambda: super(Optimizing, self).attr(e, fr),
-                                lazy=False)
+            # work).rank` where an unswitched test said work is not empty)
+            return self.invariant(h, fr, "attr", e, super().attr)
         return super().attr(e, fr)
 
     def card_attr(self, e: A.Attr, table: str, obj: str, fr: Frame) -> str:

@@ -566,6 +566,47 @@ flow {
 }
 score = size(pile) + high + total + low + near
 """,
+    # faces of cards at known places (`Z[k]`, a quantifier's card: no zone searched),
+    # positions `a..size(Z) - b` that keep `Z[k + c]` a position (unchecked), and one
+    # index that may leave the zone (`col[j][k + 2]`: still checked, a rule error)
+    "faces": """\
+game "Faces"
+players 1
+deck standard
+zone stock: face down
+zone col[3]: face up, fanned
+zone pile: face up
+var seen = 0
+var risky = false
+setup {
+  shuffle deck
+  for k in 1..3 {
+    repeat 3 times { move top of deck to col[k] face down }
+    move top of deck to col[k]
+  }
+  move all of deck to stock
+}
+invariant order "face-down cards lie under face-up ones":
+  all a in col: all k in 2..size(a): not a[k - 1].face_up or a[k].face_up
+invariant runs "pairs": all a in col: all k in 1..size(a) - 1: a[k].face_up or not a[k + 1].face_up or a[k + 1].rank > 0
+move flip(j in 1..3) "flip {j}"
+  when col[j] is not empty and not (top of col[j]).face_up
+{ turn top of col[j] face up }
+move drop(j in 1..3) "drop {j}" when stock is not empty
+{ move top of stock to col[j] face down }
+move take(j in 1..3) "take {j}"
+  when col[j] is not empty and (top of col[j]).face_up
+  when (count k in 1..size(col[j]) - 1: col[j][k].face_up and col[j][k + 1].face_up) < 3
+{
+  move top of col[j] to pile
+  if all c in pile: c.face_up { seen += 1 }
+  seen += count c in col[j]: c.face_up
+  if risky { seen += count k in 1..size(col[j]) - 1: col[j][k + 2].face_up }
+}
+move arm "arm" when not risky { risky = true }
+end when size(pile) >= 12
+score = seen + size(pile)
+""",
     "runaway": """\
 game "Runaway 2"
 players 1
@@ -592,6 +633,42 @@ def test_optimiser_games_agree(tmp_path: Path, name: str) -> None:
     path.write_text(OPTIMISER_GAMES[name], encoding="utf-8")
     fast, plain = _both(path, 0, {})
     play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_faces_at_known_places_search_no_zone(tmp_path: Path) -> None:
+    """`Z[k].face_up` and the face of a quantifier's card (`all c in Z: c.face_up`) read
+    the zone's face and the turned cards, with no search of the zones for the card (the
+    `_faceup` helper); indexes `Z[k + c]` over `a..size(Z) - b` that stay positions are
+    unchecked, the others checked (a rule error, in both codes alike)."""
+    path = tmp_path / "faces.cardgame"
+    path.write_text(OPTIMISER_GAMES["faces"], encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    assert "_faceup(" not in src
+    order = src[src.index("def inv_order"):src.index("def inv_runs")]
+    assert "_at(" not in order and re.search(r"s\[_q\d+\]\[_q\d+ - 2\]", order)
+    runs = src[src.index("def inv_runs"):]
+    runs = runs[:runs.index("\ndef ")]
+    assert "_at(" not in runs and re.search(r"s\[_q\d+\]\[_q\d+\]", runs)
+    # `col[j][k + 2]` over `1..size(col[j]) - 1` may be past the top: checked
+    assert src.count("_at(") >= 1
+    play_both(fast, plain, seeds=tuple(range(12)))
+    # the checked index fails once `arm` has been played and a column's run is long
+    errors = 0
+    for seed in range(40):
+        st = fast.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            legal = fast.legal_moves(st)
+            if not legal:
+                break
+            try:
+                st = fast.apply(st, legal[rng.randrange(len(legal))])
+            except RuleError as e:
+                assert "position" in str(e) and "is out of range" in str(e), str(e)
+                errors += 1
+                break
+    assert errors
 
 
 def test_every_game_is_covered() -> None:

@@ -296,6 +296,14 @@ class Exprs:
             return self.expr(e.source, fr)
         return None
 
+    def certain(self, e: A.Expr, fr: Frame) -> bool:
+        """Whether a card expression with an origin is certainly in it wherever a `let`
+        binds it: a value taken from its zone within the expression itself."""
+        loc = self.cx.local(e, fr.env)
+        if loc is not None:
+            return loc.certain
+        return isinstance(e, A.Quant)
+
     # ------------------------------------------------------------ simple forms
     def list_lit(self, e: A.ListLit, fr: Frame) -> str:
         items = [self.as_tuple(x, fr) for x in e.items]
@@ -317,13 +325,20 @@ class Exprs:
         here = ""  # the card is certainly in `zone`
         if isinstance(o, A.Unary) and o.op in ("top", "bottom") and self.cx.type_of(o.operand) == "zone":
             zone = self.expr(o.operand, fr)
+        elif isinstance(o, A.Index) and self.cx.type_of(o.obj) == "zone":
+            # `Z[k]`: the card at a place of Z. Its code (which checks k) runs first, also
+            # where no card is turned and the face is the zone's alone
+            zone = self.expr(o.obj, fr)
+            if faces is None:
+                return f"({obj} is not None and PUB[{zone}])"
         else:
             zone = self.origin(o, fr) if not isinstance(o, A.Unary) else None
             if zone is None:
                 return slow()
             # a parameter's zone: certain while the legal moves are made (the state does
             # not change), not in an effect (the card may have moved)
-            if fr.tables is None:
+            loc = self.cx.local(o, fr.env)
+            if fr.tables is None and not (loc is not None and loc.certain):
                 here = f"{obj} in s[{zone}]"
         fast = f"PUB[{zone}]" if faces is None else f"(PUB[{zone}] != ({obj} in s[{faces}]))"
         return f"({fast} if {here} else {slow()})" if here else fast
@@ -403,7 +418,7 @@ class Exprs:
         if self.cx.optimize and self.cx.type_of(e.value) == "int":
             self._let_ranges[var] = self.range_of(e.value, fr)  # for `fits` in its body
         inner = fr.scope()
-        inner.env[e.name] = Local(var, self.origin(e.value, fr))
+        inner.env[e.name] = Local(var, self.origin(e.value, fr), certain=self.certain(e.value, fr))
         body = self.expr(e.body, inner)
         return self.bind(var, v, body)
 
@@ -770,7 +785,8 @@ class Exprs:
         inner = fr.scope()
         origin = self.expr(e.source, fr) if st == "zone" else None
         lo, hi = cx.loop_range(e.source)
-        inner.env[e.var] = Local(var, origin, lo, hi, positions=self.positions(e.source, fr))
+        inner.env[e.var] = Local(var, origin, lo, hi, positions=self.positions(e.source, fr),
+                                 certain=True)
         code = self._quant(e, var, src, inner, fr)
         if pending is not None:
             return self.bind(pending[0], pending[1], code)

@@ -662,7 +662,7 @@ class Optimizing(Exprs):
         inner = attrs.evolve(fr, env=env, hoist=h)
         lo, hi = cx.loop_range(e.source)
         inner.env[e.var] = Local(var, origin, lo, hi, level=1,
-                                 positions=self.positions(e.source, fr))
+                                 positions=self.positions(e.source, fr), certain=True)
         src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
         r = names.tmp("r")
         where, body = e.where, e.body
@@ -838,33 +838,49 @@ class Optimizing(Exprs):
         return super().top_card(e, src, fr)
 
     def positions(self, source: A.Expr, fr: Frame) -> Any:
-        """`1..size(Z)`, Z a zone: Z's value key. An expression moves no card, so while a
-        quantifier runs each of its values is a position of Z."""
+        """`a..size(Z)` or `a..size(Z) - b` (a >= 1, b >= 0 numbers), Z a zone: (Z's value
+        key, a, b). An expression moves no card, so while a quantifier runs each of its
+        values i is a position of Z, and so is i + c for -(a - 1) <= c <= b."""
         cx = self.cx
-        if (isinstance(source, A.Binary) and source.op == ".."
-                and isinstance(source.left, A.Int) and source.left.value == 1
-                and isinstance(source.right, A.Call) and source.right.func == "size"
-                and cx.callee(source.right) is None and len(source.right.args) == 1
-                and cx.type_of(source.right.args[0]) == "zone"):
+        if not (isinstance(source, A.Binary) and source.op == ".."
+                and isinstance(source.left, A.Int) and source.left.value >= 1):
+            return None
+        hi, b = source.right, 0
+        if (isinstance(hi, A.Binary) and hi.op == "-" and isinstance(hi.right, A.Int)
+                and hi.right.value >= 0):
+            hi, b = hi.left, hi.right.value
+        if (isinstance(hi, A.Call) and hi.func == "size" and cx.callee(hi) is None
+                and len(hi.args) == 1 and cx.type_of(hi.args[0]) == "zone"):
             try:
-                return value_key(cx, source.right.args[0], fr.env)
+                return value_key(cx, hi.args[0], fr.env), source.left.value, b
             except KeyError:  # a name bound inside the expression
                 return None
         return None
 
     def card_at_position(self, e: A.Index, fr: Frame) -> str | None:
-        """`Z[i]`, i a quantifier's variable over `1..size(Z)`: the card at i, unchecked."""
-        if not isinstance(e.index, A.Name) or self.cx.type_of(e.obj) != "zone":
+        """`Z[i]` or `Z[i + c]`, i a quantifier's variable over positions of Z that keep
+        i + c one (`positions`): the card there, unchecked."""
+        if self.cx.type_of(e.obj) != "zone":
             return None
-        loc = self.cx.local(e.index, fr.env)
+        idx, c = e.index, 0
+        if (isinstance(idx, A.Binary) and idx.op in ("+", "-")
+                and isinstance(idx.right, A.Int)):
+            idx, c = idx.left, idx.right.value if idx.op == "+" else -idx.right.value
+        if not isinstance(idx, A.Name):
+            return None
+        loc = self.cx.local(idx, fr.env)
         if loc is None or loc.positions is None:
             return None
+        key, a, b = loc.positions
+        if not -(a - 1) <= c <= b:
+            return None
         try:
-            if value_key(self.cx, e.obj, fr.env) != loc.positions:
+            if value_key(self.cx, e.obj, fr.env) != key:
                 return None
         except KeyError:
             return None
-        return f"s[{self.expr(e.obj, fr)}][{self.local_code(loc, fr)} - 1]"
+        off = f" + {c - 1}" if c > 1 else f" - {1 - c}" if c < 1 else ""
+        return f"s[{self.expr(e.obj, fr)}][{self.local_code(loc, fr)}{off}]"
 
     def first_of_checked_zone(self, e: A.Index, fr: Frame) -> str:
         """`Z[1]` of a zone that an earlier conjunct found not empty (`trick[1]` after

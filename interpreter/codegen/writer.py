@@ -113,6 +113,9 @@ class Local:
     # a quantifier's variable over `1..size(Z)`: Z's value key (optimize.value_key), whose
     # positions it ranges over while Z cannot change (Z[i] needs no check)
     positions: Any = None
+    # a card bound inside one expression (a quantifier's variable, a `let` of one): the
+    # state cannot change while an expression is evaluated, so it is certainly in `origin`
+    certain: bool = False
 
 
 @attrs.define

@@ -183,3 +183,22 @@ def test_a_player_variable_from_outside_the_rules_holds_a_player() -> None:
     arsene = compile_game("arsene", 4)
     with pytest.raises(CardgameError, match="'dealer' holds a player, 1..4, not None"):
         Position(arsene, arsene.new_state(1)).var("dealer", None)
+
+
+def test_a_saved_state_stands_at_a_decision() -> None:
+    """A saved game not over stands at one of the flow's decisions: any other place (a
+    node that is not a decision, one out of range, a value that is not a node) is refused
+    where it comes in, and not met later as an error inside `apply`."""
+    for name in ("chains", "interaction"):
+        g = compile_game(name)
+        st = g.new_state(1)
+        assert g.from_json(g.to_json(st)) == st
+        data = json.loads(g.to_json(st))
+        here = data["slots"][0]
+        for bad in (-1, 999, here - 1, "x\x1b[2J", None):
+            data["slots"][0] = bad
+            with pytest.raises(CardgameError, match=r"the saved state is broken: its place "
+                                                     r"in the flow \(.*\) is not a decision"
+                               ) as e:
+                g.from_json(json.dumps(data))
+            assert "\x1b" not in str(e.value)  # what the file holds, printed escaped

@@ -134,6 +134,8 @@ class Game(Machine):
 
     def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
         legal = state._legal
+        if legal is not None and player is None:  # the loop of bots and search
+            return legal
         if legal is None:
             self._ensure_settled(state)
             legal = state._legal
@@ -152,25 +154,27 @@ class Game(Machine):
             if move not in legal:
                 raise IllegalMove(self.why_illegal(state, move))
         before = state.slots
+        try:
+            step = self._plain_by_pc[before[PC]]
+        except IndexError:  # (a state built by hand: `_advance` says what is wrong)
+            step = None
         s = list(before)
-        step = self._plain_steps.get(s[PC])
         if step is None:
             legal = self._advance(s, move, before)  # may end the game: settle, then freeze
-        else:  # `_advance` inlined: the loop of bots and search runs this per move
-            try:
-                legal = step(s, move)
-            except CardgameError:
-                raise
-            except Exception:
-                self._relabel(before, move)
-            if type(legal) is not list:  # sets of cards listed lazily: list them
-                legal = list(legal)
+            return State(tuple(s), legal)
+        # `_advance` inlined: the loop of bots and search runs this per move
+        try:
+            legal = step(s, move)  # a list (`_plain_by_pc`)
+        except CardgameError:
+            raise
+        except Exception:
+            self._relabel(before, move)
         # State's __init__ written out (a settled state: its end is in its slots): the
         # loop of bots and search builds one per move, and the call is 4% of it (Chains)
         after = _new_state(State)
         after.slots = t = tuple(s)
         after._legal = legal
-        after._ended = t[ENDED] if legal is not None else None
+        after._ended = t[ENDED]
         return after
 
     def apply_unsettled(self, state: State, move: Move) -> State:
@@ -606,6 +610,11 @@ class Game(Machine):
     def from_json(self, text: str) -> State:
         st = state_mod.from_json(text, self.name, self.players, self.gen.nslots,
                                  self._zone_slots, self._ncards)
+        pc = st.slots[PC]
+        if st.slots[ENDED] is None and (type(pc) is not int or pc not in self._succ):
+            # a game not over stands at a decision (one of the flow's `chooses`)
+            raise CardgameError(f"the saved state is broken: its place in the flow "
+                                f"({repr(pc)[:20]}) is not a decision")
         for name, v in self.checked.vars.items():  # a player variable holds a player
             if v.type == "player":
                 base = self.gen.var_base[name]

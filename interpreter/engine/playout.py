@@ -24,6 +24,14 @@ from ..lang import ast as A
 from .state import Move
 
 
+def _listing(step: Callable[..., Sequence[Move]]) -> Callable[..., list[Move]]:
+    """A step whose legal moves may be listed lazily (codegen's SetMoves), listing them."""
+    def listed(s: list[Any], m: Move) -> list[Move]:
+        legal = step(s, m)
+        return legal if type(legal) is list else list(legal)
+    return listed
+
+
 class _Translate:
     """`with _Translate(rule):` around a call into generated code. Our own errors pass
     unchanged, and so does GameOver (the `end` of a rule, which the caller handles);
@@ -152,6 +160,12 @@ class Machine:
         # simultaneous choice, and the code is optimised)
         self._plain_steps: dict[int, Callable[..., list[Move]]] = {
             pc: f for pc, f in (self._steps or {}).items() if pc not in self._sim}
+        # ...by flow node, for `Game.apply` (a list: its lookup per move is the cheaper);
+        # where moves may be listed lazily (sets of cards), each step lists them
+        lazy = "_msets(" in gen.source
+        self._plain_by_pc: list[Callable[..., list[Move]] | None] = [
+            (_listing(f) if lazy else f) if (f := self._plain_steps.get(pc)) else None
+            for pc in range(len(ns.get("NODES", ())))]
         # the simultaneous decisions where, while the round goes on, the legal moves are
         # those listed before less the chooser's (see _others_moves)
         self._sim_kept = frozenset(pc for pc in self._sim if self._kept_in_round(pc))

@@ -845,10 +845,12 @@ class Optimizing(Exprs):
         if not (isinstance(source, A.Binary) and source.op == ".."
                 and isinstance(source.left, A.Int) and source.left.value >= 1):
             return None
-        hi, b = source.right, 0
-        if (isinstance(hi, A.Binary) and hi.op == "-" and isinstance(hi.right, A.Int)
-                and hi.right.value >= 0):
-            hi, b = hi.left, hi.right.value
+        hi: A.Expr = source.right
+        b = 0
+        if isinstance(hi, A.Binary) and hi.op == "-":
+            less = hi.right
+            if isinstance(less, A.Int) and less.value >= 0:
+                hi, b = hi.left, less.value
         if (isinstance(hi, A.Call) and hi.func == "size" and cx.callee(hi) is None
                 and len(hi.args) == 1 and cx.type_of(hi.args[0]) == "zone"):
             try:
@@ -862,10 +864,12 @@ class Optimizing(Exprs):
         i + c one (`positions`): the card there, unchecked."""
         if self.cx.type_of(e.obj) != "zone":
             return None
-        idx, c = e.index, 0
-        if (isinstance(idx, A.Binary) and idx.op in ("+", "-")
-                and isinstance(idx.right, A.Int)):
-            idx, c = idx.left, idx.right.value if idx.op == "+" else -idx.right.value
+        idx: A.Expr = e.index
+        c = 0
+        if isinstance(idx, A.Binary) and idx.op in ("+", "-"):
+            by, plus = idx.right, idx.op == "+"
+            if isinstance(by, A.Int):
+                idx, c = idx.left, by.value if plus else -by.value
         if not isinstance(idx, A.Name):
             return None
         loc = self.cx.local(idx, fr.env)

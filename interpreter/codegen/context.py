@@ -101,6 +101,9 @@ class Ctx:
         if self.optimize and (isinstance(e, A.Players) or (
                 isinstance(e, A.Unary) and e.op == "players_from")):
             return 1, self.n
+        if (self.optimize and isinstance(e, A.Name) and e.name == "suits"
+                and self.g.ref_of(e).kind == "builtin"):  # the deck's suits, 1..n
+            return 1, len(self.g.suit_names)
         return self.const_range(e)
 
     def loop_range(self, e: A.Expr) -> tuple[int | None, int | None]:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -793,13 +794,22 @@ class Exprs:
         return code
 
     def _quant(self, e: A.Quant, var: str, src: str, inner: Frame, fr: Frame) -> str:
+        names = self.cx.names
+        drew = (names.draws, names.impure)
         where = self.expr(e.where, inner) if e.where is not None else None
         body = self.as_tuple(e.body, inner) if e.body is not None else None
+        pure = (names.draws, names.impure) == drew  # no random draw, no change
         cond = f" if {where}" if where else ""
         k = e.kind
         sid = self.sid(e.span, fr)
         plain_src = src
         src = self.charge(src, e.source, (e.where, e.body), e.span, fr)
+        if (k in ("any", "all") and self.cx.optimize and body is not None and where is None
+                and pure and not re.search(rf"\b{var}\b", body)):
+            # the test reads nothing of the value (`all c in Z: c.face_up` where the face
+            # is Z's alone) and draws nothing: the same for every value, so tested once
+            return (f"(not {plain_src} or bool({body}))" if k == "all"
+                    else f"(bool({plain_src}) and bool({body}))")
         if k == "any":
             member = self._any_attr_equal(e, plain_src, src, inner)
             if member is not None:

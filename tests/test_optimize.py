@@ -690,6 +690,34 @@ def test_a_quantifier_whose_test_reads_nothing_of_its_value_tests_once() -> None
     assert "(random k in 1..6) == 6" in faces
 
 
+def test_a_def_of_a_number_in_a_small_range_is_a_table(tmp_path: Path) -> None:
+    """Spice 2's `below((top of b).rank)` (the rank under r, K under A) reads a table of
+    the 13 ranks; a def whose argument's range is not known (a variable), or whose body
+    may fail (a division), is lowered as before."""
+    src = compile_game("besieged-castle-spice-2").gen.source
+    table = re.search(r"^(_P\d+) = tuple\(\[\(\(13 if \(_i == 1\) else \(_i - 1\)\)\) "
+                      r"if _i >= 1 else None for _i in range\(14\)\]\)$", src, re.M)
+    assert table
+    assert re.search(rf"== {table.group(1)}\[RANK\[s\[u_b\]\[-1\]\]\]", src)
+    path = tmp_path / "t.cardgame"
+    path.write_text('game "T"\nplayers 1\ndeck standard\nzone pile: face up\n'
+                    "zone out: face up\nvar n = 3\n"
+                    "def below(r: int) = if r == 1 then 13 else r - 1\n"
+                    "def part(r: int) = if r > 6 then 12 / (r - 7) else r - 1\n"
+                    "setup { shuffle deck\n move all of deck to pile }\n"
+                    "move a when pile is not empty and below((top of pile).rank) > below(n)"
+                    " { move top of pile to out\n n = n + 1 }\n"
+                    "move b when pile is not empty and part((top of pile).rank) > 2"
+                    " { move top of pile to out }\n"
+                    "move c when pile is not empty { move top of pile to out }\n",
+                    encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    assert src.count("for _i in range(14)") == 1  # below over the ranks, not part
+    assert "below(n)" not in src and re.search(r"_P\d+\[RANK\[", src)
+    play_both(fast, plain, seeds=tuple(range(6)))
+
+
 def test_every_game_is_covered() -> None:
     names = {p.stem for p, _, _ in CONFIGS}
     assert {"arsene", "calculation", "besieged-castle", "chains", "interaction",

@@ -44,6 +44,7 @@ UNROLL_COPIES = 64  # ...while a generator has at most this many copies of its i
 TABLE_SPAN = 64  # the widest constant range a def table covers
 TABLE_LITERALS = 8  # up to this many entries, a table is written out entry by entry
 TABLE_CELLS = 10_000  # the most entries of a table of a def of several cards (53 x 53 fit)
+SMALL_INTS = 256  # the largest number a table of a def of one number reaches (`of_small_int`)
 
 
 @attrs.frozen
@@ -303,7 +304,8 @@ class Optimizing(Exprs):
             table = self.table_call(call, fr)
             if table is not None:
                 return table
-            card = self.of_one_card(call, fr) or self.of_cards(call, fr)
+            card = (self.of_one_card(call, fr) or self.of_cards(call, fr)
+                    or self.of_small_int(call, fr))
             if card is not None:
                 return card
         names = self.cx.names
@@ -396,6 +398,47 @@ class Optimizing(Exprs):
         for a in call.args[1:]:
             at = f"({at}) * {n} + {self.expr(a, fr)}"
         return f"{name}[{at}]"
+
+    def of_small_int(self, call: A.Call, fr: Frame) -> str | None:
+        """`below((top of b).rank)`: a def of one number whose value is that number's alone
+        (card_pure; more than one comparison or test), called with a number known to lie
+        in a small range (a rank: 1..13): a table over the range, filled when the module
+        is loaded, read at the argument (evaluated as the def's argument is)."""
+        cx = self.cx
+        if self._tabulating or len(call.args) != 1:
+            return None
+        d = cx.callee(call)
+        if d is None or len(d.params) != 1 or cx.type_of(call.args[0]) != "int":
+            return None
+        if sum(isinstance(x, (A.Binary, A.IfExpr, A.Call)) for x in A.walk(d.body)) < 2:
+            return None
+        if not self.card_pure(d.body, frozenset((d.params[0].name,))):
+            return None
+        rng = self.range_of(call.args[0], fr)
+        if rng is None or not 0 <= rng[0] <= rng[1] <= SMALL_INTS:
+            return None
+        lo, hi = rng
+        key = ("ints", d.name, lo, hi)
+        name = self._card_tables.get(key)
+        if name is None:
+            names = cx.names
+            unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
+            inner = Frame({d.params[0].name: Local("_i", None, lo, hi)}, f"def {d.name}")
+            self._tabulating = True
+            try:
+                code = self.expr(d.body, inner)
+            finally:
+                self._tabulating = False
+            failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
+            names.unsafe, names.impure, names.draws, names.walrus = (unsafe, impure, draws,
+                                                                     walrus)
+            if failing:
+                return None
+            name = names.tmp("P")
+            self.module_lines.append(
+                f"{name} = tuple([({code}) if _i >= {lo} else None for _i in range({hi + 1})])")
+            self._card_tables[key] = name
+        return f"{name}[{self.expr(call.args[0], fr)}]"
 
     def certain_card(self, e: A.Expr, fr: Frame) -> bool:
         """Is e's value certainly a card of the deck (else its evaluation fails)? A loop's

@@ -1217,6 +1217,20 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
     play_both(fast, plain, seeds=tuple(range(12)))
 
 
+def test_a_random_pick_with_a_where_is_a_loop_then_one_draw() -> None:
+    """Interaction's start player, `random p in players where score[p] == min(...)`: the
+    players kept by a loop whose `min` (reading no player of the loop) is computed once,
+    lazily, then one draw; without a `where` the pick stays an expression."""
+    src = compile_game("interaction", 4).gen.source
+    flow = src[src.index("def n_"):src.index("NODES =")]
+    assert re.search(r"(_h\d+) = \.\.\.\n\s+(_r\d+) = \[\]\n\s+for _q\d+ in .*:\n"
+                     r"\s+if not \(.*\1 if \1 is not \.\.\. else \(\1 := _min\(.*: continue\n"
+                     r"\s+\2\.append\(_q\d+\)\n\s+\2 = _pick\(s, \2, \d+\)", flow)
+    assert "_pick(s, tuple([" not in flow
+    arsene = compile_game("arsene", 4).gen.source  # `random p in players`: no where
+    assert "_pick(s, tuple([_q" in arsene
+
+
 def test_tests_known_when_compiling_are_folded() -> None:
     """`has_dummy and ...` with 4 players is False: no `(4 == 3)` left to evaluate."""
     four = compile_game("arsene", 4).gen.source

@@ -672,7 +672,9 @@ class Optimizing(Exprs):
         again, which a loop over at most SHORT values need not)."""
         cx = self.cx
         k = e.kind
-        if k not in _LOOPED or (k == "first" and e.body is not None):
+        if k not in _LOOPED or (k in ("first", "random") and e.body is not None):
+            return None
+        if k == "random" and e.where is None:  # nothing to hoist: the expression's list
             return None
         deck = self.deck_quant(e, fr)  # a test of its card alone: a set, no loop
         if deck is not None:
@@ -731,6 +733,8 @@ class Optimizing(Exprs):
         elif k == "first":
             w.line(f"{r} = {var}")
             w.line("break")
+        elif k == "random":  # the values kept, then one drawn (after the loop: it draws)
+            w.line(f"{r}.append({var})")
         else:
             v = b if b is not None else var
             if not v.isidentifier():
@@ -747,6 +751,8 @@ class Optimizing(Exprs):
         w.lines += body_lines
         if k in ("min", "max"):  # over nothing: the expression's error
             w.line(f"if {r} is None: {cx.helper('_' + k)}((), {self.sid(e.span, fr)})")
+        if k == "random":
+            w.line(f"{r} = {cx.helper('_pick')}(s, {r}, {self.sid(e.span, fr)})")
         return r
 
     def simple(self, e: A.Expr, fr: Frame | None) -> bool:
@@ -949,8 +955,8 @@ class Optimizing(Exprs):
 
 
 _ARITH = ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")
-_LOOPED = ("any", "all", "count", "sum", "first", "min", "max")  # quantifiers `into` loops
-_INIT = {"any": "False", "all": "True", "count": "0", "sum": "0", "first": "None",
+_LOOPED = ("any", "all", "count", "sum", "first", "min", "max", "random")  # `into` loops
+_INIT = {"any": "False", "all": "True", "count": "0", "sum": "0", "first": "None", "random": "[]",
          "min": "None", "max": "None"}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 

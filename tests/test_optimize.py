@@ -1518,3 +1518,56 @@ end when hand[1] is empty
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     assert legal.count("out.append((1, 0, 2))") == 1 and legal.count("out.append((me, 0, 2))") == 1
     play_both(fast, plain, seeds=tuple(range(6)))
+
+
+CHECKS = """\
+game "Checks"
+players 2
+deck standard
+var chips[player] = 0
+var pos = 1
+def richest = first p in players where chips[p] > 5
+proc pay(p: player) {
+  chips[p] += 1
+}
+move go "go" {
+  pos += 1
+  let order = players from left of me
+  chips[order[pos]] += 1
+}
+move stop "stop" {
+  pay(richest)
+}
+flow {
+  repeat {
+    for p in players {
+      p chooses go | stop
+    }
+  }
+}
+"""
+
+
+def test_a_range_check_of_a_plain_read_is_written_out_and_fails_alike(
+        tmp_path: Path) -> None:
+    """Optimised code checks an index, a position or a player that it reads without
+    computing anything (a name, a slot) in line, calling the helper only to raise its
+    error: the same errors as plain code, which calls the helper every time (here a
+    procedure's parameter that is none, and a position past the end of a list)."""
+    path = tmp_path / "checks.cardgame"
+    path.write_text(CHECKS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    assert "(u_p if u_p.__class__ is int and 0 < u_p <= 2 else _ix(u_p, 2, " in src
+    assert re.search(r"\((\w+)\[s\[\d+\] - 1\] if s\[\d+\]\.__class__ is int and "
+                     r"0 < s\[\d+\] <= len\(\1\) else _at\(\1, s\[\d+\], \d+\)\)", src)
+    assert "__class__" not in plain.gen.source
+    errors = set()
+    for seed in range(12):
+        a = _outcome(fast.random_playout, seed, random.Random(seed), PLAYOUT)
+        b = _outcome(plain.random_playout, seed, random.Random(seed), PLAYOUT)
+        assert a == b and a[0] == "error"
+        errors.add(a[1].split("rule error ")[1])
+    assert errors == {"(in proc pay): index None is out of range 1..2",
+                      "(in move go): position 3 is out of range 1..2"}
+    play_both(fast, plain, seeds=(0, 1, 2))

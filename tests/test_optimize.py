@@ -685,19 +685,22 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     src = fast.gen.source
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
-    assert len(loops) == 6  # one loop per move, two for `play` (unswitched)
+    assert len(loops) == 7  # one loop per move, three for `play` (unswitched twice)
     # `play`: `trick is empty` is tested once, before the loops (unswitching); in the arm
-    # where it is not, neither `led` nor the quantifier can fail: `led` is computed once
-    # before the loop; the quantifier, which runs only for a card not of the suit led (after
-    # `or`), the first time a card needs it, and it reads `led`'s variable
+    # where it is not, neither `led` nor the quantifier can fail, and the quantifier (after
+    # `or`) reads no card parameter: whether the player can follow is tested once too,
+    # before the loops (unswitching a later disjunct). Where they cannot, every card, with
+    # no test; where they can, the cards of the suit led, `led` computed once before the
+    # loop. (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT...`.)
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
-    led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
-    # (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT.__getitem__, Z)`)
-    assert led and re.search(r"(_h\d+) = \.\.\.\s*$", loops[1])
-    assert re.search(rf"\((_h\d+) if \1 is not \.\.\. else \(\1 := \(\({led.group(1)}\) in "
-                     r"map\(SUIT", loops[2])
-    assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
+    assert re.search(r"if \(not \(\(SUIT\[\(s\[\d+\] or _E\(\d+\)\)\[0\]\]\) in "
+                     r"map\(SUIT\.__getitem__, s\[\(\d+ \+ me\)\]\)", loops[1])
+    assert "if " not in loops[2].split("out.append")[0]
+    led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[2])
+    assert led and re.search(rf"if \(SUIT\[u_c\] == {led.group(1)}\):", loops[3])
+    assert "_E(" not in loops[2] + loops[3].split("out.append")[0]
+    loops = loops[1:]  # (the moves after `play`, as they were numbered)
     # `many`: the sum reads no card parameter and cannot fail, but runs only when the count
     # before its `and` holds: computed the first time it is reached, then remembered
     # (a sum of a value of the card alone: of a table of the deck, card by card in C)
@@ -728,20 +731,25 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
 def test_legal_move_tests_unswitched_on_an_invariant_first_disjunct(tmp_path: Path) -> None:
     """`trick is empty or c.suit == led or ...` is tested once before the card loop; in
     the other arm the trick is known not to be empty, so `led` and the quantifier are
-    computed once, before the loop. A first disjunct that may fail (`top of pile`) or
-    reads the parameter (`c.rank > 10`) stays in the loop."""
+    computed once, before the loop. A first disjunct that may fail (`top of pile`) stays
+    in the loop; one that reads the parameter (`c.rank > 10`) does too, but a later
+    disjunct that reads none (`turns > 3`) is tested before the loop: every card where
+    it holds, the first disjunct alone where not."""
     path = tmp_path / "unswitch.cardgame"
     path.write_text(OPTIMISER_GAMES["unswitch"], encoding="utf-8")
     fast, plain = _both(path, 0, {})
     src = fast.gen.source
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
-    assert len(loops) == 5  # follow twice (unswitched), risky, own
+    assert len(loops) == 7  # follow three times (unswitched twice), risky, own twice
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
-    assert re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
-    assert "if ((RANK[(s[" in loops[3] and "_E(" in loops[3]  # risky: in the loop
-    assert "if ((RANK[u_c] > 10) or" in loops[4]  # own: in the loop
+    assert re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[2])
+    assert "if ((RANK[(s[" in loops[4] and "_E(" in loops[4]  # risky: in the loop
+    turns = fast.gen.var_base["turns"]
+    assert re.search(rf"if \(s\[{turns}\] > 3\):\s*(# move own\s*)?$", loops[4])
+    assert "if " not in loops[5].split("out.append")[0]  # own, turns > 3: every card
+    assert "if (RANK[u_c] > 10):" in loops[6]  # own, else: in the loop
     assert legal.count("if (not s[") == 1
     plain_legal = plain.gen.source[plain.gen.source.index("def legal_"):]
     assert plain_legal.count("for u_c in") == 3  # plain code does not unswitch
@@ -1031,7 +1039,8 @@ def test_a_condition_written_as_a_def_is_unswitched_like_one_written_out(
     src = fast.gen.source
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
-    assert len(loops) == 5  # follow twice (unswitched), risky, own
+    # follow twice (unswitched), risky, own twice (its later disjunct `turns > 3`)
+    assert len(loops) == 6
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
     led = re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
     assert led and f"== {led.group(1)})" in loops[2].split("out.append")[0]
@@ -1043,7 +1052,8 @@ def test_a_condition_written_as_a_def_is_unswitched_like_one_written_out(
     path.write_text(own, encoding="utf-8")
     fast, plain = _both(path, 0, {})
     legal = fast.gen.source[fast.gen.source.index("def legal_"):]
-    assert legal[:legal.index("LEGAL =")].count("for u_c in") == 3
+    # (follow's call stays whole: one loop; risky one; own two, on `turns > 3`)
+    assert legal[:legal.index("LEGAL =")].count("for u_c in") == 4
     play_both(fast, plain, seeds=tuple(range(8)))
 
 

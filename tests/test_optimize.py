@@ -1581,3 +1581,52 @@ def test_a_range_check_of_a_plain_read_is_written_out_and_fails_alike(
     assert errors == {"(in proc pay): index None is out of range 1..2",
                       "(in move go): position 3 is out of range 1..2"}
     play_both(fast, plain, seeds=(0, 1, 2))
+
+
+RANKS = """\
+game "Ranks"
+players 1
+deck standard
+zone column[4]: face up
+zone pile: face up
+def below(r: int) = if r == A then K else r - 1
+def minus(r: int) = r - 1
+setup {
+  shuffle deck
+  deal 3 from deck to column
+}
+move shift(a in column, b in column) "shift"
+  when a != b and a is not empty
+  when b is empty or (top of a).rank == below((top of b).rank)
+  when b is empty or (top of a).rank != minus((top of b).rank) + 20
+{
+  move top of a to b
+}
+move drop(a in column) "drop" when below((top of a).rank) > 5 {
+  move top of a to pile
+}
+limit 30 moves
+"""
+
+
+def test_a_def_of_a_cards_rank_is_a_table_of_the_deck(tmp_path: Path) -> None:
+    """`below((top of b).rank)`, a def of one number that is a value of that number
+    alone (more than one test or sum), is read from a table of every card of the deck,
+    filled when the module loads, at the card; the card is evaluated in place, so `top
+    of a` of an empty column fails as it did (plain code agrees). A def with a single sum
+    (`minus`) stays inline."""
+    path = tmp_path / "ranks.cardgame"
+    path.write_text(RANKS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    table = re.search(r"^(_P\d+) = tuple\(\[\(13 if \(RANK\[_i\] == 1\) else \(RANK\[_i\] - 1\)\) "
+                      r"for _i in range\(52\)\]\)$", src, re.M)
+    assert table
+    assert re.search(rf"{table.group(1)}\[s\[u_b\]\[-1\]\]", src)  # shift: b not empty
+    assert re.search(rf"{table.group(1)}\[\(s\[u_a\] or _E\(\d+\)\)\[-1\]\]", src)  # drop
+    assert "13 if" not in src[src.index("def legal_"):src.index("LEGAL =")]
+    assert "- 1) + 20" in src  # minus: inline
+    assert "RANK[_i]" not in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(6)))
+    a = _outcome(fast.random_playout, 3, random.Random(3), PLAYOUT)
+    assert a == _outcome(plain.random_playout, 3, random.Random(3), PLAYOUT)

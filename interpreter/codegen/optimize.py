@@ -303,7 +303,8 @@ class Optimizing(Exprs):
             table = self.table_call(call, fr)
             if table is not None:
                 return table
-            card = self.of_one_card(call, fr) or self.of_cards(call, fr)
+            card = (self.of_one_card(call, fr) or self.of_cards(call, fr)
+                    or self.of_a_rank(call, fr))
             if card is not None:
                 return card
         names = self.cx.names
@@ -396,6 +397,48 @@ class Optimizing(Exprs):
         for a in call.args[1:]:
             at = f"({at}) * {n} + {self.expr(a, fr)}"
         return f"{name}[{at}]"
+
+    def of_a_rank(self, call: A.Call, fr: Frame) -> str | None:
+        """`below((top of b).rank)`: a def of one number whose value is that number's alone
+        (card_pure: constants, arithmetic without division, comparisons, `if`; more than
+        one comparison or test), called with the rank of a card that is certainly one (a
+        loop's card, the top or bottom of a zone, which fails when it is empty): a table
+        of the def at every card's rank, filled when the module is loaded, read at the
+        card. The card is evaluated where the call stood; the body can neither fail nor
+        change anything."""
+        cx = self.cx
+        if self._tabulating or len(call.args) != 1:
+            return None
+        (a,) = call.args
+        d = cx.callee(call)
+        if (d is None or len(d.params) != 1 or not isinstance(a, A.Attr) or a.name != "rank"
+                or not self.certain_card(a.obj, fr)):
+            return None
+        if sum(isinstance(x, (A.Binary, A.IfExpr, A.Call)) for x in A.walk(d.body)) < 2:
+            return None  # (a single test or sum reads the rank as fast as a table)
+        if not self.card_pure(d.body, frozenset((d.params[0].name,))):
+            return None
+        key = ("rank", d.name)
+        name = self._card_tables.get(key)
+        if name is None:
+            names = cx.names
+            unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
+            inner = Frame({d.params[0].name: Local("RANK[_i]")}, f"def {d.name}")
+            self._tabulating = True
+            try:
+                code = self.expr(d.body, inner)
+            finally:
+                self._tabulating = False
+            failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
+            names.unsafe, names.impure, names.draws, names.walrus = (unsafe, impure, draws,
+                                                                     walrus)
+            if failing:
+                return None
+            name = names.tmp("P")
+            self.module_lines.append(
+                f"{name} = tuple([{code} for _i in range({len(cx.g.cards)})])")
+            self._card_tables[key] = name
+        return f"{name}[{self.expr(a.obj, fr)}]"
 
     def certain_card(self, e: A.Expr, fr: Frame) -> bool:
         """Is e's value certainly a card of the deck (else its evaluation fails)? A loop's

@@ -1630,3 +1630,22 @@ def test_a_def_of_a_cards_rank_is_a_table_of_the_deck(tmp_path: Path) -> None:
     play_both(fast, plain, seeds=tuple(range(6)))
     a = _outcome(fast.random_playout, 3, random.Random(3), PLAYOUT)
     assert a == _outcome(plain.random_playout, 3, random.Random(3), PLAYOUT)
+
+
+def test_the_card_at_a_position_of_a_zone_is_a_card_of_that_zone(tmp_path: Path) -> None:
+    """`lift(pile[2])`, a def inlined with the card at a position of a zone: that card
+    certainly comes from the zone (or the position fails), so `power(c)` in it, a def of
+    its card alone, is read from a table of the deck, as for a loop's card (Arsène's
+    `strength(trick[i])`)."""
+    text = RANKS.replace("def minus(r: int) = r - 1\n", "def minus(r: int) = r - 1\n"
+                         "def power(c: card) = if c.rank == A then 14 else c.rank\n"
+                         "def lift(c: card) = power(c) + size(pile)\n").replace(
+        'move drop(a in column) "drop" when below((top of a).rank) > 5 {',
+        'move drop(a in column) "drop" when size(pile) < 2 or lift(pile[2]) > 5 {')
+    path = tmp_path / "power.cardgame"
+    path.write_text(text, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    table = re.search(r"^(_P\d+) = tuple\(\[\(14 if \(RANK\[_i\] == 1\) else RANK\[_i\]\) "
+                      r"for _i in range\(52\)\]\)$", fast.gen.source, re.M)
+    assert table and f"{table.group(1)}[" in fast.gen.source
+    play_both(fast, plain, seeds=tuple(range(6)))

@@ -311,6 +311,10 @@ class Exprs:
         if (isinstance(e, A.Quant) and e.kind in ("first", "random")
                 and self.cx.type_of(e.source) == "zone"):
             return self.expr(e.source, fr)
+        if (self.cx.optimize and isinstance(e, A.Index) and isinstance(e.obj, A.Name)
+                and self.cx.ref(e.obj).kind == "zone"):
+            # `trick[i]`: the card at a position of a zone (or an error), from that zone
+            return self.expr(e.obj, fr)
         return None
 
     # ------------------------------------------------------------ simple forms

@@ -690,34 +690,6 @@ def test_a_quantifier_whose_test_reads_nothing_of_its_value_tests_once() -> None
     assert "(random k in 1..6) == 6" in faces
 
 
-def test_a_def_of_a_number_in_a_small_range_is_a_table(tmp_path: Path) -> None:
-    """Spice 2's `below((top of b).rank)` (the rank under r, K under A) reads a table of
-    the 13 ranks; a def whose argument's range is not known (a variable), or whose body
-    may fail (a division), is lowered as before."""
-    src = compile_game("besieged-castle-spice-2").gen.source
-    table = re.search(r"^(_P\d+) = tuple\(\[\(\(13 if \(_i == 1\) else \(_i - 1\)\)\) "
-                      r"if _i >= 1 else None for _i in range\(14\)\]\)$", src, re.M)
-    assert table
-    assert re.search(rf"== {table.group(1)}\[RANK\[s\[u_b\]\[-1\]\]\]", src)
-    path = tmp_path / "t.cardgame"
-    path.write_text('game "T"\nplayers 1\ndeck standard\nzone pile: face up\n'
-                    "zone out: face up\nvar n = 3\n"
-                    "def below(r: int) = if r == 1 then 13 else r - 1\n"
-                    "def part(r: int) = if r > 6 then 12 / (r - 7) else r - 1\n"
-                    "setup { shuffle deck\n move all of deck to pile }\n"
-                    "move a when pile is not empty and below((top of pile).rank) > below(n)"
-                    " { move top of pile to out\n n = n + 1 }\n"
-                    "move b when pile is not empty and part((top of pile).rank) > 2"
-                    " { move top of pile to out }\n"
-                    "move c when pile is not empty { move top of pile to out }\n",
-                    encoding="utf-8")
-    fast, plain = _both(path, 0, {})
-    src = fast.gen.source
-    assert src.count("for _i in range(14)") == 1  # below over the ranks, not part
-    assert "below(n)" not in src and re.search(r"_P\d+\[RANK\[", src)
-    play_both(fast, plain, seeds=tuple(range(6)))
-
-
 def test_every_game_is_covered() -> None:
     names = {p.stem for p, _, _ in CONFIGS}
     assert {"arsene", "calculation", "besieged-castle", "chains", "interaction",
@@ -809,19 +781,22 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     src = fast.gen.source
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
-    assert len(loops) == 6  # one loop per move, two for `play` (unswitched)
+    assert len(loops) == 7  # one loop per move, three for `play` (unswitched twice)
     # `play`: `trick is empty` is tested once, before the loops (unswitching); in the arm
-    # where it is not, neither `led` nor the quantifier can fail: `led` is computed once
-    # before the loop; the quantifier, which runs only for a card not of the suit led (after
-    # `or`), the first time a card needs it, and it reads `led`'s variable
+    # where it is not, neither `led` nor the quantifier can fail, and the quantifier (after
+    # `or`) reads no card parameter: whether the player can follow is tested once too,
+    # before the loops (unswitching a later disjunct). Where they cannot, every card, with
+    # no test; where they can, the cards of the suit led, `led` computed once before the
+    # loop. (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT...`.)
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
-    led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
-    # (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT.__getitem__, Z)`)
-    assert led and re.search(r"(_h\d+) = \.\.\.\s*$", loops[1])
-    assert re.search(rf"\((_h\d+) if \1 is not \.\.\. else \(\1 := \(\({led.group(1)}\) in "
-                     r"map\(SUIT", loops[2])
-    assert "_E(" not in loops[1] + loops[2].split("out.append")[0]
+    assert re.search(r"if \(not \(\(SUIT\[\(s\[\d+\] or _E\(\d+\)\)\[0\]\]\) in "
+                     r"map\(SUIT\.__getitem__, s\[\(\d+ \+ me\)\]\)", loops[1])
+    assert "if " not in loops[2].split("out.append")[0]
+    led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[2])
+    assert led and re.search(rf"if \(SUIT\[u_c\] == {led.group(1)}\):", loops[3])
+    assert "_E(" not in loops[2] + loops[3].split("out.append")[0]
+    loops = loops[1:]  # (the moves after `play`, as they were numbered)
     # `many`: the sum reads no card parameter and cannot fail, but runs only when the count
     # before its `and` holds: computed the first time it is reached, then remembered
     # (a sum of a value of the card alone: of a table of the deck, card by card in C)
@@ -852,20 +827,25 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
 def test_legal_move_tests_unswitched_on_an_invariant_first_disjunct(tmp_path: Path) -> None:
     """`trick is empty or c.suit == led or ...` is tested once before the card loop; in
     the other arm the trick is known not to be empty, so `led` and the quantifier are
-    computed once, before the loop. A first disjunct that may fail (`top of pile`) or
-    reads the parameter (`c.rank > 10`) stays in the loop."""
+    computed once, before the loop. A first disjunct that may fail (`top of pile`) stays
+    in the loop; one that reads the parameter (`c.rank > 10`) does too, but a later
+    disjunct that reads none (`turns > 3`) is tested before the loop: every card where
+    it holds, the first disjunct alone where not."""
     path = tmp_path / "unswitch.cardgame"
     path.write_text(OPTIMISER_GAMES["unswitch"], encoding="utf-8")
     fast, plain = _both(path, 0, {})
     src = fast.gen.source
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
-    assert len(loops) == 5  # follow twice (unswitched), risky, own
+    assert len(loops) == 7  # follow three times (unswitched twice), risky, own twice
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
-    assert re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
-    assert "if ((RANK[(s[" in loops[3] and "_E(" in loops[3]  # risky: in the loop
-    assert "if ((RANK[u_c] > 10) or" in loops[4]  # own: in the loop
+    assert re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[2])
+    assert "if ((RANK[(s[" in loops[4] and "_E(" in loops[4]  # risky: in the loop
+    turns = fast.gen.var_base["turns"]
+    assert re.search(rf"if \(s\[{turns}\] > 3\):\s*(# move own\s*)?$", loops[4])
+    assert "if " not in loops[5].split("out.append")[0]  # own, turns > 3: every card
+    assert "if (RANK[u_c] > 10):" in loops[6]  # own, else: in the loop
     assert legal.count("if (not s[") == 1
     plain_legal = plain.gen.source[plain.gen.source.index("def legal_"):]
     assert plain_legal.count("for u_c in") == 3  # plain code does not unswitch
@@ -1155,7 +1135,8 @@ def test_a_condition_written_as_a_def_is_unswitched_like_one_written_out(
     src = fast.gen.source
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     loops = legal.split("for u_c in")
-    assert len(loops) == 5  # follow twice (unswitched), risky, own
+    # follow twice (unswitched), risky, own twice (its later disjunct `turns > 3`)
+    assert len(loops) == 6
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
     led = re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
     assert led and f"== {led.group(1)})" in loops[2].split("out.append")[0]
@@ -1167,7 +1148,8 @@ def test_a_condition_written_as_a_def_is_unswitched_like_one_written_out(
     path.write_text(own, encoding="utf-8")
     fast, plain = _both(path, 0, {})
     legal = fast.gen.source[fast.gen.source.index("def legal_"):]
-    assert legal[:legal.index("LEGAL =")].count("for u_c in") == 3
+    # (follow's call stays whole: one loop; risky one; own two, on `turns > 3`)
+    assert legal[:legal.index("LEGAL =")].count("for u_c in") == 4
     play_both(fast, plain, seeds=tuple(range(8)))
 
 
@@ -1655,4 +1637,125 @@ end when hand[1] is empty
     src = fast.gen.source
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     assert legal.count("out.append((1, 0, 2))") == 1 and legal.count("out.append((me, 0, 2))") == 1
+    play_both(fast, plain, seeds=tuple(range(6)))
+
+
+CHECKS = """\
+game "Checks"
+players 2
+deck standard
+var chips[player] = 0
+var pos = 1
+def richest = first p in players where chips[p] > 5
+proc pay(p: player) {
+  chips[p] += 1
+}
+move go "go" {
+  pos += 1
+  let order = players from left of me
+  chips[order[pos]] += 1
+}
+move stop "stop" {
+  pay(richest)
+}
+flow {
+  repeat {
+    for p in players {
+      p chooses go | stop
+    }
+  }
+}
+"""
+
+
+def test_a_range_check_of_a_plain_read_is_written_out_and_fails_alike(
+        tmp_path: Path) -> None:
+    """Optimised code checks an index, a position or a player that it reads without
+    computing anything (a name, a slot) in line, calling the helper only to raise its
+    error: the same errors as plain code, which calls the helper every time (here a
+    procedure's parameter that is none, and a position past the end of a list)."""
+    path = tmp_path / "checks.cardgame"
+    path.write_text(CHECKS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    assert "(u_p if u_p.__class__ is int and 0 < u_p <= 2 else _ix(u_p, 2, " in src
+    assert re.search(r"\((\w+)\[s\[\d+\] - 1\] if s\[\d+\]\.__class__ is int and "
+                     r"0 < s\[\d+\] <= len\(\1\) else _at\(\1, s\[\d+\], \d+\)\)", src)
+    assert "__class__" not in plain.gen.source
+    errors = set()
+    for seed in range(12):
+        a = _outcome(fast.random_playout, seed, random.Random(seed), PLAYOUT)
+        b = _outcome(plain.random_playout, seed, random.Random(seed), PLAYOUT)
+        assert a == b and a[0] == "error"
+        errors.add(a[1].split("rule error ")[1])
+    assert errors == {"(in proc pay): index None is out of range 1..2",
+                      "(in move go): position 3 is out of range 1..2"}
+    play_both(fast, plain, seeds=(0, 1, 2))
+
+
+RANKS = """\
+game "Ranks"
+players 1
+deck standard
+zone column[4]: face up
+zone pile: face up
+def below(r: int) = if r == A then K else r - 1
+def minus(r: int) = r - 1
+setup {
+  shuffle deck
+  deal 3 from deck to column
+}
+move shift(a in column, b in column) "shift"
+  when a != b and a is not empty
+  when b is empty or (top of a).rank == below((top of b).rank)
+  when b is empty or (top of a).rank != minus((top of b).rank) + 20
+{
+  move top of a to b
+}
+move drop(a in column) "drop" when below((top of a).rank) > 5 {
+  move top of a to pile
+}
+limit 30 moves
+"""
+
+
+def test_a_def_of_a_cards_rank_is_a_table_of_the_deck(tmp_path: Path) -> None:
+    """`below((top of b).rank)`, a def of one number that is a value of that number
+    alone (more than one test or sum), is read from a table of every card of the deck,
+    filled when the module loads, at the card; the card is evaluated in place, so `top
+    of a` of an empty column fails as it did (plain code agrees). A def with a single sum
+    (`minus`) stays inline."""
+    path = tmp_path / "ranks.cardgame"
+    path.write_text(RANKS, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    src = fast.gen.source
+    table = re.search(r"^(_P\d+) = tuple\(\[\(13 if \(RANK\[_i\] == 1\) else \(RANK\[_i\] - 1\)\) "
+                      r"for _i in range\(52\)\]\)$", src, re.M)
+    assert table
+    assert re.search(rf"{table.group(1)}\[s\[u_b\]\[-1\]\]", src)  # shift: b not empty
+    assert re.search(rf"{table.group(1)}\[\(s\[u_a\] or _E\(\d+\)\)\[-1\]\]", src)  # drop
+    assert "13 if" not in src[src.index("def legal_"):src.index("LEGAL =")]
+    assert "- 1) + 20" in src  # minus: inline
+    assert "RANK[_i]" not in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(6)))
+    a = _outcome(fast.random_playout, 3, random.Random(3), PLAYOUT)
+    assert a == _outcome(plain.random_playout, 3, random.Random(3), PLAYOUT)
+
+
+def test_the_card_at_a_position_of_a_zone_is_a_card_of_that_zone(tmp_path: Path) -> None:
+    """`lift(pile[2])`, a def inlined with the card at a position of a zone: that card
+    certainly comes from the zone (or the position fails), so `power(c)` in it, a def of
+    its card alone, is read from a table of the deck, as for a loop's card (Arsène's
+    `strength(trick[i])`)."""
+    text = RANKS.replace("def minus(r: int) = r - 1\n", "def minus(r: int) = r - 1\n"
+                         "def power(c: card) = if c.rank == A then 14 else c.rank\n"
+                         "def lift(c: card) = power(c) + size(pile)\n").replace(
+        'move drop(a in column) "drop" when below((top of a).rank) > 5 {',
+        'move drop(a in column) "drop" when size(pile) < 2 or lift(pile[2]) > 5 {')
+    path = tmp_path / "power.cardgame"
+    path.write_text(text, encoding="utf-8")
+    fast, plain = _both(path, 0, {})
+    table = re.search(r"^(_P\d+) = tuple\(\[\(14 if \(RANK\[_i\] == 1\) else RANK\[_i\]\) "
+                      r"for _i in range\(52\)\]\)$", fast.gen.source, re.M)
+    assert table and f"{table.group(1)}[" in fast.gen.source
     play_both(fast, plain, seeds=tuple(range(6)))

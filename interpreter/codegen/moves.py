@@ -8,6 +8,8 @@ that may fail (an empty zone, a bad index...) stays behind the conjuncts before 
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from ..lang import BUILTINS, elem
@@ -127,6 +129,7 @@ class Moves:
         is the same test (or its negation: `trick is not empty or ...` after `trick is
         empty`) is decided without a test of its own, and does not count as a level."""
         cx = self.cx
+        later: list[tuple[int, list[A.Expr]]] = []
         for i, c in enumerate(conj if cx.optimize and depth < UNSWITCH_DEPTH else ()):
             if isinstance(c, _Arm):
                 continue
@@ -144,7 +147,11 @@ class Moves:
                 # the first disjunct of its body, when it reads none of its parameters
                 ds, seen_through = self.def_disjuncts(c), True
             first = ds[0]
-            if len(ds) < 2 or params_in(cx, first) or self.may_raise(first):
+            if len(ds) < 2:
+                continue
+            if params_in(cx, first) or self.may_raise(first):
+                if not seen_through:
+                    later.append((i, ds))  # (tried once no first disjunct is unswitched)
                 continue
             fact = self.fact(first)
             known_truth = dict(facts).get(fact[0]) if fact is not None else None
@@ -188,6 +195,11 @@ class Moves:
                                  depth + 1, opened + now_open, no_facts)
             return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
                     + [INDENT + ln for ln in no])
+        for i, ds in later:
+            lines = self.unswitch_later(md, mid, rule, conj, i, ds, guards, depth, opened,
+                                        facts)
+            if lines is not None:
+                return lines
         pnames = [p.name for p in md.params]
         # each conjunct is tested at the first loop level where all its parameters are bound
         floor = 0  # `and` evaluates left to right: what may fail stays behind its guards
@@ -209,6 +221,42 @@ class Moves:
         w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
         gen.level(0, fr, w)
         return w.lines
+
+    def unswitch_later(self, md: A.MoveDecl, mid: int, rule: str, conj: list[_Conj], i: int,
+                       ds: list[A.Expr], guards: tuple[A.Expr, ...], depth: int,
+                       opened: tuple[A.Expr, ...], facts: tuple[tuple[object, bool], ...]
+                       ) -> list[str] | None:
+        """Loop unswitching of a later disjunct: in `a or b` (`c.suit == led or not
+        can_follow`), when a reads a parameter but cannot fail (given the zones an earlier
+        test said are not empty) and b reads none, cannot fail and changes nothing, b is
+        tested once, before the loops: where it holds the conjunct is dropped (a, which
+        cannot fail, no longer matters), else it is a alone. As for a first disjunct
+        (`unswitched`), evaluating b earlier than it stood changes no result, error or
+        state: a hand-written "can follow suit", once per decision, not a test per card."""
+        cx = self.cx
+        for k in range(1, len(ds)):
+            if any(self.may_raise(d, guards=guards) for d in ds[:k]):
+                return None
+            b = ds[k]
+            if params_in(cx, b) or self.may_raise(b, guards=guards):
+                continue
+            names = cx.names
+            impure, draws = names.impure, names.draws
+            test = self.x.expr(b, Frame({"me": self.me}, rule))
+            # its code may call a helper that raises (`(trick or _E(..))[0]`: the
+            # bottom of the trick), but only on what may_raise said cannot happen here
+            if (names.impure != impure or names.draws != draws
+                    or not set(re.findall(r"\b(_\w+)\(", test)) <= _CHECKS):
+                continue
+            rest = ds[:k] + ds[k + 1:]
+            stays: _Conj = rest[0] if len(rest) == 1 else _AnyOf(tuple(rest))
+            yes = self.unswitched(md, mid, rule, conj[:i] + conj[i + 1:], guards, depth + 1,
+                                  opened, facts)
+            no = self.unswitched(md, mid, rule, conj[:i] + [stays] + conj[i + 1:], guards,
+                                 depth + 1, opened, facts)
+            return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
+                    + [INDENT + ln for ln in no])
+        return None
 
     def branch(self, c: _Conj, md: A.MoveDecl
                ) -> tuple[A.Expr, A.Expr | _Arm, A.Expr | _Arm] | None:
@@ -318,12 +366,41 @@ class Moves:
             return [call]
         return ds
 
-    def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset()) -> bool:
-        """Could evaluating e fail (an empty zone, a bad index, division by zero...)?"""
+    def safe_index(self, e: A.Index) -> bool:
+        """An element of an array of zones or variables whose index is certainly in
+        range (`hand[me]`): it cannot fail (its index's own evaluation aside)."""
         cx = self.cx
-        if isinstance(e, (A.TopN, A.Index, A.Subsets)):
+        if not isinstance(e.obj, A.Name):
+            return False
+        ref = cx.ref(e.obj)
+        if ref.kind not in ("zone_array", "var_array") or getattr(ref.decl, "grid", None):
+            return False
+        kind, size = cx.dim(ref)
+        try:
+            return self.x.safe_index(e.index, kind, size, Frame({"me": self.me}, ""))
+        except KeyError:  # a local of a def being looked into: not known here
+            return False
+
+    def may_raise(self, e: A.Expr, seen: frozenset[str] = frozenset(),
+                  guards: tuple[A.Expr, ...] | None = None) -> bool:
+        """Could evaluating e fail (an empty zone, a bad index, division by zero...)?
+        With `guards` (zones known not to be empty), a closer look: the top or bottom of
+        one of those zones, and an array's element at an index certainly in range
+        (`hand[me]`), do not fail. (Without, every index and top may: where conjuncts
+        are tested stays as it was.)"""
+        cx = self.cx
+        if isinstance(e, (A.TopN, A.Subsets)):
             return True
-        if isinstance(e, A.Unary) and e.op in ("top", "bottom", "players_from"):
+        if isinstance(e, A.Index) and (guards is None or not self.safe_index(e)):
+            return True
+        if isinstance(e, A.Unary) and e.op in ("top", "bottom"):
+            z = e.operand
+            if guards is None or not (
+                    isinstance(z, A.Name) and cx.ref(z).kind == "zone" and any(
+                        isinstance(g, A.Name) and g.name == z.name and cx.ref(g).kind == "zone"
+                        for g in guards)):
+                return True
+        if isinstance(e, A.Unary) and e.op == "players_from":
             return True
         if isinstance(e, A.Binary) and e.op in ("/", "%"):
             return True
@@ -332,13 +409,14 @@ class Moves:
         if isinstance(e, (A.Call, A.Name)):  # a def may fail where its body may
             ref = cx.ref(e)
             if ref.kind == "def" and ref.name not in seen:
-                if self.may_raise(ref.decl.body, seen | {ref.name}):
+                if self.may_raise(ref.decl.body, seen | {ref.name}, guards):
                     return True
             elif ref.kind == "builtin" and BUILTINS[ref.name].may_fail:
                 return True
         if isinstance(e, A.Attr) and self.x.card_may_be_none(e.obj, Frame({}, "")):
             return True
-        return any(isinstance(c, A.Expr) and self.may_raise(c, seen) for c in A.children(e))
+        return any(isinstance(c, A.Expr) and self.may_raise(c, seen, guards)
+                   for c in A.children(e))
 
 
 class _Generator:
@@ -467,6 +545,9 @@ class _Generator:
         w.lines += inner.lines
 
 
+# the helpers that raise only where `Moves.may_raise` says an expression may fail (an
+# empty zone's top, an index, a position, a player, a card that is none)
+_CHECKS = frozenset(("_E", "_ix", "_at", "_player", "_nn"))
 UNSWITCH_DEPTH = 2  # tests unswitched per generator, nested (each doubles its code)
 
 

@@ -44,7 +44,6 @@ UNROLL_COPIES = 64  # ...while a generator has at most this many copies of its i
 TABLE_SPAN = 64  # the widest constant range a def table covers
 TABLE_LITERALS = 8  # up to this many entries, a table is written out entry by entry
 TABLE_CELLS = 10_000  # the most entries of a table of a def of several cards (53 x 53 fit)
-SMALL_INTS = 256  # the largest number a table of a def of one number reaches (`of_small_int`)
 
 
 @attrs.frozen
@@ -305,7 +304,7 @@ class Optimizing(Exprs):
             if table is not None:
                 return table
             card = (self.of_one_card(call, fr) or self.of_cards(call, fr)
-                    or self.of_small_int(call, fr))
+                    or self.of_a_rank(call, fr))
             if card is not None:
                 return card
         names = self.cx.names
@@ -399,31 +398,32 @@ class Optimizing(Exprs):
             at = f"({at}) * {n} + {self.expr(a, fr)}"
         return f"{name}[{at}]"
 
-    def of_small_int(self, call: A.Call, fr: Frame) -> str | None:
+    def of_a_rank(self, call: A.Call, fr: Frame) -> str | None:
         """`below((top of b).rank)`: a def of one number whose value is that number's alone
-        (card_pure; more than one comparison or test), called with a number known to lie
-        in a small range (a rank: 1..13): a table over the range, filled when the module
-        is loaded, read at the argument (evaluated as the def's argument is)."""
+        (card_pure: constants, arithmetic without division, comparisons, `if`; more than
+        one comparison or test), called with the rank of a card that is certainly one (a
+        loop's card, the top or bottom of a zone, which fails when it is empty): a table
+        of the def at every card's rank, filled when the module is loaded, read at the
+        card. The card is evaluated where the call stood; the body can neither fail nor
+        change anything."""
         cx = self.cx
         if self._tabulating or len(call.args) != 1:
             return None
+        (a,) = call.args
         d = cx.callee(call)
-        if d is None or len(d.params) != 1 or cx.type_of(call.args[0]) != "int":
+        if (d is None or len(d.params) != 1 or not isinstance(a, A.Attr) or a.name != "rank"
+                or not self.certain_card(a.obj, fr)):
             return None
         if sum(isinstance(x, (A.Binary, A.IfExpr, A.Call)) for x in A.walk(d.body)) < 2:
-            return None
+            return None  # (a single test or sum reads the rank as fast as a table)
         if not self.card_pure(d.body, frozenset((d.params[0].name,))):
             return None
-        rng = self.range_of(call.args[0], fr)
-        if rng is None or not 0 <= rng[0] <= rng[1] <= SMALL_INTS:
-            return None
-        lo, hi = rng
-        key = ("ints", d.name, lo, hi)
+        key = ("rank", d.name)
         name = self._card_tables.get(key)
         if name is None:
             names = cx.names
             unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
-            inner = Frame({d.params[0].name: Local("_i", None, lo, hi)}, f"def {d.name}")
+            inner = Frame({d.params[0].name: Local("RANK[_i]")}, f"def {d.name}")
             self._tabulating = True
             try:
                 code = self.expr(d.body, inner)
@@ -436,9 +436,9 @@ class Optimizing(Exprs):
                 return None
             name = names.tmp("P")
             self.module_lines.append(
-                f"{name} = tuple([({code}) if _i >= {lo} else None for _i in range({hi + 1})])")
+                f"{name} = tuple([{code} for _i in range({len(cx.g.cards)})])")
             self._card_tables[key] = name
-        return f"{name}[{self.expr(call.args[0], fr)}]"
+        return f"{name}[{self.expr(a.obj, fr)}]"
 
     def certain_card(self, e: A.Expr, fr: Frame) -> bool:
         """Is e's value certainly a card of the deck (else its evaluation fails)? A loop's

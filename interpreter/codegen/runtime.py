@@ -81,6 +81,7 @@ SAFE_BUILTINS = {
     "len": len, "range": range, "tuple": tuple, "any": any, "all": all, "sum": sum,
     "min": min, "max": max, "next": next, "abs": abs, "sorted": sorted, "bool": bool,
     "frozenset": frozenset, "map": map,
+    "int": int,  # the range checks written out test `x.__class__ is int` (exprs `in_range`)
     # the written-out `_take` catches it: a card that moved since it was chosen is not in
     # the zone it came from (codegen stmts)
     "ValueError": ValueError,

@@ -181,6 +181,15 @@ class MctsBot:
     #: history-consistent worlds and keep the `pool` in which the other seats' moves
     #: look most like the `greedy` bot's (`sampling.greedy_misfits`); 0: off
     model_draws = 0
+    #: with the game's record, in games of several players: draw this many
+    #: history-consistent worlds once a search, weight each by the likelihood of the
+    #: other seats' past moves under a Boltzmann model of the `greedy` bot at
+    #: `temperature` (`sampling.move_loglik`), and give every iteration one of them
+    #: picked by weight (sample-importance-resample), its zones no player sees dealt
+    #: again (`refresh`); 0: off
+    infer = 0
+    temperature = 1.0
+    refresh = True
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -222,7 +231,8 @@ class MctsBot:
         if len(legal) == 1:
             return legal
         self._worlds = Worlds(game, state, player, self.rng, record, pool=self.pool,
-                              draws=self.model_draws)
+                              draws=self.model_draws, infer=self.infer,
+                              temperature=self.temperature, refresh=self.refresh)
         root = self._root = self.search(game, state, player)
         known = [m for m in legal if m in root.children and root.children[m].n]
         rest = [m for m in legal if m not in known]

@@ -92,3 +92,46 @@ def test_inferred_the_same_history_with_other_hidden_cards_gives_the_same_choice
     assert ra == rb
     assert Inferred(5, budget=budget).ranked(game, s, seat, real) == ra
     assert ra[0] in game.legal_moves(s, seat)
+
+
+def test_the_chain_stays_in_the_seats_history_and_moves() -> None:
+    """`chain`: every step is a world of the seat's history (the same view), the chain
+    starts at the likeliest world drawn, and it moves."""
+    game = compile_game("interaction", players=4)
+    s, hist = greedy_game(game, 3, 14)
+    seat = game.to_move(s)[0]
+    w = Worlds(game, s, seat, random.Random(2), Record(3, tuple(hist)), infer=8,
+               temperature=0.5, chain=True)
+    assert w.source == "history (inferred, chain)" and w.chain is not None
+    assert w.chain_ll == max(move_loglik(game, x, 3, seat, 0.5) for x in w.pool)
+    for _ in range(20):
+        x = w()
+        assert view(game, x, seat) == view(game, s, seat)
+        assert w.chain is not None and view(game, w.chain.state, seat) == view(game, s, seat)
+    assert w.moved >= 5
+
+
+class Chained(IsmctsLeadBot):
+    infer = 8
+    temperature = 0.5
+    chain = True
+    refresh = False
+
+
+def test_chained_the_same_history_with_other_hidden_cards_gives_the_same_choice() -> None:
+    """No peeking with the chain on (and the stock kept as the chain's world has it)."""
+    game = compile_game("interaction", players=4)
+    s, hist = greedy_game(game, 6, 14)
+    seat = game.to_move(s)[0]
+    real = Record(6, tuple(hist))
+    other = Sampler(game, real, seat).sample(random.Random(4))
+    assert other is not None
+    assert other.state != s and view(game, other.state, seat) == view(game, s, seat)
+    budget = make_bot("ismcts-lead:60", 5).budget  # type: ignore[attr-defined]
+    a, b = Chained(5, budget=budget), Chained(5, budget=budget)
+    ra = a.ranked(game, s, seat, real)
+    rb = b.ranked(game, other.state, seat, other.record(6))
+    assert a.last["worlds"] == b.last["worlds"] == "history (inferred, chain)"
+    assert ra == rb
+    assert Chained(5, budget=budget).ranked(game, s, seat, real) == ra
+    assert ra[0] in game.legal_moves(s, seat)

@@ -190,6 +190,10 @@ class MctsBot:
     infer = 0
     temperature = 1.0
     refresh = True
+    #: with `infer`: start a Markov chain (Metropolis-Hastings over the history's
+    #: worlds, the model's likelihood) at the likeliest of the `infer` worlds drawn, and
+    #: give every iteration its next step (`sampling.Worlds.step`)
+    chain = False
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -232,7 +236,8 @@ class MctsBot:
             return legal
         self._worlds = Worlds(game, state, player, self.rng, record, pool=self.pool,
                               draws=self.model_draws, infer=self.infer,
-                              temperature=self.temperature, refresh=self.refresh)
+                              temperature=self.temperature, refresh=self.refresh,
+                              chain=self.chain)
         root = self._root = self.search(game, state, player)
         known = [m for m in legal if m in root.children and root.children[m].n]
         rest = [m for m in legal if m not in known]

@@ -38,7 +38,7 @@ class Worlds:
     def __init__(self, game: Game, state: State, seat: int, rng: random.Random,
                  record: Record | None = None, pool: int = POOL, tries: int = TRIES,
                  draws: int = 0, infer: int = 0, temperature: float = 1.0,
-                 refresh: bool = True) -> None:
+                 refresh: bool = True, chain: bool = False) -> None:
         self.game = game
         self.state = state
         self.seat = seat
@@ -50,6 +50,13 @@ class Worlds:
         #: zones re-dealt in each world picked from an inferred pool (`refresh`)
         self.loose: list[str] = []
         self.ess = 0.0
+        #: `chain`: the Markov chain's world, its log-likelihood, its sampler
+        self.chain: World | None = None
+        self.chain_ll = 0.0
+        self.moved = 0  # the chain's accepted steps
+        self.sampler: Sampler | None = None
+        self.seed = 0
+        self.temperature = temperature
         self.source = "present view"  # or "history", "history (gave up: present view)"
         if record is None or not has_hidden_information(game):
             return
@@ -58,6 +65,12 @@ class Worlds:
             raise ValueError("the record does not lead to the state the bot is asked about")
         if infer > 0 and game.players > 1:
             self._infer(sampler, record.seed, infer, temperature, refresh)
+            if chain and self.pool:
+                # start at the likeliest world drawn; every world asked for is a step
+                best = max(range(len(self.pool)), key=lambda i: (self._logs[i], -i))
+                self.chain, self.chain_ll = self.pool[best], self._logs[best]
+                self.sampler, self.seed = sampler, record.seed
+                self.source = "history (inferred, chain)"
             return
         want = max(pool, draws)
         limit = tries if draws <= pool else max(tries, 2 * draws)
@@ -94,7 +107,8 @@ class Worlds:
         self.source = "history (inferred)" if self.pool else "history (gave up: present view)"
         if not self.pool:
             return
-        logs = [move_loglik(game, w, seed, self.seat, temperature) for w in self.pool]
+        logs = self._logs = [move_loglik(game, w, seed, self.seat, temperature)
+                             for w in self.pool]
         top = max(logs)
         weights = [math.exp(v - top) for v in logs]
         total = 0.0
@@ -106,7 +120,46 @@ class Worlds:
             self.loose = [z.name for z in game.zones
                           if z.visibility != "owner" and z.name in hidden_zones(game, self.seat)]
 
+    def step(self) -> World:
+        """One Metropolis-Hastings step of the chain over the worlds of the seat's history,
+        whose stationary law is the model's posterior: two unseen cards of one shuffle
+        swap places (a card that the swap moves out of a later shuffle is replaced there
+        by the one moved in); the world is played again, and kept with probability
+        min(1, its likelihood / the chain's)."""
+        sampler, w, rng = self.sampler, self.chain, self.rng
+        assert sampler is not None and w is not None
+        ks = [k for k, pl in enumerate(sampler.places) if len(pl) >= 2]
+        if not ks or len(w.shuffles) != len(sampler.places):
+            return w
+        k = ks[rng.randrange(len(ks))]
+        i, j = rng.sample(sampler.places[k], 2)
+        new = [list(o) for o in w.shuffles]
+        new[k][i], new[k][j] = new[k][j], new[k][i]
+
+        def order(n: int, cards: list[int]) -> list[int]:
+            o = list(new[n])
+            have = set(cards)
+            if have != set(o):  # an earlier swap changed which cards come here
+                missing = sorted(have - set(o))
+                o = [c if c in have else missing.pop(0) if missing else c for c in o]
+            return o
+
+        x = sampler.play(order)
+        if x is None:
+            return w
+        ll = move_loglik(self.game, x, self.seed, self.seat, self.temperature)
+        if ll >= self.chain_ll or rng.random() < math.exp(ll - self.chain_ll):
+            self.chain, self.chain_ll = x, ll
+            self.moved += 1
+        return self.chain
+
     def __call__(self) -> State:
+        if self.chain is not None:
+            w = self.step()
+            if self.loose:
+                return (Position(self.game, w.state).redeal(self.loose, self.rng)
+                        .random_seed(self.rng.getrandbits(63)).state(check=False))
+            return reseed(self.game, w.state, self.rng)
         if self.pool:
             if self.cum:
                 i = bisect.bisect_right(self.cum, self.rng.random() * self.cum[-1])

@@ -151,7 +151,8 @@ class Worlds:
         if ll >= self.chain_ll or rng.random() < math.exp(ll - self.chain_ll):
             self.chain, self.chain_ll = x, ll
             self.moved += 1
-        return self.chain
+            return x
+        return w
 
     def __call__(self) -> State:
         if self.chain is not None:

@@ -34,6 +34,11 @@ One search, from the rules alone (nothing written for one game):
   straight after its root move); only the root moves that lead best at once enter the
   paired rounds; and a world in which some root move cannot be played is drawn again
   instead of counting against the budget.
+- Experiments, off by default (docs/bots.md, seventh session; none stronger at
+  Interaction): worlds from the seat's history weighted by a Boltzmann model of the
+  `greedy` bot (`infer`, `temperature`, `refresh`), the same posterior by a Markov
+  chain (`chain`), and a cut rollout scored by the win share as it stands
+  (`share_cut`).
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
   loss; a cut rollout counts the mean of the players' score ranks and their squashed
   lead over the best other player. One player: the game's score (a win scores highest
@@ -145,6 +150,9 @@ class MctsBot:
     #: ... mixed with the score ranks (else the squashed lead alone: first place is what
     #: counts, and the lead over the best other player is what decides it)
     ranks = True
+    #: a cut rollout of several players is scored as if the game ended there: 1/k for a
+    #: first place shared by k, else 0 (the win share; instead of ranks and lead)
+    share_cut = False
     #: a cut rollout in which no score moved plays on (up to EXTEND_MAX moves)
     extend = True
     #: how the root's paired rounds are spent in games of several players with a budget
@@ -505,6 +513,8 @@ class MctsBot:
                 return [{"win": 1.0, "push": 0.5}.get(r, 0.0) for r in res]
             winners = sum(1 for r in res if r in ("win", "draw"))
             return [1.0 / winners if r in ("win", "draw") else 0.0 for r in res]
+        if self.share_cut:
+            return first_shares(game.scores(end), _lowest(game))
         ranks = rank_values(game.scores(end), lowest=_lowest(game))
         if not self.margin:
             return ranks
@@ -531,6 +541,13 @@ def margins(scores: list[int], lowest: bool = False) -> list[float]:
         d = (a - best) * (-1 if lowest else 1)
         out.append(0.5 + 0.5 * d / (1 + abs(d)))
     return out
+
+
+def first_shares(scores: list[int], lowest: bool = False) -> list[float]:
+    """Each player's share of first place on these scores: 1/k for each of k tied best."""
+    best = min(scores) if lowest else max(scores)
+    k = scores.count(best)
+    return [1.0 / k if v == best else 0.0 for v in scores]
 
 
 def rank_values(scores: list[int], lowest: bool = False) -> list[float]:

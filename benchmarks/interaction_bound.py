@@ -3,6 +3,7 @@ against three `greedy` seats, if it saw everything?
 
     python benchmarks/interaction_bound.py [--games N] [--seed S] [--nodes K]
                                            [--players P] [--json]
+                                           [--mode replan|truth|joker|hands|stock]
 
 This program looks at the true state: every hand, the stock's order (so it knows exactly
 when the joker comes) and the greedy seats' seeded random generators (so it knows how
@@ -24,6 +25,12 @@ that wins alone (a share of 1, the most there is), or after `--nodes` moves trie
 it keeps the best share found). A branch is cut when even the most generous count
 cannot make it first: the seat gains at most 3 chips a play, and another player loses at
 most 1 a play of theirs (a paid chip), over at most (cards above the joker + 1) plays.
+
+Weaker cheats (`--mode`), each `ismcts-lead`'s own search given worlds that know one
+thing: `truth` (the true state), `joker` (the joker's place), `hands` (the others'
+hands, the stock dealt again), `stock` (the stock's order, the others' hands dealt
+again); `replan` knows every card but not greedy's coins. They split what knowing
+every card is worth (docs/bots.md).
 
 What it reports:
 - the cheat's **win share** (a k-way tie for first counts 1/k, as the match counts it),

@@ -135,3 +135,22 @@ def test_chained_the_same_history_with_other_hidden_cards_gives_the_same_choice(
     assert ra == rb
     assert Chained(5, budget=budget).ranked(game, s, seat, real) == ra
     assert ra[0] in game.legal_moves(s, seat)
+
+
+def test_a_cut_rollout_scored_by_the_win_share_as_it_stands() -> None:
+    """`share_cut`: a cut rollout is worth 1/k to each of k players tied first, 0 to the
+    others (the lowest score first where it wins)."""
+    from cardgame.interpreter.bots.mcts import first_shares
+
+    assert first_shares([3, 5, 5, 1]) == [0.0, 0.5, 0.5, 0.0]
+    assert first_shares([3, 5, 5, 1], lowest=True) == [0.0, 0.0, 0.0, 1.0]
+    assert first_shares([2, 2, 2]) == [1 / 3] * 3
+    game = compile_game("interaction", players=4)
+    s, _ = greedy_game(game, 4, 9)
+    assert not game.is_terminal(s)
+
+    class Share(IsmctsLeadBot):
+        share_cut = True
+
+    assert Share(1).reward(game, s, False) == first_shares(game.scores(s))
+    assert IsmctsLeadBot(1).reward(game, s, False) != first_shares(game.scores(s))

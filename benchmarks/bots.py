@@ -4,6 +4,8 @@
     python benchmarks/bots.py match GAME [--players P] [--bot NAME] [--against NAME]
                                          [--games N] [--jobs J] [--record]
     python benchmarks/bots.py speed [--seconds S]
+    python benchmarks/bots.py infer GAME [--players P] [--games N] [--after K ...]
+                                         [--draws D] [--temperature T]
 
 - `calculation`: the bot's win rate over N seeded deals (deal i has seed S+i), with
   Wilson's 95% interval.
@@ -18,6 +20,18 @@
   seed and the moves so far), as `cardgame simulate` and the REPL give it, and draw their
   worlds from the seat's whole observation history; without it (the figures before the
   sixth session) they deal them from the seat's present view.
+- `--set NAME=VALUE` (calculation, match, repeatable): an experiment's switch: a class
+  attribute of the search bot `--bot` names (`--set infer=64 --set temperature=0.5`),
+  or a constant of `interpreter/bots/mcts.py` (`--set mcts.CUT_ROUNDS=1000`), set
+  before the games start. The bots' defaults are the registry's; a figure measured
+  with `--set` is an experiment's, not a bot's.
+- `infer`: how much the `greedy` opponent model (`sampling.move_loglik`) tells of the
+  other seats' hands: in games of `greedy` seats, after K moves, the share of the other
+  seats' hand cards that a world puts in the right hand, for worlds dealt from the
+  present view, drawn from the seat's history, and drawn from it and weighted by the
+  model (sample-importance-resample, D draws at temperature T), with 95% intervals
+  over the positions. Worlds only read what the seat saw; the benchmark compares them
+  with the true hands.
 - `speed`: search iterations per second of `mcts` and `ismcts` on each bundled game, from
   a few positions of a random game, and a profile of one search (where the time goes).
 
@@ -142,6 +156,82 @@ def _mean_ci(xs: Sequence[float]) -> str:
     sd = (sum((x - m) ** 2 for x in xs) / max(1, n - 1)) ** 0.5
     h = 1.96 * sd / n ** 0.5
     return f"{m:.1%} (95% CI {max(0.0, m - h):.1%}-{min(1.0, m + h):.1%})"
+
+
+def _apply_sets(a: argparse.Namespace) -> None:
+    """`--set NAME=VALUE`: a class attribute of the bot's class, or `mcts.NAME`."""
+    from cardgame.interpreter.bots import mcts
+    from cardgame.interpreter.bots.registry import SEARCH
+    sets = getattr(a, "set", None) or []
+    if not sets:
+        return
+    cls = SEARCH.get(a.bot.partition(":")[0])
+    for kv in sets:
+        name, sep, text = kv.partition("=")
+        target: Any = mcts if name.startswith("mcts.") else cls
+        name = name.removeprefix("mcts.")
+        if not sep or target is None or not hasattr(target, name):
+            raise SystemExit(f"--set {kv}: no such switch of {a.bot}")
+        cur = getattr(target, name)
+        value: Any = (text == "True") if isinstance(cur, bool) else type(cur)(text)
+        setattr(target, name, value)
+        print(f"  set {'mcts.' if target is mcts else ''}{name} = {value!r}", file=sys.stderr)
+
+
+def infer(a: argparse.Namespace) -> None:
+    """The share of the other seats' hand cards each kind of world puts right."""
+    from cardgame.interpreter.bots.sampling import Worlds
+    from cardgame.interpreter.observe import Record, determinize, hidden_zones
+    game = _game(a.game, a.players)
+    kinds: dict[str, list[float]] = {"present view": [], "history": [],
+                                     f"history, model-weighted (T={a.temperature:g})": []}
+    ess: list[float] = []
+    for i in range(a.games):
+        deal = a.seed + i
+        bots = [make_bot("greedy", deal * 31 + k) for k in range(game.players)]
+        s = game.new_state(deal)
+        moves: list[Any] = []
+        for k in sorted(a.after):
+            while len(moves) < k and not game.is_terminal(s):
+                p = game.to_move(s)[0]
+                m = bots[p - 1].choose(game, s, p)
+                s = game.apply(s, m)
+                moves.append(m)
+            if game.is_terminal(s) or len(game.to_move(s)) != 1:
+                break
+            seat = game.to_move(s)[0]
+            hands = [z for z in hidden_zones(game, seat)
+                     if any(x.name == z and x.visibility == "owner" for x in game.zones)]
+            true = game.zone_contents(s)
+            total = sum(len(true[h]) for h in hands)
+            if not total:
+                continue
+
+            def right(w: Any, true: Any = true, hands: Any = hands, total: int = total
+                      ) -> float:
+                c = game.zone_contents(w)
+                return sum(len(set(c[h]) & set(true[h])) for h in hands) / total
+
+            rng = random.Random(deal * 7 + k)
+            kinds["present view"].append(
+                sum(right(determinize(game, s, seat, rng)) for _ in range(a.draws)) / a.draws)
+            w = Worlds(game, s, seat, rng, Record(deal, tuple(moves)), infer=a.draws,
+                       temperature=a.temperature, refresh=False)
+            if not w.pool:
+                continue
+            kinds["history"].append(sum(right(x.state) for x in w.pool) / len(w.pool))
+            wts = [w.cum[0]] + [w.cum[j] - w.cum[j - 1] for j in range(1, len(w.cum))]
+            kinds[f"history, model-weighted (T={a.temperature:g})"].append(
+                sum(x * right(p.state) for x, p in zip(wts, w.pool, strict=True)) / w.cum[-1])
+            ess.append(w.ess)
+    print(f"{game.name} {game.players}p, greedy seats, {a.games} games from seed {a.seed}, "
+          f"positions after {', '.join(map(str, sorted(a.after)))} moves, {a.draws} worlds "
+          f"each: the share of the other seats' hand cards a world puts in the right hand")
+    for name, xs in kinds.items():
+        print(f"  {name:40s} {_mean_ci(xs)}  ({len(xs)} positions)")
+    if ess:
+        print(f"  the weighted worlds' effective sample size: {sum(ess) / len(ess):.1f} "
+              f"of {a.draws} on average")
 
 
 def calculation(a: argparse.Namespace) -> None:
@@ -316,10 +406,22 @@ def main() -> None:
                        help="give the search bots the game's record (deal seed and moves so "
                             "far), as `simulate` and the REPL do: worlds that follow the "
                             "seat's observation history, not its present view")
+        p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                       help="an experiment: set a class attribute of the bot's search "
+                            "(infer=64) or a constant of bots/mcts.py (mcts.CUT_ROUNDS=1000)")
     s = sub.add_parser("speed")
     s.add_argument("--seconds", type=float, default=1.0)
+    i = sub.add_parser("infer")
+    i.add_argument("game")
+    i.add_argument("--players", type=int, default=None)
+    i.add_argument("--games", type=int, default=50)
+    i.add_argument("--seed", type=int, default=1)
+    i.add_argument("--after", type=int, nargs="+", default=[6, 10, 14, 18])
+    i.add_argument("--draws", type=int, default=100)
+    i.add_argument("--temperature", type=float, default=0.5)
     a = ap.parse_args()
-    {"calculation": calculation, "match": match, "speed": speed}[a.what](a)
+    _apply_sets(a)
+    {"calculation": calculation, "match": match, "speed": speed, "infer": infer}[a.what](a)
 
 
 if __name__ == "__main__":

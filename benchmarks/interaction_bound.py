@@ -3,6 +3,7 @@ against three `greedy` seats, if it saw everything?
 
     python benchmarks/interaction_bound.py [--games N] [--seed S] [--nodes K]
                                            [--players P] [--json]
+                                           [--mode replan|truth|joker|hands|stock]
 
 This program looks at the true state: every hand, the stock's order (so it knows exactly
 when the joker comes) and the greedy seats' seeded random generators (so it knows how
@@ -24,6 +25,12 @@ that wins alone (a share of 1, the most there is), or after `--nodes` moves trie
 it keeps the best share found). A branch is cut when even the most generous count
 cannot make it first: the seat gains at most 3 chips a play, and another player loses at
 most 1 a play of theirs (a paid chip), over at most (cards above the joker + 1) plays.
+
+Weaker cheats (`--mode`), each `ismcts-lead`'s own search given worlds that know one
+thing: `truth` (the true state), `joker` (the joker's place), `hands` (the others'
+hands, the stock dealt again), `stock` (the stock's order, the others' hands dealt
+again); `replan` knows every card but not greedy's coins. They split what knowing
+every card is worth (docs/bots.md).
 
 What it reports:
 - the cheat's **win share** (a k-way tie for first counts 1/k, as the match counts it),
@@ -309,6 +316,45 @@ class JokerLead(IsmctsLeadBot):
         return put_joker(game, w, state)
 
 
+class HandsLead(IsmctsLeadBot):
+    """`ismcts-lead`, every world the true state with the zones no player sees (the stock)
+    dealt again: the bot's own search, knowing the others' hands but not the stock's
+    order (so not when the joker comes)."""
+
+    name = "cheat-hands"
+
+    def world(self, game: Game, state: State, player: int) -> State:
+        loose = [z.name for z in game.zones if z.visibility not in ("owner", "public")]
+        return (Position(game, state).redeal(loose, self.rng)
+                .random_seed(self.rng.getrandbits(63)).state(check=False))
+
+
+class StockLead(IsmctsLeadBot):
+    """`ismcts-lead`, its worlds dealt from what the seat sees, then the stock put in its
+    true order and the others' hands dealt again from the rest of the unseen cards: the
+    bot's own search, knowing the stock's order (the joker's place, every draw), not the
+    others' hands."""
+
+    name = "cheat-stock"
+
+    def world(self, game: Game, state: State, player: int) -> State:
+        w = super().world(game, state, player)
+        hands = [z.name for z in game.zones
+                 if z.visibility == "owner" and z.owner != player]
+        stock = [z.name for z in game.zones if z.visibility not in ("owner", "public")]
+        truth = {z: list(game.zone_ids(state, z)) for z in stock}
+        taken = {c for ids in truth.values() for c in ids}
+        rest = sorted(c for z in hands + stock for c in game.zone_ids(w, z) if c not in taken)
+        self.rng.shuffle(rest)
+        new: dict[str, list[int]] = dict(truth)
+        i = 0
+        for z in hands:
+            k = len(game.zone_ids(w, z))
+            new[z] = rest[i:i + k]
+            i += k
+        return Position(game, w).rearrange(new).state(check=False)
+
+
 def put_joker(game: Game, w: State, truth: State) -> State:
     """World `w` with the joker in its true place, the card there in the joker's place."""
     joker = next(i for i, t in enumerate(game.card_text) if t == "JK")
@@ -348,7 +394,8 @@ def weaker(a: argparse.Namespace, game: Game) -> None:
         if a.mode == "replan":
             cheat = Replanner(deal, a.nodes)
         else:
-            cls = TruthLead if a.mode == "truth" else JokerLead
+            cls = {"truth": TruthLead, "joker": JokerLead, "hands": HandsLead,
+                   "stock": StockLead}[a.mode]
             cheat = cls(deal * 31 + seat - 1, budget=Budget(iterations=a.budget))
         shares.append(in_match(game, deal, seat, cheat, a.record))
         if (i + 1) % 10 == 0 or i + 1 == a.games:
@@ -361,7 +408,11 @@ def weaker(a: argparse.Namespace, game: Game) -> None:
                       f"decision, at most {a.nodes} moves tried",
             "truth": f"ismcts-lead:{a.budget} whose worlds are the true state",
             "joker": f"ismcts-lead:{a.budget} whose worlds put the joker in its true place"
-                     f"{' (worlds from the record)' if a.record else ''}"}[a.mode]
+                     f"{' (worlds from the record)' if a.record else ''}",
+            "hands": f"ismcts-lead:{a.budget} whose worlds have the others' true hands, "
+                     "the stock dealt again",
+            "stock": f"ismcts-lead:{a.budget} whose worlds have the stock in its true "
+                     "order, the others' hands dealt again"}[a.mode]
     sole = sum(x >= 1.0 for x in shares)
     cpu = time.process_time() - t0
     print(f"Interaction {p}p, a CHEAT (not a bot), {what}, in the rotating seat against "
@@ -379,10 +430,13 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=NODES,
                     help="moves tried per deal before the search keeps its best")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--mode", choices=("bound", "replan", "truth", "joker"), default="bound",
+    ap.add_argument("--mode", choices=("bound", "replan", "truth", "joker", "hands", "stock"),
+                    default="bound",
                     help="bound: the omniscient search (default); weaker cheats: replan "
                          "(every card, not greedy's coins), truth (ismcts-lead with the true "
-                         "state as its world), joker (ismcts-lead knowing the joker's place)")
+                         "state as its world), joker (ismcts-lead knowing the joker's place), "
+                         "hands (knowing the others' hands), stock (knowing the stock's "
+                         "order)")
     ap.add_argument("--budget", type=int, default=400, help="iterations (truth, joker)")
     ap.add_argument("--record", action="store_true",
                     help="joker: the bot's worlds from the game's record, as `simulate` does")

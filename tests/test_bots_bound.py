@@ -59,3 +59,42 @@ def test_the_cheat_is_not_a_bot() -> None:
     for name in (ib.CHEAT, ib.Scripted.name, ib.Replanner.name, ib.TruthLead.name,
                  ib.JokerLead.name):
         assert name not in BOTS
+
+
+def test_the_hands_and_stock_cheats_know_what_they_say_and_no_more() -> None:
+    """`--mode hands`: the others' hands true, the stock dealt again; `--mode stock`: the
+    stock in its true order, the others' hands dealt again; either way the seat's view
+    is the real one and the cards are the real cards."""
+    import random
+
+    import interaction_bound as ib
+    from cardgame.interpreter.bots import make_bot
+    from cardgame.interpreter.engine import compile_game
+    from cardgame.interpreter.observe import view
+
+    game = compile_game("interaction", players=4)
+    bots = [make_bot("greedy", 40 + i) for i in range(4)]
+    s = game.new_state(3)
+    for _ in range(12):
+        p = game.to_move(s)[0]
+        s = game.apply(s, bots[p - 1].choose(game, s, p))
+    seat = game.to_move(s)[0]
+    true = game.zone_contents(s)
+    others = [f"hand-p{p}" for p in range(1, 5) if p != seat]
+    cards = sorted(c for ids in true.values() for c in ids)
+    hands_moved = stock_moved = 0
+    for k in range(6):
+        for cls in (ib.HandsLead, ib.StockLead):
+            bot = cls(k)
+            bot.rng = random.Random(k)
+            w = bot.world(game, s, seat)
+            c = game.zone_contents(w)
+            assert view(game, w, seat) == view(game, s, seat)
+            assert sorted(x for ids in c.values() for x in ids) == cards
+            if cls is ib.HandsLead:
+                assert all(c[h] == true[h] for h in others)
+                stock_moved += c["stock"] != true["stock"]
+            else:
+                assert c["stock"] == true["stock"]
+                hands_moved += any(c[h] != true[h] for h in others)
+    assert hands_moved >= 5 and stock_moved >= 5

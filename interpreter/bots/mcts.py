@@ -34,6 +34,11 @@ One search, from the rules alone (nothing written for one game):
   straight after its root move); only the root moves that lead best at once enter the
   paired rounds; and a world in which some root move cannot be played is drawn again
   instead of counting against the budget.
+- Experiments, off by default (docs/bots.md, seventh session; none stronger at
+  Interaction): worlds from the seat's history weighted by a Boltzmann model of the
+  `greedy` bot (`infer`, `temperature`, `refresh`), the same posterior by a Markov
+  chain (`chain`), and a cut rollout scored by the win share as it stands
+  (`share_cut`).
 - Rewards lie in [0, 1]. Several players: 1 for a win, 1/k for a win shared by k, 0 for a
   loss; a cut rollout counts the mean of the players' score ranks and their squashed
   lead over the best other player. One player: the game's score (a win scores highest
@@ -145,6 +150,9 @@ class MctsBot:
     #: ... mixed with the score ranks (else the squashed lead alone: first place is what
     #: counts, and the lead over the best other player is what decides it)
     ranks = True
+    #: a cut rollout of several players is scored as if the game ended there: 1/k for a
+    #: first place shared by k, else 0 (the win share; instead of ranks and lead)
+    share_cut = False
     #: a cut rollout in which no score moved plays on (up to EXTEND_MAX moves)
     extend = True
     #: how the root's paired rounds are spent in games of several players with a budget
@@ -181,6 +189,19 @@ class MctsBot:
     #: history-consistent worlds and keep the `pool` in which the other seats' moves
     #: look most like the `greedy` bot's (`sampling.greedy_misfits`); 0: off
     model_draws = 0
+    #: with the game's record, in games of several players: draw this many
+    #: history-consistent worlds once a search, weight each by the likelihood of the
+    #: other seats' past moves under a Boltzmann model of the `greedy` bot at
+    #: `temperature` (`sampling.move_loglik`), and give every iteration one of them
+    #: picked by weight (sample-importance-resample), its zones no player sees dealt
+    #: again (`refresh`); 0: off
+    infer = 0
+    temperature = 1.0
+    refresh = True
+    #: with `infer`: start a Markov chain (Metropolis-Hastings over the history's
+    #: worlds, the model's likelihood) at the likeliest of the `infer` worlds drawn, and
+    #: give every iteration its next step (`sampling.Worlds.step`)
+    chain = False
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None,
                  depth: int | None = None) -> None:
@@ -222,7 +243,9 @@ class MctsBot:
         if len(legal) == 1:
             return legal
         self._worlds = Worlds(game, state, player, self.rng, record, pool=self.pool,
-                              draws=self.model_draws)
+                              draws=self.model_draws, infer=self.infer,
+                              temperature=self.temperature, refresh=self.refresh,
+                              chain=self.chain)
         root = self._root = self.search(game, state, player)
         known = [m for m in legal if m in root.children and root.children[m].n]
         rest = [m for m in legal if m not in known]
@@ -490,6 +513,8 @@ class MctsBot:
                 return [{"win": 1.0, "push": 0.5}.get(r, 0.0) for r in res]
             winners = sum(1 for r in res if r in ("win", "draw"))
             return [1.0 / winners if r in ("win", "draw") else 0.0 for r in res]
+        if self.share_cut:
+            return first_shares(game.scores(end), _lowest(game))
         ranks = rank_values(game.scores(end), lowest=_lowest(game))
         if not self.margin:
             return ranks
@@ -516,6 +541,13 @@ def margins(scores: list[int], lowest: bool = False) -> list[float]:
         d = (a - best) * (-1 if lowest else 1)
         out.append(0.5 + 0.5 * d / (1 + abs(d)))
     return out
+
+
+def first_shares(scores: list[int], lowest: bool = False) -> list[float]:
+    """Each player's share of first place on these scores: 1/k for each of k tied best."""
+    best = min(scores) if lowest else max(scores)
+    k = scores.count(best)
+    return [1.0 / k if v == best else 0.0 for v in scores]
 
 
 def rank_values(scores: list[int], lowest: bool = False) -> list[float]:

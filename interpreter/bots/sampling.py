@@ -15,11 +15,13 @@ learns nothing of the real future chance.
 
 from __future__ import annotations
 
+import bisect
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import Game, Move, State
+from ..engine import Game, Move, Position, State
 from ..errors import IllegalMove, RuleError
 from ..observe import Record, Sampler, World, determinize, hidden_zones, reseed
 
@@ -35,19 +37,41 @@ class Worlds:
 
     def __init__(self, game: Game, state: State, seat: int, rng: random.Random,
                  record: Record | None = None, pool: int = POOL, tries: int = TRIES,
-                 draws: int = 0) -> None:
+                 draws: int = 0, infer: int = 0, temperature: float = 1.0,
+                 refresh: bool = True, chain: bool = False) -> None:
         self.game = game
         self.state = state
         self.seat = seat
         self.rng = rng
         self.pool: list[World] = []
         self.tries = 0
+        #: `infer`: the cumulative weights of the pool's worlds (empty: uniform)
+        self.cum: list[float] = []
+        #: zones re-dealt in each world picked from an inferred pool (`refresh`)
+        self.loose: list[str] = []
+        self.ess = 0.0
+        #: `chain`: the Markov chain's world, its log-likelihood, its sampler
+        self.chain: World | None = None
+        self.chain_ll = 0.0
+        self.moved = 0  # the chain's accepted steps
+        self.sampler: Sampler | None = None
+        self.seed = 0
+        self.temperature = temperature
         self.source = "present view"  # or "history", "history (gave up: present view)"
         if record is None or not has_hidden_information(game):
             return
         sampler = Sampler(game, record, seat)
         if sampler.state != state:
             raise ValueError("the record does not lead to the state the bot is asked about")
+        if infer > 0 and game.players > 1:
+            self._infer(sampler, record.seed, infer, temperature, refresh)
+            if chain and self.pool:
+                # start at the likeliest world drawn; every world asked for is a step
+                best = max(range(len(self.pool)), key=lambda i: (self._logs[i], -i))
+                self.chain, self.chain_ll = self.pool[best], self._logs[best]
+                self.sampler, self.seed = sampler, record.seed
+                self.source = "history (inferred, chain)"
+            return
         want = max(pool, draws)
         limit = tries if draws <= pool else max(tries, 2 * draws)
         while len(self.pool) < want and sampler.tries < limit:
@@ -66,8 +90,85 @@ class Worlds:
             self.pool = [self.pool[i] for _, i in scored[:pool]]
         self.source = "history" if self.pool else "history (gave up: present view)"
 
+    def _infer(self, sampler: Sampler, seed: int, draws: int, temperature: float,
+               refresh: bool) -> None:
+        """Sample-importance-resample: `draws` worlds from the seat's history, each
+        weighted by the likelihood of the other seats' past moves under a Boltzmann
+        model of the `greedy` bot (`move_loglik`); each world the search asks for is one
+        of them picked by weight, its zones that no player sees (the stock) dealt again
+        when `refresh` (the model says nothing about their order), its seed drawn
+        again."""
+        game, rng = self.game, self.rng
+        while len(self.pool) < draws and sampler.tries < max(TRIES, 2 * draws):
+            w = sampler.draw(rng)
+            if w is not None:
+                self.pool.append(w)
+        self.tries = sampler.tries
+        self.source = "history (inferred)" if self.pool else "history (gave up: present view)"
+        if not self.pool:
+            return
+        logs = self._logs = [move_loglik(game, w, seed, self.seat, temperature)
+                             for w in self.pool]
+        top = max(logs)
+        weights = [math.exp(v - top) for v in logs]
+        total = 0.0
+        for x in weights:
+            total += x
+            self.cum.append(total)
+        self.ess = total * total / sum(x * x for x in weights)
+        if refresh:
+            self.loose = [z.name for z in game.zones
+                          if z.visibility != "owner" and z.name in hidden_zones(game, self.seat)]
+
+    def step(self) -> World:
+        """One Metropolis-Hastings step of the chain over the worlds of the seat's history,
+        whose stationary law is the model's posterior: two unseen cards of one shuffle
+        swap places (a card that the swap moves out of a later shuffle is replaced there
+        by the one moved in); the world is played again, and kept with probability
+        min(1, its likelihood / the chain's)."""
+        sampler, w, rng = self.sampler, self.chain, self.rng
+        assert sampler is not None and w is not None
+        ks = [k for k, pl in enumerate(sampler.places) if len(pl) >= 2]
+        if not ks or len(w.shuffles) != len(sampler.places):
+            return w
+        k = ks[rng.randrange(len(ks))]
+        i, j = rng.sample(sampler.places[k], 2)
+        new = [list(o) for o in w.shuffles]
+        new[k][i], new[k][j] = new[k][j], new[k][i]
+
+        def order(n: int, cards: list[int]) -> list[int]:
+            o = list(new[n])
+            have = set(cards)
+            if have != set(o):  # an earlier swap changed which cards come here
+                missing = sorted(have - set(o))
+                o = [c if c in have else missing.pop(0) if missing else c for c in o]
+            return o
+
+        x = sampler.play(order)
+        if x is None:
+            return w
+        ll = move_loglik(self.game, x, self.seed, self.seat, self.temperature)
+        if ll >= self.chain_ll or rng.random() < math.exp(ll - self.chain_ll):
+            self.chain, self.chain_ll = x, ll
+            self.moved += 1
+            return x
+        return w
+
     def __call__(self) -> State:
+        if self.chain is not None:
+            w = self.step()
+            if self.loose:
+                return (Position(self.game, w.state).redeal(self.loose, self.rng)
+                        .random_seed(self.rng.getrandbits(63)).state(check=False))
+            return reseed(self.game, w.state, self.rng)
         if self.pool:
+            if self.cum:
+                i = bisect.bisect_right(self.cum, self.rng.random() * self.cum[-1])
+                w = self.pool[min(i, len(self.pool) - 1)]
+                if self.loose:
+                    return (Position(self.game, w.state).redeal(self.loose, self.rng)
+                            .random_seed(self.rng.getrandbits(63)).state(check=False))
+                return reseed(self.game, w.state, self.rng)
             w = self.pool[self.rng.randrange(len(self.pool))]
             return reseed(self.game, w.state, self.rng)
         return determinize(self.game, self.state, self.seat, self.rng)
@@ -108,6 +209,52 @@ def greedy_misfits(game: Game, world: World, seed: int, seat: int, cap: int = 1_
             if n >= cap:
                 break
     return n
+
+
+def move_loglik(game: Game, world: World, seed: int, seat: int,
+                temperature: float = 1.0) -> float:
+    """The log-likelihood of the other seats' decisions of a world (of one player, with a
+    choice) under a Boltzmann-rational model of the `greedy` bot: a player takes each
+    legal move with probability proportional to exp(value / temperature), the value
+    being the lead the move leaves it (score minus the best other score, judged on the
+    world's cards; greedy is the limit at temperature 0). A world in which the others'
+    moves are likelier under the model is likelier, if they play so. It reads only the
+    world, which is drawn from the seat's history."""
+    total = 0.0
+    lowest = _lowest_wins(game)
+    n = game.players
+    for st, m in _states(game, world, seed):
+        p = m[0]
+        if p == seat or game.pending(st) or len(game.to_move(st)) != 1:
+            continue
+        legal = game.legal_moves(st, p)
+        if len(legal) < 2:
+            continue
+        values = []
+        mine = None
+        for mv in legal:
+            try:
+                sc = game.scores(game.apply(st, mv))
+            except (IllegalMove, RuleError):
+                continue
+            if lowest:  # as the rollouts judge a lead (Game.lead_playout_from)
+                v = min(sc[q] for q in range(n) if q != p - 1) - sc[p - 1]
+            else:
+                v = sc[p - 1] - max(sc[q] for q in range(n) if q != p - 1)
+            values.append(v)
+            if mv == tuple(m):
+                mine = v
+        if mine is None or not values:
+            continue
+        top = max(values)
+        z = sum(math.exp((v - top) / temperature) for v in values)
+        total += (mine - top) / temperature - math.log(z)
+    return total
+
+
+def _lowest_wins(game: Game) -> bool:
+    res = game.checked.result
+    return res is not None and res.kind == "lowest"
 
 
 def _states(game: Game, world: World, seed: int) -> list[tuple[State, Move]]:

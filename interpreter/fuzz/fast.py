@@ -48,7 +48,11 @@ class FastWalks:
         g = play.g
         hidden = sorted({z for p in range(1, g.players + 1) for z in hidden_zones(g, p)})
         self.walker = Walker(g, play.max_moves, play.detect_loops, hidden,
-                             self._dedupe if play.dup_texts else None)
+                             self._dedupe if play.dup_texts else None,
+                             {p: hidden_zones(g, p) for p in play.leak_seats})
+        # the seats whose leak check the walks make, one per walk in turn (none: a game
+        # whose rules turn cards, or where every seat sees every card)
+        self.leak_seats = sorted(self.walker.leak or ())
         self.rng = random.Random(f"cardgame-fast/{seed}" if seed is not None else None)
         self.texts: dict[Move, str] = {}
         self.choices: list[int] = []  # of the last walk that failed: the deal seed first
@@ -83,7 +87,9 @@ class FastWalks:
         cov = self.play.cov
         t0 = time.perf_counter()
         c0 = time.process_time()
-        w = self.walker.walk(self.rng.getrandbits(32), self.rng)
+        seats = self.leak_seats
+        seat = seats[cov.fast_games % len(seats)] if seats else None
+        w = self.walker.walk(self.rng.getrandbits(32), self.rng, seat)
         cov.fast_cpu += time.process_time() - c0
         cov.fast_games += 1
         cov.fast_moves += w.moves

@@ -41,6 +41,10 @@ from .state import Move, State
 
 Dedupe = Callable[[list[Move]], list[Move]]
 
+# the JSON round trip is checked on every JSON_EVERY-th state of a walk (the last state of
+# some walks: fuzz/fast.py)
+JSON_EVERY = 64
+
 
 class Walk:
     """One walk: the deal seed, the choices drawn, the moves played, the end (None: not
@@ -48,7 +52,8 @@ class Walk:
     `failing_move` when the step of the move played failed)."""
 
     __slots__ = ("seed", "choices", "moves", "ended", "found", "message", "failing_move",
-                 "cut", "open", "fired", "decisions", "number", "leak_seat", "shadows")
+                 "cut", "open", "fired", "decisions", "number", "leak_seat", "shadows",
+                 "final")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -65,10 +70,13 @@ class Walk:
         self.number = 0  # (the caller's count of walks)
         self.leak_seat: int | None = None  # the seat whose leak check the walk made
         self.shadows = 0  # the shadow worlds it drew for that seat
+        self.final: tuple[Any, ...] = ()  # the slots of the last state reached
 
 
 class Walker:
     """Fast checked walks of one compiled game (see the module docstring)."""
+
+    json_every = JSON_EVERY
 
     def __init__(self, game: Game, max_moves: int, detect_loops: bool,
                  hidden_zones: Sequence[str] = (), dedupe: Dedupe | None = None,
@@ -184,6 +192,11 @@ class Walker:
             except Exception as e:
                 w.found, w.message = "rule-error", f"the score: {e}"
                 break
+            if n % JSON_EVERY == JSON_EVERY - 1:  # (the 64th state, the 128th...)
+                bad = self.json_differs(s)
+                if bad:
+                    w.found, w.message = "json", bad
+                    break
             ended = s[ENDED]
             if ended is not None:
                 w.ended = str(ended)
@@ -286,6 +299,7 @@ class Walker:
             n += 1
             fired.add(m[1])
             if told is not None:
+                told.seen |= told.shown
                 if sh is not None:
                     why = sh.follow(told, before, s, m, pc, legal)
                     if why is not None:
@@ -300,10 +314,24 @@ class Walker:
                         if why:
                             w.found, w.message = "leak", why
                             break
-                told.seen |= told.shown
+                told.reshuffled = False
         w.moves = n
         w.open = is_open
+        w.final = tuple(s)
         return w
+
+    def json_differs(self, s: list[Any]) -> str | None:
+        """Does the state survive a JSON round trip exactly (None: it does)?"""
+        g = self.g
+        st = State(tuple(s), None)
+        try:
+            back = g.from_json(g.to_json(st))
+        except Exception as e:
+            return f"the JSON round trip fails: {type(e).__name__}: {e}"
+        if back.slots != st.slots:
+            return "from_json(to_json(state)) differs in " + ", ".join(
+                g.differences(st, back)[:8])
+        return None
 
 
 def _reads_legal(fn: Any) -> bool:
@@ -392,6 +420,9 @@ class Told:
         self.hid_get = _getter(self.hidden)
         self.var_slots = tuple(var_slots)
         self.phase = g.gen.node_phase  # (the view shows a node's phase, not the node)
+        # what the seat sees of a state at once: who decides, the zones it sees, the
+        # variables (compared in one go; in detail when they differ)
+        self.pub_get = _getter([WHO, *sorted(self.visible), *self.var_slots])
         self.var_get = _getter(self.var_slots)
         self.var_name = {b + k: f"{name}[{k + 1}]" if n else name
                          for name, (b, n) in g._var_at.items() for k in range(n or 1)}
@@ -408,12 +439,15 @@ class Told:
         self.shuffled: set[int] = set()
         self.seen: set[int] = set()
         self.wait = 0
+        self.real = True  # (False while the shadow's step runs)
+        self.reshuffled = False  # the walk's last step shuffled a zone the seat cannot see
 
     def start(self, s: list[Any], seed: int) -> None:
         """After the deal: what the setup showed the seat is seen."""
         self.seen = self.shown | {c for z in self.visible for c in s[z]}
         self.shown = set()
         self.wait = 0
+        self.reshuffled = False
         self.rng.seed(seed ^ 0x5EED)
 
     # ------------------------------------------------------------------ as REC
@@ -436,9 +470,12 @@ class Told:
         self.shown.update(top[i] for i in range(total) if dests[i % k] in vis)
 
     def shuffle(self, s: list[Any], z: int) -> None:
-        self.shuffled.update(s[z])
         if z in self.visible:
             self.shown.update(s[z])
+        elif self.real:  # the seat did not watch: the cards are unknown to it again
+            self.shuffled.update(s[z])
+            self.seen.difference_update(s[z])
+            self.reshuffled = True
 
     def pick(self, value: Any, typ: str = "") -> None:
         pass
@@ -504,16 +541,18 @@ class Told:
             return (f"a log line tells p{p} something that depends on cards p{p} cannot see"
                     + (f" ({''.join(str(x) if type(x) is not tuple else str(x[0]) for x in a)!r}"
                        " in one world)" if a is not None else ""))
-        if s[WHO] != t[WHO] or (s[PC] != t[PC] and self.phase.get(s[PC], "")
-                                != self.phase.get(t[PC], "")):
-            return f"who decides next, or the phase, depends on cards p{p} cannot see"
-        if self.var_get(s) != self.var_get(t):
-            bad = [self.var_name[v] for v in self.var_slots if s[v] != t[v]]
-            return (f"the variable `{bad[0]}` depends on cards p{p} cannot see (variables "
-                    "are public)")
-        if self.vis_get(s) != self.vis_get(t) or \
-                list(map(len, self.hid_get(s))) != list(map(len, self.hid_get(t))):
-            return f"p{p}'s view (the cards of a zone, or how many) depends on cards it cannot see"
+        if s[PC] != t[PC] and self.phase.get(s[PC], "") != self.phase.get(t[PC], ""):
+            return f"the phase depends on cards p{p} cannot see"
+        if self.pub_get(s) != self.pub_get(t):
+            if s[WHO] != t[WHO]:
+                return f"who decides next depends on cards p{p} cannot see"
+            if self.var_get(s) != self.var_get(t):
+                bad = [self.var_name[v] for v in self.var_slots if s[v] != t[v]]
+                return (f"the variable `{bad[0]}` depends on cards p{p} cannot see "
+                        "(variables are public)")
+            return f"p{p}'s view (the cards of a zone it sees) depends on cards it cannot see"
+        if tuple(map(len, self.hid_get(s))) != tuple(map(len, self.hid_get(t))):
+            return (f"the size of a zone p{p} cannot see depends on cards p{p} cannot see")
         if (s[PENDING] or t[PENDING]) and [mv if mv[0] == p else mv[0] for mv in s[PENDING] or ()] \
                 != [mv if mv[0] == p else mv[0] for mv in t[PENDING] or ()]:
             return f"who has chosen depends on cards p{p} cannot see"
@@ -527,6 +566,8 @@ class Told:
             if p not in s[WHO] or any(mv[0] == p for mv in s[PENDING] or ()):
                 return None
         elif s[WHO] != p:
+            return None
+        if legal == tlegal:
             return None
         mine = [mv for mv in legal if mv[0] == p]
         theirs = [mv for mv in tlegal if mv[0] == p]
@@ -590,6 +631,7 @@ class Shadow:
             return _DROP
         told.shown = set()
         told.logs = []
+        told.real = False
         try:
             self.legal = _advance(told.g, t, pc, mm, self.legal)
         except Exception:
@@ -597,6 +639,9 @@ class Shadow:
         finally:
             tshown, tlogs = told.shown, told.logs
             told.shown, told.logs = shown, logs
+            told.real = True
+        if told.reshuffled:  # a shuffle the seat did not watch: a new order (a new shadow)
+            return _DROP
         if tshown != shown or s[ENDED] is not None or t[ENDED] is not None:
             return _DROP
         return told.differs(s, t, legal, self.legal, logs, tlogs)

@@ -162,6 +162,7 @@ class Walker:
         dedupe = self.dedupe
         limit = g.limit
         max_moves = self.max_moves
+        json_every = self.json_every
         hidden = self.hidden_slots
         is_open = self.may_be_open
         seen: dict[tuple[Any, ...], int] | None = {} if self.detect_loops else None
@@ -192,7 +193,7 @@ class Walker:
             except Exception as e:
                 w.found, w.message = "rule-error", f"the score: {e}"
                 break
-            if n % JSON_EVERY == JSON_EVERY - 1:  # (the 64th state, the 128th...)
+            if n % json_every == json_every - 1:  # (the 64th state, the 128th...)
                 bad = self.json_differs(s)
                 if bad:
                     w.found, w.message = "json", bad
@@ -623,8 +624,9 @@ class Shadow:
             for i, many in args:
                 a = out[i]
                 if many:
-                    out[i] = tuple(sorted(_at(before, t, zones, c) for c in a))
-                else:
+                    out[i] = tuple(sorted(c if c in shown else _at(before, t, zones, c)
+                                          for c in a))
+                elif a not in shown:  # (a card shown is in its place: mended above)
                     out[i] = _at(before, t, zones, a)
             mm = tuple(out)
         if mm not in self.legal:

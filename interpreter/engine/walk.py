@@ -194,9 +194,9 @@ class Walker:
                 w.found, w.message = "rule-error", f"the score: {e}"
                 break
             if n % json_every == json_every - 1:  # (the 64th state, the 128th...)
-                bad = self.json_differs(s)
-                if bad:
-                    w.found, w.message = "json", bad
+                lost = self.json_differs(s)
+                if lost:
+                    w.found, w.message = "json", lost
                     break
             ended = s[ENDED]
             if ended is not None:

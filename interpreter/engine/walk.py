@@ -17,7 +17,13 @@ choice is drawn only among two or more. It checks, on every state it reaches:
   the results at the end;
 - with `detect_loops`, no state comes back (compared without the move counter, as
   `Game.position_key` does); a walk longer than `max_moves` is cut (`cut`) or, without
-  a declared limit, a game that does not end.
+  a declared limit, a game that does not end;
+- every `json_every`-th state survives a JSON round trip;
+- with `seat` (`leak` given: the zones each seat cannot see), no leak for that seat: a
+  shadow world (`Shadow`), the cards the seat has not seen dealt again among their
+  places, is stepped beside the walk with its moves, and what each step tells the seat
+  (`Told`: the generated code's event recorder while the walk runs, specialised to the
+  seat) must be the same in both (docs/fuzz.md, "Fast walks").
 
 It stops at the first thing wrong and says what it saw (`Walk.found`, in the fuzzer's
 property names); it never builds the counterexample: the fuzzer replays the same seed

@@ -175,7 +175,7 @@ def test_the_report_says_what_each_kind_of_game_checked() -> None:
     assert f"fast walks: {2 * FAST_PER_FULL} games" in text
     assert "every property checked on every step but illegal-move-accepted (the full " \
         "playthroughs' alone)" in text
-    assert ("json on every 64th state and the last of every 16th walk, that walk played "
+    assert ("json on every 256th state and the last of every 32nd walk, that walk played "
             "twice for nondeterminism (1 walk)") in text
     assert "leak cannot happen on them" in text
     assert "error" not in text  # (test_golf and test_pyramid read a clean run so)

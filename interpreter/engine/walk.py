@@ -49,7 +49,7 @@ Dedupe = Callable[[list[Move]], list[Move]]
 
 # the JSON round trip is checked on every JSON_EVERY-th state of a walk (the last state of
 # some walks: fuzz/fast.py)
-JSON_EVERY = 64
+JSON_EVERY = 256
 
 
 class Walk:
@@ -199,7 +199,7 @@ class Walker:
             except Exception as e:
                 w.found, w.message = "rule-error", f"the score: {e}"
                 break
-            if n % json_every == json_every - 1:  # (the 64th state, the 128th...)
+            if n % json_every == json_every - 1:  # (the 256th state, the 512th...)
                 lost = self.json_differs(s)
                 if lost:
                     w.found, w.message = "json", lost

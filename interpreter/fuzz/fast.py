@@ -34,8 +34,8 @@ from .playthrough import Counterexample, Playthrough, PropertyFailure
 # what a fast walk checks on every step, and what only the full playthroughs check
 FAST_CHECKED = ("conservation", "invariant", "dead-end", "rule-error", "no-termination",
                 "loop", "legal-move-fails", "leak", "crash")
-# checked on a sample of the walks' states or walks (json: every 64th state and the last;
-# nondeterminism: every 16th walk played twice)
+# checked on a sample of the walks' states or walks (json: every 256th state, and the last of the walks played twice;
+# nondeterminism: every 32nd walk played twice)
 FAST_SAMPLED = ("json", "nondeterminism")
 FULL_ONLY = ("illegal-move-accepted",)
 # full replays of a walk that found a leak, each with other shadow worlds, at most
@@ -44,7 +44,7 @@ LEAK_REPLAYS = 8
 LEAK_EVERY = 1
 # every REPLAY_EVERY-th walk is played twice (nondeterminism), and its last state goes
 # through JSON
-REPLAY_EVERY = 16
+REPLAY_EVERY = 32
 # texts of moves kept for the moves that read alike (a custom deck's twins), at most
 TEXT_CACHE = 100_000
 

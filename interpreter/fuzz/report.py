@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from ..engine import Game, Move
+from ..engine import Game, Move, Walker
 from ..errors import CardgameError
 from ..observe import history
 from ..options import option_text
@@ -284,8 +284,8 @@ def fast_lines(r: FuzzReport) -> list[str]:
         f"  fast walks: {c.fast_games:,} games, {c.fast_moves:,} moves "
         f"({_rate(c.fast_moves, c.fast_seconds):,.0f} moves/s), every property checked on "
         f"every step but {but} (the full playthroughs' alone), legal-move-fails for the "
-        f"move played only{said}; json on every 64th state and the last of every "
-        f"{REPLAY_EVERY}th walk, that walk played twice for nondeterminism "
+        f"move played only{said}; json on every {Walker.json_every}th state and the last of every "
+        f"{REPLAY_EVERY}nd walk, that walk played twice for nondeterminism "
         f"({c.fast_replayed:,} walk{'s' if c.fast_replayed != 1 else ''})",
         f"  in all: {n:,} games, {c.moves + c.fast_moves:,} moves ({r.moves_per_second:,.0f} "
         f"moves/s) in {r.seconds:.1f} s; longest game {c.longest} moves"]

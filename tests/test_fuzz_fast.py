@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -320,3 +321,40 @@ def test_with_a_time_budget_a_walk_that_fails_is_confirmed_from_the_search() -> 
     assert r.failure is not None and r.failure.property == "no-termination"
     assert c.found_by_fast == 1 and c.found_after >= 1
     assert len(r.failure.moves) == 150
+
+
+def test_the_leak_check_of_a_walk_keeps_to_its_thread() -> None:
+    # the walk's recorder stands in for the game's while it runs: another thread that
+    # observes the same compiled game meanwhile gets its own events, all of them, and
+    # the walk does not take them (or its own lost ones) for a leak
+    g = compile_game("interaction")
+
+    def observed() -> list[Any]:
+        st, ev = g.start_observed(7)
+        out = [ev]
+        rng = random.Random(7)
+        while not g.is_terminal(st) and len(out) < 30:
+            st, ev = g.apply_observed(st, rng.choice(g.legal_moves(st)))
+            out.append(ev)
+        return out
+
+    alone = observed()
+    stop = False
+    seen: list[bool] = []
+
+    def other() -> None:
+        while not stop:
+            seen.append(observed() == alone)
+
+    t = threading.Thread(target=other)
+    t.start()
+    try:
+        fw = walks(g)
+        for _ in range(150):
+            w = fw.play_one()
+            assert w.found is None, (w.found, w.message)
+    finally:
+        stop = True
+        t.join()
+    assert seen and all(seen)
+    assert g.ns["REC"] is None

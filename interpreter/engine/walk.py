@@ -37,8 +37,10 @@ from __future__ import annotations
 
 import dis
 import random
+import threading
 from collections.abc import Callable, Sequence
 from operator import itemgetter
+from threading import get_ident
 from typing import Any
 
 from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO
@@ -59,7 +61,7 @@ class Walk:
 
     __slots__ = ("seed", "choices", "moves", "ended", "found", "message", "failing_move",
                  "cut", "open", "fired", "decisions", "number", "leak_seat", "shadows",
-                 "final")
+                 "final", "lost")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -77,6 +79,7 @@ class Walk:
         self.leak_seat: int | None = None  # the seat whose leak check the walk made
         self.shadows = 0  # the shadow worlds it drew for that seat
         self.final: tuple[Any, ...] = ()  # the slots of the last state reached
+        self.lost = False  # the leak check stopped: another thread began to observe
 
 
 class Walker:
@@ -121,12 +124,21 @@ class Walker:
         if seat is None or self.leak is None:
             return self._walk(seed, rng, None)
         told = self.leak[seat]
-        ns = self.g.ns
+        g = self.g
+        ns = g.ns
+        # the game's recorder counts this walk as an observer (another thread's observed
+        # call that ends meanwhile leaves `REC` set), and the walk's recorder passes the
+        # calls of other threads on to it; a thread that starts observing meanwhile
+        # takes `REC` back: the walk then stops checking leaks (`Told.lost`)
+        g._rec.open()
+        told.owner = threading.get_ident()
         ns["REC"] = told
         try:
             return self._walk(seed, rng, told)
         finally:
-            ns["REC"] = None
+            if ns["REC"] is told:
+                ns["REC"] = g._rec
+            g._rec.close()
             told.reset()
 
     def _walk(self, seed: int, rng: random.Random, told: Told | None) -> Walk:
@@ -144,6 +156,7 @@ class Walker:
             return w
         sh: Shadow | None = None
         before: list[Any] = s
+        ns = g.ns
         if told is not None:
             w.leak_seat = told.seat
             told.start(s, seed)
@@ -306,6 +319,10 @@ class Walker:
             n += 1
             fired.add(m[1])
             if told is not None:
+                if ns["REC"] is not told:  # (another thread observes: see walk)
+                    told = sh = None
+                    w.lost = True
+                    continue
                 told.seen |= told.shown
                 if sh is not None:
                     why = sh.follow(told, before, s, m, pc, legal)
@@ -438,6 +455,7 @@ class Told:
             tuple((2 + i, t == "list:card") for i, t in enumerate(types) if t in _CARDISH)
             for types in g.move_param_types]
         self.rng = random.Random(0)
+        self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
     def reset(self) -> None:
@@ -460,6 +478,8 @@ class Told:
     # ------------------------------------------------------------------ as REC
     def move(self, s: list[Any], cards: Any, dst: int, bottom: bool, face: Any = None
              ) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.move(s, cards, dst, bottom, face)
         if dst in self.visible:
             if type(cards) is int:
                 self.shown.add(cards)
@@ -467,6 +487,8 @@ class Told:
                 self.shown.update(cards)
 
     def deal(self, s: list[Any], src: int, dests: tuple[int, ...], n: int | None) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.deal(s, src, dests, n)
         vis = self.visible
         if not dests or src in dests or not any(d in vis for d in dests):
             return
@@ -477,6 +499,8 @@ class Told:
         self.shown.update(top[i] for i in range(total) if dests[i % k] in vis)
 
     def shuffle(self, s: list[Any], z: int) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.shuffle(s, z)
         if z in self.visible:
             self.shown.update(s[z])
         elif self.real:  # the seat did not watch: the cards are unknown to it again
@@ -485,12 +509,16 @@ class Told:
             self.reshuffled = True
 
     def pick(self, value: Any, typ: str = "") -> None:
-        pass
+        if get_ident() != self.owner:
+            self.g._rec.pick(value, typ)
 
     def turn(self, s: list[Any], cards: Any, up: bool) -> None:  # (no faces here)
-        pass
+        if get_ident() != self.owner:
+            self.g._rec.turn(s, cards, up)
 
     def log(self, s: list[Any], *parts: Any) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.log(s, *parts)
         self.logs.append(parts)  # (masked when the two worlds' lines differ)
 
     # ------------------------------------------------------------------ shadows
@@ -648,6 +676,8 @@ class Shadow:
             tshown, tlogs = told.shown, told.logs
             told.shown, told.logs = shown, logs
             told.real = True
+        if told.g.ns["REC"] is not told:  # (another thread observes: not all was noted)
+            return _DROP
         if told.reshuffled:  # a shuffle the seat did not watch: a new order (a new shadow)
             return _DROP
         if tshown != shown or s[ENDED] is not None or t[ENDED] is not None:

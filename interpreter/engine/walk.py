@@ -441,12 +441,16 @@ class Told:
         self.hidden = tuple(hidden)
         self.visible = frozenset(z for z in self.zones if z not in self.hidden)
         self.vis_get = _getter(sorted(self.visible))
-        self.hid_get = _getter(self.hidden)
         self.var_slots = tuple(var_slots)
         self.phase = g.gen.node_phase  # (the view shows a node's phase, not the node)
         # what the seat sees of a state at once: who decides, the zones it sees, the
-        # variables (compared in one go; in detail when they differ)
-        self.pub_get = _getter([WHO, *sorted(self.visible), *self.var_slots])
+        # variables, the sizes of the zones it cannot see: one test of both slot lists,
+        # written once per game and seat from slot numbers (ints) alone (in detail when
+        # they differ)
+        terms = [f"s[{i}] == t[{i}]" for i in (WHO, *sorted(self.visible), *self.var_slots)]
+        terms += [f"len(s[{z}]) == len(t[{z}])" for z in self.hidden]
+        self.same: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
+            "lambda s, t: " + " and ".join(terms), {"__builtins__": {}, "len": len})
         self.var_get = _getter(self.var_slots)
         self.var_name = {b + k: f"{name}[{k + 1}]" if n else name
                          for name, (b, n) in g._var_at.items() for k in range(n or 1)}
@@ -578,16 +582,17 @@ class Told:
                        " in one world)" if a is not None else ""))
         if s[PC] != t[PC] and self.phase.get(s[PC], "") != self.phase.get(t[PC], ""):
             return f"the phase depends on cards p{p} cannot see"
-        if self.pub_get(s) != self.pub_get(t):
+        if not self.same(s, t):
             if s[WHO] != t[WHO]:
                 return f"who decides next depends on cards p{p} cannot see"
             if self.var_get(s) != self.var_get(t):
                 bad = [self.var_name[v] for v in self.var_slots if s[v] != t[v]]
                 return (f"the variable `{bad[0]}` depends on cards p{p} cannot see "
                         "(variables are public)")
-            return f"p{p}'s view (the cards of a zone it sees) depends on cards it cannot see"
-        if tuple(map(len, self.hid_get(s))) != tuple(map(len, self.hid_get(t))):
-            return (f"the size of a zone p{p} cannot see depends on cards p{p} cannot see")
+            if self.vis_get(s) != self.vis_get(t):
+                return (f"p{p}'s view (the cards of a zone it sees) depends on cards it "
+                        "cannot see")
+            return f"the size of a zone p{p} cannot see depends on cards p{p} cannot see"
         if (s[PENDING] or t[PENDING]) and [mv if mv[0] == p else mv[0] for mv in s[PENDING] or ()] \
                 != [mv if mv[0] == p else mv[0] for mv in t[PENDING] or ()]:
             return f"who has chosen depends on cards p{p} cannot see"

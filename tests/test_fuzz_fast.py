@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cardgame.interpreter import fuzz as F
-from cardgame.interpreter.engine import Game, compile_game
+from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.fuzz import Playthrough, PropertyFailure
-from cardgame.interpreter.fuzz.fast import FAST_CHECKED, FULL_ONLY, FastWalks
+from cardgame.interpreter.fuzz.fast import FAST_CHECKED, FAST_SAMPLED, FULL_ONLY, FastWalks
 from cardgame.interpreter.fuzz.search import FAST_PER_FULL
 
 MUTANTS = Path(__file__).resolve().parent / "mutants"
+LEAKS = Path(__file__).resolve().parent / "data" / "leaks"
 
 # mutant -> (what the walk sees (one of), the property its full replay confirms,
 #            max_moves, walks to try)
@@ -172,25 +174,132 @@ def test_the_report_says_what_each_kind_of_game_checked() -> None:
     text = F.format_report(r)
     assert "full playthroughs: 2 games" in text
     assert f"fast walks: {2 * FAST_PER_FULL} games" in text
-    assert ("every property checked on every step but illegal-move-accepted, "
-            "nondeterminism, json and crash") in text
+    assert "every property checked on every step but illegal-move-accepted (the full " \
+        "playthroughs' alone)" in text
+    assert ("json on every 256th state and the last of every 32nd walk, that walk played "
+            "twice for nondeterminism (1 walk)") in text
     assert "leak cannot happen on them" in text
     assert "error" not in text  # (test_golf and test_pyramid read a clean run so)
     doc = F.report_json(r)
     fw = doc["fast_walks"]
-    assert fw["games"] == 2 * FAST_PER_FULL and fw["checked"] == list(FAST_CHECKED)
-    assert fw["leak"] == "vacuous" and "leak" not in fw["full_playthroughs_only"]
+    assert fw["games"] == 2 * FAST_PER_FULL
+    assert fw["checked"] == [p for p in FAST_CHECKED if p != "leak"]
+    assert fw["sampled"] == list(FAST_SAMPLED)
+    assert fw["leak"] == "vacuous" and fw["full_playthroughs_only"] == list(FULL_ONLY)
+    assert fw["replayed_walks"] == 1  # (the first of 8)
     assert doc["full_playthroughs"]["games"] == 2
     assert set(doc["full_playthroughs"]["checked"]) == set(F.PROPERTIES)
+    assert set(FAST_CHECKED) | set(FAST_SAMPLED) | set(FULL_ONLY) == set(F.PROPERTIES)
     assert doc["moves_per_second"] > 0
     json.dumps(doc)
     r = run("calculation", examples=2)
-    assert "every step but leak, illegal-move-accepted, nondeterminism, json and crash" \
-        in F.format_report(r)
-    assert "error" not in F.format_report(r)
+    text = F.format_report(r)
+    assert "every step but illegal-move-accepted (the full playthroughs' alone)" in text
+    assert f"leak for one seat per walk, in turn ({2 * FAST_PER_FULL} walks with a " \
+        "shadow world)" in text
+    assert "error" not in text
     fw = F.report_json(r)["fast_walks"]
-    assert fw["leak"] == "full playthroughs only"
-    assert set(fw["full_playthroughs_only"]) == set(FULL_ONLY)
+    assert fw["leak"] == "one seat per walk" and fw["checked"] == list(FAST_CHECKED)
+    assert fw["leak_walks"] == 2 * FAST_PER_FULL
+    assert fw["full_playthroughs_only"] == list(FULL_ONLY)
+
+
+# ---------------------------------------------------------------------- leaks on walks
+LEAKY = [MUTANTS / "duel-peek.cardgame", MUTANTS / "duel-log-leak.cardgame",
+         MUTANTS / "duel-var-leak.cardgame", MUTANTS / "deep" / "deep-duel-big-pot-leak.cardgame",
+         MUTANTS / "deep" / "deep-duel-spade-peek.cardgame",
+         MUTANTS / "deep" / "deep-inter-late-peek.cardgame",
+         *(LEAKS / f"{n}-leak.cardgame" for n in ("gamble-branch", "gamble-log", "gamble-size",
+                                                  "gamble-var", "recycle"))]
+CLEAN = [MUTANTS / "duel.cardgame", LEAKS / "follow.cardgame", LEAKS / "recycle.cardgame",
+         *(LEAKS / f"{n}-clean.cardgame" for n in ("gamble-branch", "gamble-log", "gamble-size",
+                                                   "gamble-var", "recycle"))]
+
+
+@pytest.mark.parametrize("path", LEAKY, ids=lambda p: p.stem)
+def test_a_fast_walk_finds_each_leak_and_its_full_replay_confirms_it(path: Path) -> None:
+    # the walk's shadow world (its seat's hidden cards dealt otherwise, stepped beside it)
+    # tells the seat something else: a legal move, a log line, a variable, a zone's size
+    fw = walks(compile_game(str(path)))
+    for _ in range(300):
+        w = fw.play_one()
+        if w.found is not None:
+            break
+    else:
+        pytest.fail(f"{path.stem}: 300 fast walks found nothing")
+    assert w.found == "leak", (w.found, w.message)
+    assert w.leak_seat is not None and f"p{w.leak_seat}" in w.message
+    cx = fw.confirm(w)
+    assert cx is not None, fw.play.cov.fast_unconfirmed
+    assert cx.property == "leak", cx.message
+
+
+@pytest.mark.parametrize("path", CLEAN, ids=lambda p: p.stem)
+def test_the_near_misses_of_the_leaks_walk_clean(path: Path) -> None:
+    fw = walks(compile_game(str(path)))
+    for _ in range(150):
+        w = fw.play_one()
+        assert w.found is None, (w.found, w.message)
+    assert fw.play.cov.fast_leak >= 100  # (a shadow world drawn on almost every walk)
+
+
+@pytest.mark.parametrize("name,n", [("calculation", 40), ("chains", 40), ("interaction", 150),
+                                    ("arsene", 12), ("crazy-eights", 40), ("oh-hell", 8),
+                                    ("scopa", 12)])
+def test_the_leak_check_of_the_walks_finds_nothing_in_the_bundled_games(name: str,
+                                                                          n: int) -> None:
+    # no false alarm: the bundled games leak nothing (their full playthroughs agree)
+    fw = walks(compile_game(name), seed=5)
+    seats = set()
+    for _ in range(n):
+        w = fw.play_one()
+        assert w.found is None, (w.found, w.message)
+        seats.add(w.leak_seat)
+    assert seats == set(range(1, fw.walker.g.players + 1))  # every seat in turn
+    assert fw.play.cov.fast_leak == n
+
+
+def test_the_json_check_of_a_fast_walk_fires(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no state of the language fails its JSON round trip: the check is proven against
+    # an engine whose from_json loses the move counter
+    g = compile_game("calculation")
+    fw = walks(g)
+    fw.walker.json_every = 3
+    load = g.from_json
+
+    def lossy(text: str) -> State:
+        load(text)
+        return g.new_state(12345)  # (another state than the one saved)
+
+    monkeypatch.setattr(g, "from_json", lossy)  # (the compiled game is cached)
+    w = fw.play_one()
+    assert w.found == "json" and w.moves == 2, w.message
+    assert "differs in" in w.message
+    cx = fw.confirm(w)
+    assert cx is not None and cx.property == "json"
+
+
+def test_the_nondeterminism_check_of_the_fast_walks_fires(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # a game cannot depend on anything but its state: the check is proven against a
+    # walker whose second play of the same walk ends elsewhere
+    g = compile_game("calculation")
+    fw = walks(g)
+    walk = fw.walker.walk
+    calls = [0]
+
+    def flaky(seed: int, rng: random.Random, seat: int | None = None) -> Any:
+        w = walk(seed, rng, seat)
+        calls[0] += 1
+        if calls[0] == 2:
+            w.final = (*w.final, "elsewhere")
+        return w
+
+    monkeypatch.setattr(fw.walker, "walk", flaky)
+    w = fw.play_one()  # the first walk is played twice
+    assert calls[0] == 2
+    assert w.found == "nondeterminism", (w.found, w.message)
+    assert fw.play.cov.fast_replayed == 1
 
 
 def test_a_failure_a_fast_walk_finds_is_confirmed_and_shrunk() -> None:
@@ -213,3 +322,40 @@ def test_with_a_time_budget_a_walk_that_fails_is_confirmed_from_the_search() -> 
     assert r.failure is not None and r.failure.property == "no-termination"
     assert c.found_by_fast == 1 and c.found_after >= 1
     assert len(r.failure.moves) == 150
+
+
+def test_the_leak_check_of_a_walk_keeps_to_its_thread() -> None:
+    # the walk's recorder stands in for the game's while it runs: another thread that
+    # observes the same compiled game meanwhile gets its own events, all of them, and
+    # the walk does not take them (or its own lost ones) for a leak
+    g = compile_game("interaction")
+
+    def observed() -> list[Any]:
+        st, ev = g.start_observed(7)
+        out = [ev]
+        rng = random.Random(7)
+        while not g.is_terminal(st) and len(out) < 30:
+            st, ev = g.apply_observed(st, rng.choice(g.legal_moves(st)))
+            out.append(ev)
+        return out
+
+    alone = observed()
+    stop = False
+    seen: list[bool] = []
+
+    def other() -> None:
+        while not stop:
+            seen.append(observed() == alone)
+
+    t = threading.Thread(target=other)
+    t.start()
+    try:
+        fw = walks(g)
+        for _ in range(150):
+            w = fw.play_one()
+            assert w.found is None, (w.found, w.message)
+    finally:
+        stop = True
+        t.join()
+    assert seen and all(seen)
+    assert observed() == alone

@@ -17,7 +17,13 @@ choice is drawn only among two or more. It checks, on every state it reaches:
   the results at the end;
 - with `detect_loops`, no state comes back (compared without the move counter, as
   `Game.position_key` does); a walk longer than `max_moves` is cut (`cut`) or, without
-  a declared limit, a game that does not end.
+  a declared limit, a game that does not end;
+- every `json_every`-th state survives a JSON round trip;
+- with `seat` (`leak` given: the zones each seat cannot see), no leak for that seat: a
+  shadow world (`Shadow`), the cards the seat has not seen dealt again among their
+  places, is stepped beside the walk with its moves, and what each step tells the seat
+  (`Told`: the generated code's event recorder while the walk runs, specialised to the
+  seat) must be the same in both (docs/fuzz.md, "Fast walks").
 
 It stops at the first thing wrong and says what it saw (`Walk.found`, in the fuzzer's
 property names); it never builds the counterexample: the fuzzer replays the same seed
@@ -31,8 +37,10 @@ from __future__ import annotations
 
 import dis
 import random
+import threading
 from collections.abc import Callable, Sequence
 from operator import itemgetter
+from threading import get_ident
 from typing import Any
 
 from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO
@@ -41,6 +49,10 @@ from .state import Move, State
 
 Dedupe = Callable[[list[Move]], list[Move]]
 
+# the JSON round trip is checked on every JSON_EVERY-th state of a walk (the last state of
+# some walks: fuzz/fast.py)
+JSON_EVERY = 256
+
 
 class Walk:
     """One walk: the deal seed, the choices drawn, the moves played, the end (None: not
@@ -48,7 +60,8 @@ class Walk:
     `failing_move` when the step of the move played failed)."""
 
     __slots__ = ("seed", "choices", "moves", "ended", "found", "message", "failing_move",
-                 "cut", "open", "fired", "decisions", "number")
+                 "cut", "open", "fired", "decisions", "number", "leak_seat", "shadows",
+                 "final", "lost")
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -63,13 +76,20 @@ class Walk:
         self.fired: set[int] = set()  # the moves played (move numbers)
         self.decisions: set[int] = set()  # the decision points reached
         self.number = 0  # (the caller's count of walks)
+        self.leak_seat: int | None = None  # the seat whose leak check the walk made
+        self.shadows = 0  # the shadow worlds it drew for that seat
+        self.final: tuple[Any, ...] = ()  # the slots of the last state reached
+        self.lost = False  # the leak check stopped: another thread began to observe
 
 
 class Walker:
     """Fast checked walks of one compiled game (see the module docstring)."""
 
+    json_every = JSON_EVERY
+
     def __init__(self, game: Game, max_moves: int, detect_loops: bool,
-                 hidden_zones: Sequence[str] = (), dedupe: Dedupe | None = None) -> None:
+                 hidden_zones: Sequence[str] = (), dedupe: Dedupe | None = None,
+                 leak: dict[int, Sequence[str]] | None = None) -> None:
         g = game
         self.g = g
         self.max_moves = max_moves
@@ -90,9 +110,38 @@ class Walker:
         # the invariants that read the legal moves get them as a list (the fast path may
         # keep sets of cards unlisted)
         self.list_legal = any(_reads_legal(fn) for _, fn in g.invariants)
+        # the leak check (`leak`: the zones each seat cannot see; not in a game whose
+        # rules turn cards one by one: the faces are the full playthroughs')
+        self.leak: dict[int, Told] | None = None
+        if leak and not g.uses_faces:
+            var_slots = [b + k for b, n in g._var_at.values() for k in range(n or 1)]
+            self.leak = {p: Told(g, p, [g.zone_slot(z) for z in zs], var_slots)
+                         for p, zs in leak.items() if zs}
 
-    def walk(self, seed: int, rng: random.Random) -> Walk:
-        """Play and check one game (see the module docstring)."""
+    def walk(self, seed: int, rng: random.Random, seat: int | None = None) -> Walk:
+        """Play and check one game (see the module docstring); with `seat` (one of
+        `leak_seats`), the leak check for that seat too, on a shadow world."""
+        if seat is None or self.leak is None:
+            return self._walk(seed, rng, None)
+        told = self.leak[seat]
+        g = self.g
+        ns = g.ns
+        # the game's recorder counts this walk as an observer (another thread's observed
+        # call that ends meanwhile leaves `REC` set), and the walk's recorder passes the
+        # calls of other threads on to it; a thread that starts observing meanwhile
+        # takes `REC` back: the walk then stops checking leaks (`Told.lost`)
+        g._rec.open()
+        told.owner = threading.get_ident()
+        ns["REC"] = told
+        try:
+            return self._walk(seed, rng, told)
+        finally:
+            if ns["REC"] is told:
+                ns["REC"] = g._rec
+            g._rec.close()
+            told.reset()
+
+    def _walk(self, seed: int, rng: random.Random, told: Told | None) -> Walk:
         g = self.g
         w = Walk(seed)
         choices = w.choices
@@ -105,6 +154,18 @@ class Walker:
         except Exception as e:
             w.found, w.message = "rule-error", f"the deal fails: {type(e).__name__}: {e}"
             return w
+        sh: Shadow | None = None
+        before: list[Any] = s
+        ns = g.ns
+        if told is not None:
+            w.leak_seat = told.seat
+            told.start(s, seed)
+            sh = told.draw(s, legal, w)
+            if sh is not None:
+                why = sh.decides(told, s, legal)
+                if why:
+                    w.found, w.message = "leak", why
+                    return w
         getrandbits = rng.getrandbits
         zones_of = self.zones_of
         ncards = self.ncards
@@ -120,6 +181,7 @@ class Walker:
         dedupe = self.dedupe
         limit = g.limit
         max_moves = self.max_moves
+        json_every = self.json_every
         hidden = self.hidden_slots
         is_open = self.may_be_open
         seen: dict[tuple[Any, ...], int] | None = {} if self.detect_loops else None
@@ -150,6 +212,11 @@ class Walker:
             except Exception as e:
                 w.found, w.message = "rule-error", f"the score: {e}"
                 break
+            if n % json_every == json_every - 1:  # (the 256th state, the 512th...)
+                lost = self.json_differs(s)
+                if lost:
+                    w.found, w.message = "json", lost
+                    break
             ended = s[ENDED]
             if ended is not None:
                 w.ended = str(ended)
@@ -224,6 +291,11 @@ class Walker:
             else:
                 m = options[0]
             # ---- the step (as Machine._play_randomly plays it)
+            if told is not None:
+                told.shown = set()
+                told.logs = []
+                if sh is not None:
+                    before = s.copy()
             try:
                 if pc in sim:
                     pending = s[PENDING] + (m,)
@@ -246,9 +318,44 @@ class Walker:
                 break
             n += 1
             fired.add(m[1])
+            if told is not None:
+                if ns["REC"] is not told:  # (another thread observes: see walk)
+                    told = sh = None
+                    w.lost = True
+                    continue
+                told.seen |= told.shown
+                if sh is not None:
+                    why = sh.follow(told, before, s, m, pc, legal)
+                    if why is not None:
+                        if why:
+                            w.found, w.message = "leak", why
+                            break
+                        sh = None
+                if sh is None and n >= told.wait:
+                    sh = told.draw(s, legal, w)
+                    if sh is not None:
+                        why = sh.decides(told, s, legal)
+                        if why:
+                            w.found, w.message = "leak", why
+                            break
+                told.reshuffled = False
         w.moves = n
         w.open = is_open
+        w.final = tuple(s)
         return w
+
+    def json_differs(self, s: list[Any]) -> str | None:
+        """Does the state survive a JSON round trip exactly (None: it does)?"""
+        g = self.g
+        st = State(tuple(s), None)
+        try:
+            back = g.from_json(g.to_json(st))
+        except Exception as e:
+            return f"the JSON round trip fails: {type(e).__name__}: {e}"
+        if back.slots != st.slots:
+            return "from_json(to_json(state)) differs in " + ", ".join(
+                g.differences(st, back)[:8])
+        return None
 
 
 def _reads_legal(fn: Any) -> bool:
@@ -280,3 +387,343 @@ def _only(legal: Sequence[Move], p: int, movers: Sequence[int]) -> Sequence[Move
         if q != p:
             legal = legal.without(q)  # type: ignore[attr-defined]
     return legal
+
+
+# ---------------------------------------------------------------------- the leak check
+# (see docs/fuzz.md, "Fast walks"): one seat per walk, one shadow world at a time
+
+# moves between a shadow dropped (or a draw that found too few unseen cards) and the next draw
+REDRAW_AFTER = 4
+_MASKED = "▒▒"  # a card in a log line (seen or not, as the seat's text may show it)
+_CARDISH = ("card", "list:card")
+_DROP = ""  # Shadow.follow: the shadow is dropped (the seat tells the worlds apart)
+
+
+def _advance(g: Game, s: list[Any], pc: int, m: Move, legal: Sequence[Move]) -> Sequence[Move]:
+    """One step on the fast path, as `Walker.walk` plays it (its legal moves after)."""
+    if pc in g._sim:
+        pending = s[PENDING] + (m,)
+        if len(pending) < len(s[WHO]) and pc in g._sim_kept:
+            s[PENDING] = pending
+            s[MOVES] += 1
+            return g._others_moves(legal, m[0])
+        simsteps = g._simsteps
+        if pc in simsteps and len(pending) == len(s[WHO]):
+            return g._end_round(s, m, pending, simsteps[pc])
+        g._step(s, m)
+        return g._settle_lazily(s)
+    steps = g._steps
+    if steps is not None:
+        return steps[pc](s, m)
+    return g._step_settle(s, m)
+
+
+def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
+    if not slots:
+        return lambda s: ()
+    get = itemgetter(*slots)
+    return get if len(slots) > 1 else lambda s: (get(s),)
+
+
+class Told:
+    """What one seat is told on the fast path: while a walk checks that seat for leaks
+    it is the generated code's event recorder (`REC`), and notes, of each step, the cards
+    it shows the seat (a card moved or dealt into a zone the seat sees, a zone it sees
+    shuffled) and its log lines (each card in them masked: the seat reads a card it
+    sees, and one that differs between two worlds is a difference it may see); and the
+    cards shuffled so far (the only ones a shadow world may place otherwise)."""
+
+    def __init__(self, g: Game, seat: int, hidden: Sequence[int], var_slots: Sequence[int]
+                 ) -> None:
+        self.g = g
+        self.seat = seat
+        self.zones = tuple(g._zone_slots)
+        self.hidden = tuple(hidden)
+        self.visible = frozenset(z for z in self.zones if z not in self.hidden)
+        self.vis_get = _getter(sorted(self.visible))
+        self.var_slots = tuple(var_slots)
+        self.phase = g.gen.node_phase  # (the view shows a node's phase, not the node)
+        # what the seat sees of a state at once: who decides, the zones it sees, the
+        # variables, the sizes of the zones it cannot see: one test of both slot lists,
+        # written once per game and seat from slot numbers (ints) alone (in detail when
+        # they differ)
+        terms = [f"s[{i}] == t[{i}]" for i in (WHO, *sorted(self.visible), *self.var_slots)]
+        terms += [f"len(s[{z}]) == len(t[{z}])" for z in self.hidden]
+        self.same: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
+            "lambda s, t: " + " and ".join(terms), {"__builtins__": {}, "len": len})
+        self.var_get = _getter(self.var_slots)
+        self.var_name = {b + k: f"{name}[{k + 1}]" if n else name
+                         for name, (b, n) in g._var_at.items() for k in range(n or 1)}
+        # per move: the places of its card arguments (index in the move, a set or not)
+        self.card_args: list[tuple[tuple[int, bool], ...]] = [
+            tuple((2 + i, t == "list:card") for i, t in enumerate(types) if t in _CARDISH)
+            for types in g.move_param_types]
+        self.rng = random.Random(0)
+        self.owner = 0  # the thread of the walk that checks (see Walker.walk)
+        self.reset()
+
+    def reset(self) -> None:
+        self.shown: set[int] = set()
+        self.logs: list[tuple[Any, ...]] = []
+        self.shuffled: set[int] = set()
+        self.seen: set[int] = set()
+        self.wait = 0
+        self.real = True  # (False while the shadow's step runs)
+        self.reshuffled = False  # the walk's last step shuffled a zone the seat cannot see
+
+    def start(self, s: list[Any], seed: int) -> None:
+        """After the deal: what the setup showed the seat is seen."""
+        self.seen = self.shown | {c for z in self.visible for c in s[z]}
+        self.shown = set()
+        self.wait = 0
+        self.reshuffled = False
+        self.rng.seed(seed ^ 0x5EED)
+
+    # ------------------------------------------------------------------ as REC
+    def move(self, s: list[Any], cards: Any, dst: int, bottom: bool, face: Any = None
+             ) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.move(s, cards, dst, bottom, face)
+        if dst in self.visible:
+            if type(cards) is int:
+                self.shown.add(cards)
+            elif cards is not None:
+                self.shown.update(cards)
+
+    def deal(self, s: list[Any], src: int, dests: tuple[int, ...], n: int | None) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.deal(s, src, dests, n)
+        vis = self.visible
+        if not dests or src in dests or not any(d in vis for d in dests):
+            return
+        pile = s[src]
+        k = len(dests)
+        total = len(pile) if n is None else min(n * k, len(pile))
+        top = pile[::-1]  # one card at a time from the top, round the zones
+        self.shown.update(top[i] for i in range(total) if dests[i % k] in vis)
+
+    def shuffle(self, s: list[Any], z: int) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.shuffle(s, z)
+        if z in self.visible:
+            self.shown.update(s[z])
+        elif self.real:  # the seat did not watch: the cards are unknown to it again
+            self.shuffled.update(s[z])
+            self.seen.difference_update(s[z])
+            self.reshuffled = True
+
+    def pick(self, value: Any, typ: str = "") -> None:
+        if get_ident() != self.owner:
+            self.g._rec.pick(value, typ)
+
+    def turn(self, s: list[Any], cards: Any, up: bool) -> None:  # (no faces here)
+        if get_ident() != self.owner:
+            self.g._rec.turn(s, cards, up)
+
+    def log(self, s: list[Any], *parts: Any) -> None:
+        if get_ident() != self.owner:
+            return self.g._rec.log(s, *parts)
+        self.logs.append(parts)  # (masked when the two worlds' lines differ)
+
+    # ------------------------------------------------------------------ shadows
+    def draw(self, s: list[Any], legal: Sequence[Move], w: Walk) -> Shadow | None:
+        """A shadow world of the state reached: the cards the seat has not seen (of those
+        shuffled so far) that lie in zones it cannot see, dealt again among their places;
+        None (and a wait) when fewer than two are there, or the shadow's rules fail."""
+        if s[ENDED] is not None:
+            return None
+        seen = self.seen
+        shuffled = self.shuffled
+        places = [(z, i) for z in self.hidden for i, c in enumerate(s[z])
+                  if c in shuffled and c not in seen]
+        if len(places) < 2:
+            self.wait = s[MOVES] + REDRAW_AFTER
+            return None
+        cards = [s[z][i] for z, i in places]
+        new = cards.copy()
+        self.rng.shuffle(new)
+        t = s.copy()
+        zones: dict[int, list[int]] = {}
+        for (z, i), c in zip(places, new, strict=True):
+            zones.setdefault(z, list(t[z]))[i] = c
+        for z, lst in zones.items():
+            t[z] = tuple(lst)
+        to = {a: b for a, b in zip(cards, new, strict=True) if a != b}
+        if t[PENDING]:
+            t[PENDING] = tuple(self.relabel(mv, to) for mv in t[PENDING])
+        try:
+            tlegal = self.g._settle_lazily(t) if t[ENDED] is None else []
+        except Exception:
+            self.wait = s[MOVES] + REDRAW_AFTER
+            return None
+        w.shadows += 1
+        return Shadow(t, tlegal, to)
+
+    def relabel(self, m: Move, to: dict[int, int]) -> Move:
+        args = self.card_args[m[1]] if 0 <= m[1] < len(self.card_args) else ()
+        if not args:
+            return m
+        out = list(m)
+        for i, many in args:
+            if i < len(out):
+                a = out[i]
+                out[i] = tuple(sorted(to.get(c, c) for c in a)) if many else to.get(a, a)
+        return tuple(out)
+
+    def differs(self, s: list[Any], t: list[Any], legal: Sequence[Move],
+                tlegal: Sequence[Move], logs: list[Any], tlogs: list[Any]) -> str | None:
+        """What the seat is told differently in the two worlds (None: nothing)."""
+        p = self.seat
+        if logs != tlogs and _masked(logs) != _masked(tlogs):
+            a = next((x for x, y in zip(_masked(logs), _masked(tlogs), strict=False)
+                      if x != y), None)
+            return (f"a log line tells p{p} something that depends on cards p{p} cannot see"
+                    + (f" ({''.join(str(x) if type(x) is not tuple else str(x[0]) for x in a)!r}"
+                       " in one world)" if a is not None else ""))
+        if s[PC] != t[PC] and self.phase.get(s[PC], "") != self.phase.get(t[PC], ""):
+            return f"the phase depends on cards p{p} cannot see"
+        if not self.same(s, t):
+            if s[WHO] != t[WHO]:
+                return f"who decides next depends on cards p{p} cannot see"
+            if self.var_get(s) != self.var_get(t):
+                bad = [self.var_name[v] for v in self.var_slots if s[v] != t[v]]
+                return (f"the variable `{bad[0]}` depends on cards p{p} cannot see "
+                        "(variables are public)")
+            if self.vis_get(s) != self.vis_get(t):
+                return (f"p{p}'s view (the cards of a zone it sees) depends on cards it "
+                        "cannot see")
+            return f"the size of a zone p{p} cannot see depends on cards p{p} cannot see"
+        if (s[PENDING] or t[PENDING]) and [mv if mv[0] == p else mv[0] for mv in s[PENDING] or ()] \
+                != [mv if mv[0] == p else mv[0] for mv in t[PENDING] or ()]:
+            return f"who has chosen depends on cards p{p} cannot see"
+        return self.moves_differ(s, legal, tlegal)
+
+    def moves_differ(self, s: list[Any], legal: Sequence[Move], tlegal: Sequence[Move]
+                     ) -> str | None:
+        """When the seat decides: its legal moves must be the same in both worlds."""
+        p = self.seat
+        if s[PC] in self.g._sim:
+            if p not in s[WHO] or any(mv[0] == p for mv in s[PENDING] or ()):
+                return None
+        elif s[WHO] != p:
+            return None
+        if legal == tlegal:
+            return None
+        mine = [mv for mv in legal if mv[0] == p]
+        theirs = [mv for mv in tlegal if mv[0] == p]
+        if mine == theirs:
+            return None
+        return f"p{p}'s legal moves depend on cards p{p} cannot see"
+
+
+class Shadow:
+    """A world the seat cannot tell from the walk's, stepped beside it on its own slot
+    list with the walk's moves (each card a move names mapped to the card in its place)."""
+
+    __slots__ = ("t", "legal", "to")
+
+    def __init__(self, t: list[Any], legal: Sequence[Move], to: dict[int, int]) -> None:
+        self.t = t
+        self.legal = legal
+        self.to = to
+
+    def decides(self, told: Told, s: list[Any], legal: Sequence[Move]) -> str | None:
+        if s[ENDED] is not None or self.t[ENDED] is not None:
+            return None
+        return told.moves_differ(s, legal, self.legal)
+
+    def follow(self, told: Told, before: list[Any], s: list[Any], m: Move, pc: int,
+               legal: Sequence[Move]) -> str | None:
+        """The walk played `m` from `before` to `s` (its step's notes in `told`): play it
+        here. None: the shadow goes on; `_DROP`: the seat can tell the worlds apart now
+        (it sees another card, the move is refused here, the game ends in one...); else
+        what the step tells the seat differently in the two worlds."""
+        t = self.t
+        zones = told.zones
+        shown, logs = told.shown, told.logs
+        # the cards the walk's step shows the seat are where the walk has them (mended)
+        mended = False
+        for x in shown:
+            z, i = _place(before, zones, x)
+            if z >= 0:
+                y = t[z][i]
+                if y != x:
+                    _swap(t, zones, x, y, z, i, told)
+                    mended = True
+        if mended:  # (the legal moves listed here named the cards swapped)
+            try:
+                self.legal = told.g._settle_lazily(t)
+            except Exception:
+                return _DROP
+        # the move, each card it names mapped to the card in its place here
+        args = told.card_args[m[1]] if m[1] < len(told.card_args) else ()
+        mm = m
+        if args:
+            out = list(m)
+            for i, many in args:
+                a = out[i]
+                if many:
+                    out[i] = tuple(sorted(c if c in shown else _at(before, t, zones, c)
+                                          for c in a))
+                elif a not in shown:  # (a card shown is in its place: mended above)
+                    out[i] = _at(before, t, zones, a)
+            mm = tuple(out)
+        if mm not in self.legal:
+            return _DROP
+        told.shown = set()
+        told.logs = []
+        told.real = False
+        try:
+            self.legal = _advance(told.g, t, pc, mm, self.legal)
+        except Exception:
+            return _DROP
+        finally:
+            tshown, tlogs = told.shown, told.logs
+            told.shown, told.logs = shown, logs
+            told.real = True
+        if told.g.ns["REC"] is not told:  # (another thread observes: not all was noted)
+            return _DROP
+        if told.reshuffled:  # a shuffle the seat did not watch: a new order (a new shadow)
+            return _DROP
+        if tshown != shown or s[ENDED] is not None or t[ENDED] is not None:
+            return _DROP
+        return told.differs(s, t, legal, self.legal, logs, tlogs)
+
+
+def _masked(logs: list[Any]) -> list[tuple[Any, ...]]:
+    """Log lines with every card masked (the seat reads the cards it sees, and a card
+    that differs between the worlds is a difference it may see)."""
+    return [tuple(_MASKED if type(p) is tuple and p[1] in _CARDISH else p for p in parts)
+            for parts in logs]
+
+
+def _place(s: list[Any], zones: Sequence[int], x: int) -> tuple[int, int]:
+    for z in zones:
+        cards = s[z]
+        if x in cards:
+            return z, cards.index(x)
+    return -1, -1
+
+
+def _at(before: list[Any], t: list[Any], zones: Sequence[int], x: Any) -> Any:
+    z, i = _place(before, zones, x)
+    if z < 0 or i >= len(t[z]):
+        return x
+    return t[z][i]
+
+
+def _swap(t: list[Any], zones: Sequence[int], x: int, y: int, z: int, i: int, told: Told
+          ) -> None:
+    """Swap the cards `x` and `y` in `t` (`y` is the i-th of zone z)."""
+    z2, i2 = _place(t, zones, x)
+    cards = list(t[z])
+    cards[i] = x
+    if z2 == z:
+        cards[i2] = y
+    elif z2 >= 0:
+        other = list(t[z2])
+        other[i2] = y
+        t[z2] = tuple(other)
+    t[z] = tuple(cards)
+    if t[PENDING]:
+        t[PENDING] = tuple(told.relabel(mv, {x: y, y: x}) for mv in t[PENDING])

@@ -225,6 +225,8 @@ def merge_coverage(covs: Sequence[Coverage]) -> Coverage:
         out.fast_games += c.fast_games
         out.fast_moves += c.fast_moves
         out.fast_open += c.fast_open
+        out.fast_leak += c.fast_leak
+        out.fast_replayed += c.fast_replayed
         out.fast_seconds += c.fast_seconds
         out.fast_cpu += c.fast_cpu
         out.full_seconds += c.full_seconds

@@ -33,8 +33,18 @@ from .playthrough import Counterexample, Playthrough, PropertyFailure
 
 # what a fast walk checks on every step, and what only the full playthroughs check
 FAST_CHECKED = ("conservation", "invariant", "dead-end", "rule-error", "no-termination",
-                "loop", "legal-move-fails")
-FULL_ONLY = ("leak", "illegal-move-accepted", "nondeterminism", "json", "crash")
+                "loop", "legal-move-fails", "leak", "crash")
+# checked on a sample of the walks' states or walks (json: every 256th state, and the last of the walks played twice;
+# nondeterminism: every 32nd walk played twice)
+FAST_SAMPLED = ("json", "nondeterminism")
+FULL_ONLY = ("illegal-move-accepted",)
+# full replays of a walk that found a leak, each with other shadow worlds, at most
+LEAK_REPLAYS = 8
+# the walks that check a seat for leaks: every LEAK_EVERY-th (the seats in turn)
+LEAK_EVERY = 1
+# every REPLAY_EVERY-th walk is played twice (nondeterminism), and its last state goes
+# through JSON
+REPLAY_EVERY = 32
 # texts of moves kept for the moves that read alike (a custom deck's twins), at most
 TEXT_CACHE = 100_000
 
@@ -48,7 +58,12 @@ class FastWalks:
         g = play.g
         hidden = sorted({z for p in range(1, g.players + 1) for z in hidden_zones(g, p)})
         self.walker = Walker(g, play.max_moves, play.detect_loops, hidden,
-                             self._dedupe if play.dup_texts else None)
+                             self._dedupe if play.dup_texts else None,
+                             {p: hidden_zones(g, p) for p in play.leak_seats})
+        # the seats whose leak check the walks make, one per walk in turn (none: a game
+        # whose rules turn cards, or where every seat sees every card)
+        self.leak_seats = sorted(self.walker.leak or ())
+        self.leak_every = LEAK_EVERY
         self.rng = random.Random(f"cardgame-fast/{seed}" if seed is not None else None)
         self.texts: dict[Move, str] = {}
         self.choices: list[int] = []  # of the last walk that failed: the deal seed first
@@ -83,7 +98,33 @@ class FastWalks:
         cov = self.play.cov
         t0 = time.perf_counter()
         c0 = time.process_time()
-        w = self.walker.walk(self.rng.getrandbits(32), self.rng)
+        seats = self.leak_seats
+        k, r = divmod(cov.fast_games, self.leak_every)
+        seat = seats[k % len(seats)] if seats and not r else None
+        seed = self.rng.getrandbits(32)
+        again = cov.fast_games % REPLAY_EVERY == 0
+        if again:
+            state = self.rng.getstate()
+        w = self.walker.walk(seed, self.rng, seat)
+        if again and w.found is None:
+            # the same deal and choices again: the same game (nondeterminism)
+            after = self.rng.getstate()
+            self.rng.setstate(state)
+            w2 = self.walker.walk(seed, self.rng)  # (no leak check: nor its recorder)
+            self.rng.setstate(after)
+            cov.fast_replayed += 1
+            if (w2.final, w2.choices, w2.found) != (w.final, w.choices, None):
+                w.found, w.message = "nondeterminism", (
+                    "playing the walk again from its deal seed with the same choices gives "
+                    f"another game ({w2.moves} moves, not {w.moves})" if w2.moves != w.moves
+                    else "another last state")
+        every = self.walker.json_every
+        if again and w.found is None and w.moves % every != every - 1:
+            bad = self.walker.json_differs(list(w.final))  # (the last state)
+            if bad:
+                w.found, w.message = "json", bad
+        if w.shadows:
+            cov.fast_leak += 1
         cov.fast_cpu += time.process_time() - c0
         cov.fast_games += 1
         cov.fast_moves += w.moves
@@ -116,16 +157,25 @@ class FastWalks:
         saved: Callable[[], None] = play.tick
         play.tick = lambda: None  # (a budget that runs out now must not cut the replay)
         try:
-            play.run(w.seed, choose)
-        except PropertyFailure as e:
-            cx = e.cx
-            cx.draws = used[0]
-            self.choices = [w.seed, *choices[:cx.draws]]
-            play.cov.found_by_fast = w.number
-            return cx
+            # a leak needs a shadow world whose hidden cards make the difference: the
+            # full replay draws its own, so it tries other ones before it gives up
+            for salt in range(LEAK_REPLAYS if w.found == "leak" else 1):
+                used[0] = 0
+                play.shadow_salt = salt
+                try:
+                    play.run(w.seed, choose)
+                except PropertyFailure as e:
+                    cx = e.cx
+                    cx.draws = used[0]
+                    self.choices = [w.seed, *choices[:cx.draws]]
+                    play.cov.found_by_fast = w.number
+                    return cx
         finally:
             play.tick = saved
+            play.shadow_salt = 0
         play.cov.fast_unconfirmed.append(
             f"a fast walk (deal seed {w.seed}) found {w.found} ({w.message}) after "
-            f"{w.moves} moves, but its full replay found nothing")
+            f"{w.moves} moves, but its full replay found nothing"
+            + (f" (nor {LEAK_REPLAYS - 1} more, with other shadow worlds)"
+               if w.found == "leak" else ""))
         return None

@@ -85,6 +85,8 @@ class Coverage:
     fast_games: int = 0
     fast_moves: int = 0
     fast_open: int = 0
+    fast_leak: int = 0  # walks that checked a seat for leaks (a shadow world drawn)
+    fast_replayed: int = 0  # walks played twice (nondeterminism)
     fast_seconds: float = 0.0
     fast_cpu: float = 0.0  # (CPU time, for benchmarks on a shared machine)
     fast_endings: dict[str, int] = attrs.field(factory=dict)
@@ -139,6 +141,7 @@ class Playthrough:
         self.nmoves = len(g.move_names)
         self.pass_id = len(g.move_names) - 1
         self.shadows: Shadows | None = None  # the leak check's worlds (told.py)
+        self.shadow_salt = 0  # (other shadow worlds: fast.py, confirming a walk's leak)
 
     # ------------------------------------------------------------------ helpers
     def fail(self, prop: str, message: str, seed: int, moves: Sequence[Move],
@@ -216,7 +219,8 @@ class Playthrough:
             return None
         try:
             # (the view is looked up here at each call: a test swaps it for a leaky one)
-            return Shadows(self.g, seed, seats, lambda g, s, p: view(g, s, p))
+            return Shadows(self.g, seed, seats, lambda g, s, p: view(g, s, p),
+                           self.shadow_salt)
         except Leak as e:
             raise self.fail("leak", e.why, seed, [], st, player=e.seat) from None
         except CardgameError:

@@ -9,11 +9,11 @@ from typing import Any
 
 import attrs
 
-from ..engine import Game, Move
+from ..engine import Game, Move, Walker
 from ..errors import CardgameError
 from ..observe import history
 from ..options import option_text
-from .fast import FAST_CHECKED, FULL_ONLY
+from .fast import FAST_CHECKED, FAST_SAMPLED, FULL_ONLY, REPLAY_EVERY
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
 from .story import STOPS, Story
 
@@ -250,19 +250,33 @@ def leak_on_walks(c: Coverage) -> str:
     """What the fast walks say of the leak property."""
     if c.fast_games and c.fast_open == c.fast_games:
         return "vacuous"  # every seat saw every card at every decision of every walk
-    return "full playthroughs only"
+    if c.fast_leak:
+        return "one seat per walk"  # (in turn; engine/walk.py's shadow worlds)
+    return "full playthroughs only"  # (the rules turn cards one by one)
+
+
+def walks_checked(c: Coverage) -> tuple[list[str], list[str]]:
+    """The properties the fast walks checked on every step, and those left to the full
+    playthroughs."""
+    leak = leak_on_walks(c)
+    checked = [p for p in FAST_CHECKED if p != "leak" or leak == "one seat per walk"]
+    return checked, [*FULL_ONLY, *(["leak"] if leak == "full playthroughs only" else [])]
 
 
 def fast_lines(r: FuzzReport) -> list[str]:
     """The text report's lines on the two kinds of games the search played."""
     c = r.coverage
     n = c.games + c.fast_games
-    vacuous = leak_on_walks(c) == "vacuous"
-    leak = "; leak cannot happen on them (every seat saw every card at every decision)" \
-        if vacuous else ""
-    others = [p for p in FULL_ONLY if p != "leak" or not vacuous]
-    # (the properties the walks check are the rest: FAST_CHECKED, in the JSON report)
-    but = ", ".join(others[:-1]) + " and " + others[-1]
+    leak = leak_on_walks(c)
+    _, others = walks_checked(c)
+    but = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+    if leak == "vacuous":
+        said = "; leak cannot happen on them (every seat saw every card at every decision)"
+    elif leak == "one seat per walk":
+        said = (f"; leak for one seat per walk, in turn ({c.fast_leak:,} walks with a "
+                "shadow world)")
+    else:
+        said = ""
     return [
         f"  full playthroughs: {c.games:,} games, {c.moves:,} moves "
         f"({_rate(c.moves, r.full_seconds):,.0f} moves/s), every property on every step "
@@ -270,7 +284,9 @@ def fast_lines(r: FuzzReport) -> list[str]:
         f"  fast walks: {c.fast_games:,} games, {c.fast_moves:,} moves "
         f"({_rate(c.fast_moves, c.fast_seconds):,.0f} moves/s), every property checked on "
         f"every step but {but} (the full playthroughs' alone), legal-move-fails for the "
-        f"move played only{leak}",
+        f"move played only{said}; json on every {Walker.json_every}th state and the last of every "
+        f"{REPLAY_EVERY}nd walk, that walk played twice for nondeterminism "
+        f"({c.fast_replayed:,} walk{'s' if c.fast_replayed != 1 else ''})",
         f"  in all: {n:,} games, {c.moves + c.fast_moves:,} moves ({r.moves_per_second:,.0f} "
         f"moves/s) in {r.seconds:.1f} s; longest game {c.longest} moves"]
 
@@ -293,9 +309,9 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
         "fast_walks": {
             "games": c.fast_games, "moves": c.fast_moves, "seconds": round(c.fast_seconds, 3),
             "moves_per_second": round(_rate(c.fast_moves, c.fast_seconds), 1),
-            "checked": list(FAST_CHECKED), "leak": leak_on_walks(c),
-            "full_playthroughs_only": [p for p in FULL_ONLY
-                                       if p != "leak" or leak_on_walks(c) != "vacuous"],
+            "checked": walks_checked(c)[0], "sampled": list(FAST_SAMPLED),
+            "leak": leak_on_walks(c), "full_playthroughs_only": walks_checked(c)[1],
+            "leak_walks": c.fast_leak, "replayed_walks": c.fast_replayed,
             "open_walks": c.fast_open, "endings": c.fast_endings,
             "unconfirmed": c.fast_unconfirmed},
         "story": None if r.story is None else r.story.to_data(),

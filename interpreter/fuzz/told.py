@@ -106,12 +106,15 @@ class Shadows:
     """The shadow worlds of one playthrough (see the module docstring)."""
 
     def __init__(self, g: Game, seed: int, seats: Sequence[int],
-                 view: Callable[[Game, State, int], dict[str, Any]] = view) -> None:
+                 view: Callable[[Game, State, int], dict[str, Any]] = view,
+                 salt: int = 0) -> None:
         self.g = g
         self.view = view
         self.seed = seed
         self.seats = tuple(seats)
-        self.rng = random.Random(seed * 1_000_003 + 424_242)
+        # (`salt`: other shadows for the same playthrough, when a fast walk's leak is
+        # confirmed)
+        self.rng = random.Random(seed * 1_000_003 + 424_242 + salt * 7_919)
         _, events = g.start_observed(seed)
         self.moves: list[Move] = []
         self.steps: dict[int, list[tuple[Observation, ...]]] = {

@@ -8,7 +8,9 @@ prints one table:
 - engine: the compiled .cardgame file's fast path, `Game.random_playout`;
 - API: the public API loop that bots and search use, `legal_moves` + `apply` on
   immutable states;
-- fuzz: `cardgame fuzz` (`interpreter.fuzz.fuzz`, every property checked on every step)
+- fuzz: `cardgame fuzz` (`interpreter.fuzz.fuzz`: its full playthroughs check every
+  property on every step, its fast walks all but illegal-move-accepted on every step,
+  the leak for one seat a walk, json and nondeterminism on a sample; docs/fuzz.md)
   over a fixed number of playthroughs (`--fuzz-examples`, or `--fuzz-seconds` each),
   as checked moves/s (its own clock: the search, without compiling).
 
@@ -247,8 +249,8 @@ def main(argv: list[str] | None = None) -> int:
           "Python.\nmoves/game: hand-written/engine (their own deals and random moves); where "
           "they differ,\nthe ratio of moves/s (in brackets) is the steadier. fuzz moves/s: moves checked by "
           "`cardgame fuzz`\n(its full playthroughs check every property on every step; its fast walks, 80% "
-          "of\nthe time, all but leak, illegal-move-accepted, nondeterminism, json and crash: "
-          "see docs/fuzz.md),\nbest of the repeats.")
+          "of\nthe time, all but illegal-move-accepted on every step, the leak for one seat a "
+          "walk,\njson and nondeterminism on a sample: see docs/fuzz.md), best of the repeats.")
     return 0
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..engine import Game, Move, Position, State
@@ -187,13 +187,7 @@ def greedy_misfits(game: Game, world: World, seed: int, seat: int, cap: int = 1_
     with the cards the world deals them is likelier, if they play so. It reads only the
     world, which is drawn from the seat's history."""
     n = 0
-    for st, m in _states(game, world, seed):
-        p = m[0]
-        if p == seat or game.pending(st) or len(game.to_move(st)) != 1:
-            continue
-        legal = game.legal_moves(st, p)
-        if len(legal) < 2:
-            continue
+    for st, m, p, legal in _choices(game, world, seed, seat):
         best = None
         mine = None
         for mv in legal:
@@ -223,13 +217,7 @@ def move_loglik(game: Game, world: World, seed: int, seat: int,
     total = 0.0
     lowest = _lowest_wins(game)
     n = game.players
-    for st, m in _states(game, world, seed):
-        p = m[0]
-        if p == seat or game.pending(st) or len(game.to_move(st)) != 1:
-            continue
-        legal = game.legal_moves(st, p)
-        if len(legal) < 2:
-            continue
+    for st, m, p, legal in _choices(game, world, seed, seat):
         values = []
         mine = None
         for mv in legal:
@@ -255,6 +243,20 @@ def move_loglik(game: Game, world: World, seed: int, seat: int,
 def _lowest_wins(game: Game) -> bool:
     res = game.checked.result
     return res is not None and res.kind == "lowest"
+
+
+def _choices(game: Game, world: World, seed: int, seat: int
+             ) -> Iterator[tuple[State, Move, int, list[Move]]]:
+    """The other seats' decisions of a world that had a choice: the state, the move
+    played, its player (the only one to decide) and that player's legal moves (two or
+    more)."""
+    for st, m in _states(game, world, seed):
+        p = m[0]
+        if p == seat or game.pending(st) or len(game.to_move(st)) != 1:
+            continue
+        legal = game.legal_moves(st, p)
+        if len(legal) >= 2:
+            yield st, m, p, legal
 
 
 def _states(game: Game, world: World, seed: int) -> list[tuple[State, Move]]:

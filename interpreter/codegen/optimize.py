@@ -157,20 +157,11 @@ class Optimizing(Exprs):
             return None
         if key in self._card_tables:
             return self._card_tables[key]
-        names = cx.names
-        unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
-        inner = Frame({var: Local("_i")}, fr.rule)
-        self._tabulating = True
-        try:
-            code = self.expr(e, inner)
-        finally:
-            self._tabulating = False
-        failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
-        names.unsafe, names.impure, names.draws, names.walrus = unsafe, impure, draws, walrus
-        if failing:
+        code = self.table_code(e, {var: Local("_i")}, fr.rule)
+        if code is None:
             return None
         n = len(cx.g.cards)
-        name = names.tmp("P")
+        name = cx.names.tmp("P")
         if kind == "values":
             fill = f"tuple([{code} for _i in range({n})])"
         else:
@@ -179,6 +170,21 @@ class Optimizing(Exprs):
         self.module_lines.append(f"{name} = {fill}")
         self._card_tables[key] = name
         return name
+
+    def table_code(self, e: A.Expr, env: dict[str, Local], rule: str) -> str | None:
+        """The code of e for a table filled when the module loads (its names bound by
+        `env`), or None where that code might fail, change anything or draw (the counts
+        of such calls are left as they were)."""
+        names = self.cx.names
+        unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
+        self._tabulating = True
+        try:
+            code = self.expr(e, Frame(env, rule))
+        finally:
+            self._tabulating = False
+        failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
+        names.unsafe, names.impure, names.draws, names.walrus = unsafe, impure, draws, walrus
+        return None if failing else code
 
     def deck_quant(self, e: A.Quant, fr: Frame) -> str | None:
         """A quantifier over a zone whose test and value read only its card (card_pure):
@@ -375,21 +381,12 @@ class Optimizing(Exprs):
         key = ("cells", d.name)
         name = self._card_tables.get(key)
         if name is None:
-            names = cx.names
-            unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
-            inner = Frame({p.name: Local(f"_i{j}") for j, p in enumerate(d.params)},
-                          f"def {d.name}")
-            self._tabulating = True
-            try:
-                code = self.expr(d.body, inner)
-            finally:
-                self._tabulating = False
-            failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
-            names.unsafe, names.impure, names.draws, names.walrus = (unsafe, impure, draws,
-                                                                     walrus)
-            if failing:
+            code = self.table_code(
+                d.body, {p.name: Local(f"_i{j}") for j, p in enumerate(d.params)},
+                f"def {d.name}")
+            if code is None:
                 return None
-            name = names.tmp("P")
+            name = cx.names.tmp("P")
             loops = " ".join(f"for _i{j} in range({n})" for j in range(k))
             self.module_lines.append(f"{name} = tuple([{code} {loops}])")
             self._card_tables[key] = name
@@ -421,20 +418,11 @@ class Optimizing(Exprs):
         key = ("rank", d.name)
         name = self._card_tables.get(key)
         if name is None:
-            names = cx.names
-            unsafe, impure, draws, walrus = names.unsafe, names.impure, names.draws, names.walrus
-            inner = Frame({d.params[0].name: Local("RANK[_i]")}, f"def {d.name}")
-            self._tabulating = True
-            try:
-                code = self.expr(d.body, inner)
-            finally:
-                self._tabulating = False
-            failing = (names.unsafe, names.impure, names.draws) != (unsafe, impure, draws)
-            names.unsafe, names.impure, names.draws, names.walrus = (unsafe, impure, draws,
-                                                                     walrus)
-            if failing:
+            code = self.table_code(d.body, {d.params[0].name: Local("RANK[_i]")},
+                                   f"def {d.name}")
+            if code is None:
                 return None
-            name = names.tmp("P")
+            name = cx.names.tmp("P")
             self.module_lines.append(
                 f"{name} = tuple([{code} for _i in range({len(cx.g.cards)})])")
             self._card_tables[key] = name

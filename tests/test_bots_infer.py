@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import random
 
-from cardgame.interpreter.bots import make_bot
 from cardgame.interpreter.bots.ismcts import IsmctsLeadBot
 from cardgame.interpreter.bots.sampling import Worlds, move_loglik
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.observe import Record, Sampler, World, view
-from test_bots_model import greedy_game
+from test_bots_model import greedy_game, same_choice_with_other_hidden_cards
 
 
 def test_the_real_game_of_greedy_players_is_likelier_than_re_dealt_worlds() -> None:
@@ -74,24 +73,8 @@ class Inferred(IsmctsLeadBot):
 
 
 def test_inferred_the_same_history_with_other_hidden_cards_gives_the_same_choice() -> None:
-    """No peeking with the inference on: an Interaction 4p game with the same observation
-    history for the seat and other hidden cards, each given its own record, gets the same
-    ranking from the same seed; the same seed gives the same ranking; the choice is legal."""
-    game = compile_game("interaction", players=4)
-    s, hist = greedy_game(game, 5, 14)
-    seat = game.to_move(s)[0]
-    real = Record(5, tuple(hist))
-    other = Sampler(game, real, seat).sample(random.Random(4))
-    assert other is not None
-    assert other.state != s and view(game, other.state, seat) == view(game, s, seat)
-    budget = make_bot("ismcts-lead:60", 5).budget  # type: ignore[attr-defined]
-    a, b = Inferred(5, budget=budget), Inferred(5, budget=budget)
-    ra = a.ranked(game, s, seat, real)
-    rb = b.ranked(game, other.state, seat, other.record(5))
-    assert a.last["worlds"] == b.last["worlds"] == "history (inferred)"
-    assert ra == rb
-    assert Inferred(5, budget=budget).ranked(game, s, seat, real) == ra
-    assert ra[0] in game.legal_moves(s, seat)
+    """No peeking with the inference on."""
+    same_choice_with_other_hidden_cards(Inferred, 5, "history (inferred)")
 
 
 def test_the_chain_stays_in_the_seats_history_and_moves() -> None:
@@ -120,21 +103,7 @@ class Chained(IsmctsLeadBot):
 
 def test_chained_the_same_history_with_other_hidden_cards_gives_the_same_choice() -> None:
     """No peeking with the chain on (and the stock kept as the chain's world has it)."""
-    game = compile_game("interaction", players=4)
-    s, hist = greedy_game(game, 6, 14)
-    seat = game.to_move(s)[0]
-    real = Record(6, tuple(hist))
-    other = Sampler(game, real, seat).sample(random.Random(4))
-    assert other is not None
-    assert other.state != s and view(game, other.state, seat) == view(game, s, seat)
-    budget = make_bot("ismcts-lead:60", 5).budget  # type: ignore[attr-defined]
-    a, b = Chained(5, budget=budget), Chained(5, budget=budget)
-    ra = a.ranked(game, s, seat, real)
-    rb = b.ranked(game, other.state, seat, other.record(6))
-    assert a.last["worlds"] == b.last["worlds"] == "history (inferred, chain)"
-    assert ra == rb
-    assert Chained(5, budget=budget).ranked(game, s, seat, real) == ra
-    assert ra[0] in game.legal_moves(s, seat)
+    same_choice_with_other_hidden_cards(Chained, 6, "history (inferred, chain)")
 
 
 def test_a_cut_rollout_scored_by_the_win_share_as_it_stands() -> None:

@@ -75,22 +75,29 @@ class Modelled(IsmctsLeadBot):
     model_draws = 16
 
 
-def test_with_the_model_the_same_history_with_other_hidden_cards_gives_the_same_choice(
-        ) -> None:
-    """No peeking with the model on: an Interaction 4p game with the same observation
-    history for the seat and other hidden cards, each given its own record, gets the same
-    ranking from the same seed; and the same seed gives the same ranking."""
+def same_choice_with_other_hidden_cards(bot: type[IsmctsLeadBot], deal: int,
+                                        worlds: str) -> None:
+    """No peeking: an Interaction 4p game of greedy players with the same observation
+    history for the seat and other hidden cards, each given its own record, gets the
+    same ranking from the same seed (`worlds`: where the bot says its worlds came from);
+    the same seed gives the same ranking; the choice is legal."""
     game = compile_game("interaction", players=4)
-    s, hist = greedy_game(game, 5, 14)
+    s, hist = greedy_game(game, deal, 14)
     seat = game.to_move(s)[0]
-    real = Record(5, tuple(hist))
+    real = Record(deal, tuple(hist))
     other = Sampler(game, real, seat).sample(random.Random(4))
     assert other is not None
     assert other.state != s and view(game, other.state, seat) == view(game, s, seat)
     budget = make_bot("ismcts-lead:60", 5).budget  # type: ignore[attr-defined]
-    a, b = Modelled(5, budget=budget), Modelled(5, budget=budget)
+    a, b = bot(5, budget=budget), bot(5, budget=budget)
     ra = a.ranked(game, s, seat, real)
-    rb = b.ranked(game, other.state, seat, other.record(5))
-    assert a.last["worlds"] == b.last["worlds"] == "history"
+    rb = b.ranked(game, other.state, seat, other.record(deal))
+    assert a.last["worlds"] == b.last["worlds"] == worlds
     assert ra == rb
-    assert Modelled(5, budget=budget).ranked(game, s, seat, real) == ra
+    assert bot(5, budget=budget).ranked(game, s, seat, real) == ra
+    assert ra[0] in game.legal_moves(s, seat)
+
+
+def test_with_the_model_the_same_history_with_other_hidden_cards_gives_the_same_choice(
+        ) -> None:
+    same_choice_with_other_hidden_cards(Modelled, 5, "history")

@@ -65,6 +65,8 @@ class Generated:
     # code (exprs `player_vars`): a value from outside the rules is checked where it
     # comes in (engine positions `check_player_value`)
     player_vars: frozenset[str] = frozenset()
+    # some legal moves are listed lazily (runtime.SetMoves: every set of cards of a move)
+    lazy_moves: bool = False
 
 
 def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Generated:
@@ -134,6 +136,7 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         end_node=len(graph.nodes), spans=cx.names.spans,
         card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
         arms=list(cx.names.arms), faces_slot=lay.faces, player_vars=x.player_vars(),
+        lazy_moves=cx.names.lazy_moves,
     )
 
 

@@ -494,6 +494,7 @@ class _Generator:
                 # of 13 has 286 sets of 3), listed lazily (runtime.SetMoves): counted, and
                 # built only when the engine lists them or a playout draws one
                 args = "".join(f", {fr.env[q.name].code}" for q in params[:-1])
+                cx.names.lazy_moves = True
                 inner.line(f"out = {cx.helper('_msets')}(out, ({me}, {self.mid}{args}), "
                            f"{x.subsets_args(p.source, fr)})")
             else:

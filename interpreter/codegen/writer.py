@@ -48,6 +48,8 @@ class Names:
         # uses of the step budget (runtime.DRAWS, def and procedure calls): code emitted
         # while this did not change leaves the budget as it found it (step.py)
         self.draws = 0
+        # whether a generator lists moves lazily (`_msets`: runtime.SetMoves, sets of cards)
+        self.lazy_moves = False
         # coverage mode: the arms of `if` statements, by statement and arm (a statement of
         # a blocking procedure is lowered once per call site and keeps one id)
         self.arms: list[Arm] = []

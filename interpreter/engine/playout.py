@@ -156,16 +156,15 @@ class Machine:
         # optimised code: the end of each simultaneous round, its choices carried out and
         # the flow run on to the next decision (codegen/step.py)
         self._simsteps: dict[int, Callable[..., Sequence[Move]]] = ns.get("SIMSTEP") or {}
-        # the decisions whose move `Game.apply` plays with their own step (not a
-        # simultaneous choice, and the code is optimised)
-        self._plain_steps: dict[int, Callable[..., list[Move]]] = {
-            pc: f for pc, f in (self._steps or {}).items() if pc not in self._sim}
-        # ...by flow node, for `Game.apply` (a list: its lookup per move is the cheaper);
-        # where moves may be listed lazily (sets of cards), each step lists them
-        lazy = "_msets(" in gen.source
+        # the step of each decision whose move `Game.apply` plays with it (not a
+        # simultaneous choice, and the code is optimised), by flow node (a list: its
+        # lookup per move is the cheaper); where moves may be listed lazily (sets of
+        # cards), each step lists them
+        steps = self._steps or {}
         self._plain_by_pc: list[Callable[..., list[Move]] | None] = [
-            (_listing(f) if lazy else f) if (f := self._plain_steps.get(pc)) else None
-            for pc in range(len(ns.get("NODES", ())))]
+            None if pc not in steps or pc in self._sim
+            else _listing(steps[pc]) if gen.lazy_moves else steps[pc]
+            for pc in range(gen.end_node)]
         # the simultaneous decisions where, while the round goes on, the legal moves are
         # those listed before less the chooser's (see _others_moves)
         self._sim_kept = frozenset(pc for pc in self._sim if self._kept_in_round(pc))

@@ -574,12 +574,14 @@ class Told:
                 tlegal: Sequence[Move], logs: list[Any], tlogs: list[Any]) -> str | None:
         """What the seat is told differently in the two worlds (None: nothing)."""
         p = self.seat
-        if logs != tlogs and _masked(logs) != _masked(tlogs):
-            a = next((x for x, y in zip(_masked(logs), _masked(tlogs), strict=False)
-                      if x != y), None)
-            return (f"a log line tells p{p} something that depends on cards p{p} cannot see"
-                    + (f" ({''.join(str(x) if type(x) is not tuple else str(x[0]) for x in a)!r}"
-                       " in one world)" if a is not None else ""))
+        if logs != tlogs:
+            ml, mt = _masked(logs), _masked(tlogs)
+            if ml != mt:
+                a = next((x for x, y in zip(ml, mt, strict=False) if x != y), None)
+                return (f"a log line tells p{p} something that depends on cards p{p} "
+                        "cannot see"
+                        + (f" ({''.join(str(x) if type(x) is not tuple else str(x[0]) for x in a)!r}"
+                           " in one world)" if a is not None else ""))
         if s[PC] != t[PC] and self.phase.get(s[PC], "") != self.phase.get(t[PC], ""):
             return f"the phase depends on cards p{p} cannot see"
         if not self.same(s, t):

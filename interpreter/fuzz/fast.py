@@ -5,13 +5,15 @@ full checked playthroughs (`playthrough.py`).
 A fast walk checks on every step what a reached state can show wrong (`FAST_CHECKED`):
 the cards, the declared invariants, a dead end, a rule error (the move played, the flow,
 the legal moves, the end conditions, the score, the results), a game without a limit
-that does not end, a state that comes back. It does not apply the moves it does not
-play (the full playthrough's lookahead), probe illegal moves, replay the game, save the
-state as JSON, or play shadow worlds for the leak check (`FULL_ONLY`): the full
-playthroughs do, on every step of every game they play. A walk on which every seat sees
-every card at every decision (no card in a zone hidden from a seat, none turned, no
-secret simultaneous choice, no chance after the deal: `Walk.open`) cannot leak hidden
-information, so the leak check is vacuous there.
+that does not end, a state that comes back, a crash; and, for one seat a walk (the
+seats in turn), a leak: a shadow world stepped beside the walk must tell that seat the
+same (`engine.walk.Told`). On a sample (`FAST_SAMPLED`) it saves a state as JSON and
+plays a walk twice. It does not apply the moves it does not play (the full playthrough's
+lookahead) or probe illegal moves (`FULL_ONLY`): the full playthroughs do, on every step
+of every game they play. A walk on which every seat sees every card at every decision
+(no card in a zone hidden from a seat, none turned, no secret simultaneous choice, no
+chance after the deal: `Walk.open`) cannot leak hidden information, so the leak check
+is vacuous there.
 
 A walk that finds something is played again, the same deal and choices, as a full
 checked playthrough: that builds the counterexample (which may be an earlier failure
@@ -34,8 +36,8 @@ from .playthrough import Counterexample, Playthrough, PropertyFailure
 # what a fast walk checks on every step, and what only the full playthroughs check
 FAST_CHECKED = ("conservation", "invariant", "dead-end", "rule-error", "no-termination",
                 "loop", "legal-move-fails", "leak", "crash")
-# checked on a sample of the walks' states or walks (json: every 256th state, and the last of the walks played twice;
-# nondeterminism: every 32nd walk played twice)
+# checked on a sample (json: every `Walker.json_every`-th state, and the last state of
+# each walk played twice; nondeterminism: every REPLAY_EVERY-th walk played twice)
 FAST_SAMPLED = ("json", "nondeterminism")
 FULL_ONLY = ("illegal-move-accepted",)
 # full replays of a walk that found a leak, each with other shadow worlds, at most

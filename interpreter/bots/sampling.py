@@ -57,6 +57,7 @@ class Worlds:
         self.sampler: Sampler | None = None
         self.seed = 0
         self.temperature = temperature
+        self._logs: list[float] = []  # `infer`: each pool world's log-likelihood
         self.source = "present view"  # or "history", "history (gave up: present view)"
         if record is None or not has_hidden_information(game):
             return
@@ -154,21 +155,21 @@ class Worlds:
             return x
         return w
 
+    def fresh(self, w: World) -> State:
+        """An inferred world's state as an iteration gets it: the zones no player sees
+        dealt again (`refresh`), and a new random seed."""
+        if self.loose:
+            return (Position(self.game, w.state).redeal(self.loose, self.rng)
+                    .random_seed(self.rng.getrandbits(63)).state(check=False))
+        return reseed(self.game, w.state, self.rng)
+
     def __call__(self) -> State:
         if self.chain is not None:
-            w = self.step()
-            if self.loose:
-                return (Position(self.game, w.state).redeal(self.loose, self.rng)
-                        .random_seed(self.rng.getrandbits(63)).state(check=False))
-            return reseed(self.game, w.state, self.rng)
+            return self.fresh(self.step())
         if self.pool:
             if self.cum:
                 i = bisect.bisect_right(self.cum, self.rng.random() * self.cum[-1])
-                w = self.pool[min(i, len(self.pool) - 1)]
-                if self.loose:
-                    return (Position(self.game, w.state).redeal(self.loose, self.rng)
-                            .random_seed(self.rng.getrandbits(63)).state(check=False))
-                return reseed(self.game, w.state, self.rng)
+                return self.fresh(self.pool[min(i, len(self.pool) - 1)])
             w = self.pool[self.rng.randrange(len(self.pool))]
             return reseed(self.game, w.state, self.rng)
         return determinize(self.game, self.state, self.seat, self.rng)

@@ -193,8 +193,7 @@ class Moves:
             now_open = (c,) if seen_through and isinstance(c, A.Expr) else ()
             no = self.unswitched(md, mid, rule, conj[:i] + [stays] + conj[i + 1:], known,
                                  depth + 1, opened + now_open, no_facts)
-            return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
-                    + [INDENT + ln for ln in no])
+            return _if_else(test, yes, no)
         for i, ds in later:
             lines = self.unswitch_later(md, mid, rule, conj, i, ds, guards, depth, opened,
                                         facts)
@@ -254,8 +253,7 @@ class Moves:
                                   opened, facts)
             no = self.unswitched(md, mid, rule, conj[:i] + [stays] + conj[i + 1:], guards,
                                  depth + 1, opened, facts)
-            return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
-                    + [INDENT + ln for ln in no])
+            return _if_else(test, yes, no)
         return None
 
     def branch(self, c: _Conj, md: A.MoveDecl
@@ -336,8 +334,7 @@ class Moves:
                               depth + 1, opened, yes_facts)
         no = self.unswitched(md, mid, rule, conj[:i] + [no_c] + conj[i + 1:], no_guards,
                              depth + 1, opened, no_facts)
-        return ([f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"]
-                + [INDENT + ln for ln in no])
+        return _if_else(test, yes, no)
 
     def fact(self, e: A.Expr) -> tuple[object, bool] | None:
         """What a test says, as (what it is about, its truth): `Z is not empty` and
@@ -569,6 +566,11 @@ class _AnyOf:
 
 
 _Conj = A.Expr | _AnyOf | _Arm  # a conjunct of a move's `when`, as unswitching left it
+
+
+def _if_else(test: str, yes: list[str], no: list[str]) -> list[str]:
+    """An unswitched test: the generator's lines where it holds, and where it does not."""
+    return [f"if {test}:"] + [INDENT + ln for ln in yes] + ["else:"] + [INDENT + ln for ln in no]
 
 
 def disjuncts(e: A.Expr) -> list[A.Expr]:

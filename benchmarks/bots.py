@@ -170,7 +170,9 @@ def _apply_sets(a: argparse.Namespace) -> None:
         name, sep, text = kv.partition("=")
         target: Any = mcts if name.startswith("mcts.") else cls
         name = name.removeprefix("mcts.")
-        if not sep or target is None or not hasattr(target, name):
+        if not sep:
+            raise SystemExit(f"--set {kv}: write NAME=VALUE")
+        if target is None or not hasattr(target, name):
             raise SystemExit(f"--set {kv}: no such switch of {a.bot}")
         cur = getattr(target, name)
         value: Any = (text == "True") if isinstance(cur, bool) else type(cur)(text)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from cardgame.interpreter.codegen import generate
+from cardgame.interpreter.codegen import moves as moves_mod
 from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, RuleError
 
@@ -1595,16 +1596,41 @@ def test_a_player_variable_that_always_holds_a_player_is_read_unchecked(
 def test_a_move_of_one_card_is_listed_from_a_table_of_its_moves() -> None:
     """A move whose one parameter is a card of a zone lists `(me, mid, c)` from a table of
     every seat's and card's move, made when the module loads (no tuple built per legal
-    move); a move of two cards builds its tuples. Plain code builds them all; the moves
-    listed are the same, in the same order."""
+    move); a move of two cards reads `(me, mid, f, c)` from a table of rows. Plain code
+    builds them all; the moves listed are the same, in the same order."""
     fast, plain = _both(ROOT / "games" / "interaction.cardgame", 4, {})
     src = fast.gen.source
     assert re.search(r"^MV1 = tuple\(tuple\(\(p, 1, c\) for c in range\(53\)\) "
                      r"for p in range\(5\)\)$", src, re.M)
     assert "out.append(MV1[me][u_c])" in src and "out.append((me, 1, u_c))" not in src
-    assert "out.append((me, 3, u_f, u_c))" in src  # (two cards)
-    assert "MV1" not in plain.gen.source
+    assert re.search(r"^MV3 = tuple\(tuple\(tuple\(\(p, 3, c, d\) for d in range\(53\)\) "
+                     r"for c in range\(53\)\) for p in range\(5\)\)$", src, re.M)
+    assert "out.append(MV3[me][u_f][u_c])" in src  # (two cards)
+    assert "out.append((me, 3, u_f, u_c))" not in src
+    assert "MV1" not in plain.gen.source and "MV3" not in plain.gen.source
+    assert "out.append((me, 3, u_f, u_c))" in plain.gen.source
     play_both(fast, plain, seeds=(1, 2, 3))
+
+
+def test_moves_of_zones_and_numbers_are_listed_from_tables(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The tables also hold the moves whose parameters are zones of an array (their slots:
+    Besieged Castle's `shift(a in column, b in column)`) or numbers of a constant range.
+    A move whose table would hold more than MOVE_TABLE_MAX moves builds its tuples, and
+    an unrolled move of constants stays a constant tuple. The moves are the same."""
+    fast, plain = _both(ROOT / "games" / "besieged-castle.cardgame", 0, {})
+    src = fast.gen.source
+    assert "out.append(MV0[1][u_a][u_b])" in src and "out.append(MV1[1][u_a])" in src
+    assert "out.append((me, 0, u_a, u_b))" in plain.gen.source
+    play_both(fast, plain, seeds=(1, 2, 3))
+    calc = compile_game(ROOT / "games" / "calculation.cardgame")  # (unrolled: constants)
+    assert "out.append((1, 1, 1))" in calc.gen.source and "MV1" not in calc.gen.source
+    checked = compile_game(ROOT / "games" / "interaction.cardgame", 4).checked
+    assert "out.append(MV3[me][u_f][u_c])" in generate(checked).source
+    monkeypatch.setattr(moves_mod, "MOVE_TABLE_MAX", 5 * 53 * 53 - 1)
+    small = generate(checked).source  # (compile_game would answer from its cache)
+    assert "out.append((me, 3, u_f, u_c))" in small and "MV3" not in small  # (too big)
+    assert "out.append(MV1[me][u_c])" in small
 
 
 def test_a_decider_known_when_compiling_lists_constant_moves(tmp_path: Path) -> None:

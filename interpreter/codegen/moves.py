@@ -9,6 +9,7 @@ that may fail (an empty zone, a bad index...) stays behind the conjuncts before 
 from __future__ import annotations
 
 import re
+from math import prod
 
 import attrs
 
@@ -469,12 +470,13 @@ class _Generator:
         params = self.md.params
         me = fr.env["me"].code
         if lvl == len(params):
-            args = "".join(f", {fr.env[p.name].code}" for p in params)
-            table = self.move_table()
-            if table is not None:  # (me, mid, c) made once for every player and card
-                inner.line(f"out.append({table}[{me}][{fr.env[params[0].name].code}])")
+            codes = [fr.env[p.name].code for p in params]
+            # (a move of constants, unrolled, is a constant tuple: no table)
+            table = None if all(c.isdigit() for c in codes) else self.move_table()
+            if table is not None:  # (me, mid, a, ...) made once for every player and value
+                inner.line(f"out.append({table}[{me}]{''.join(f'[{c}]' for c in codes)})")
             else:
-                inner.line(f"out.append(({me}, {self.mid}{args}))")
+                inner.line(f"out.append(({me}, {self.mid}{''.join(', ' + c for c in codes)}))")
         else:
             p = params[lvl]
             lo, hi = cx.const_range(p.source)
@@ -504,18 +506,37 @@ class _Generator:
         self.close(lvl, conds, fr, w, inner)
 
     def move_table(self) -> str | None:
-        """Optimised code, a move of one card taken from a zone: the name of the table of
-        its moves `(me, mid, c)` for every player (seat) and card of the deck, made when
-        the module loads, so that listing one reads it instead of building a tuple."""
+        """Optimised code, a move of one or two parameters, each with a small range of int
+        values (a card taken from a zone: the deck's card ids; a zone of an array: its
+        slot; a constant range of numbers from 0 up): the name of the table of its moves
+        `(me, mid, a)` or `(me, mid, a, b)` for every player (seat) and value, made when
+        the module loads (at most MOVE_TABLE_MAX moves), so that listing a move reads it
+        (indexing is cheaper than building a tuple) and equal moves are one object."""
         cx = self.cx
         params = self.md.params
-        if (not cx.optimize or len(params) != 1 or cx.type_of(params[0].source) != "zone"
-                or not hasattr(self.x, "module_lines")):
+        if not cx.optimize or not 1 <= len(params) <= 2 or not hasattr(self.x, "module_lines"):
+            return None
+        sizes: list[int] = []
+        for p in params:
+            t = cx.type_of(p.source)
+            if t == "zone":  # a card of the zone: the deck's card ids
+                sizes.append(len(cx.g.cards))
+            elif t == "list:zone":  # a zone of the array: a zone's slot
+                sizes.append(cx.layout.zone_slots[-1].slot + 1)
+            else:
+                lo, hi = cx.const_range(p.source)
+                if lo is None or hi is None or lo < 0:
+                    return None
+                sizes.append(hi + 1)
+        if (cx.n + 1) * prod(sizes) > MOVE_TABLE_MAX:
             return None
         name = f"MV{self.mid}"
         lines: list[str] = self.x.module_lines
-        fill = (f"{name} = tuple(tuple((p, {self.mid}, c) for c in range({len(cx.g.cards)}))"
-                f" for p in range({cx.n + 1}))")
+        inner = f"(p, {self.mid}, c) for c in range({sizes[0]})"
+        if len(sizes) == 2:
+            inner = (f"tuple((p, {self.mid}, c, d) for d in range({sizes[1]})) "
+                     f"for c in range({sizes[0]})")
+        fill = f"{name} = tuple(tuple({inner}) for p in range({cx.n + 1}))"
         if fill not in lines:
             lines.append(fill)
         return name
@@ -547,6 +568,7 @@ class _Generator:
 # empty zone's top, an index, a position, a player, a card that is none)
 _CHECKS = frozenset(("_E", "_ix", "_at", "_player", "_nn"))
 UNSWITCH_DEPTH = 2  # tests unswitched per generator, nested (each doubles its code)
+MOVE_TABLE_MAX = 20_000  # the most moves in one move's table (Interaction 4p: 5 x 53 x 53)
 
 
 @attrs.frozen

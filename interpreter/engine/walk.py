@@ -474,10 +474,14 @@ class Told:
         self.rng = random.Random(0)
         self.ns = g.ns
         self.sim = g._sim
-        zones = self.zones
+        # Shadow.follow looks cards up in the zones the seat cannot see alone, in slot
+        # order: the walk's state and the shadow agree on the zones it sees (`same`), so
+        # a card there is in the same place in both, as if it had been looked up there
+        zones = self.hidden_order = tuple(z for z in self.zones if z in self.hidden)
 
         def place(s: list[Any], x: Any) -> tuple[int, int]:
-            """Where the card `x` is in `s` (zone slot, index; -1, -1: nowhere)."""
+            """Where the card `x` is among the zones the seat cannot see (zone slot,
+            index; -1, -1: in none)."""
             for z in zones:
                 cards = s[z]
                 if x in cards:
@@ -677,15 +681,37 @@ class Shadow:
         t = self.t
         shown, logs = told.shown, told.logs
         place = told.place
-        # the cards the walk's step shows the seat are where the walk has them (mended)
+        hidden = told.hidden_order
+        # the cards the walk's step shows the seat are where the walk has them (mended:
+        # x and the card y in its place here swapped; `place` and `_swap` inlined)
         mended = False
         for x in shown:
-            z, i = place(before, x)
-            if z >= 0:
-                y = t[z][i]
-                if y != x:
-                    _swap(t, x, y, z, i, told)
-                    mended = True
+            for z in hidden:
+                cards = before[z]
+                if x in cards:
+                    i = cards.index(x)
+                    tz = t[z]
+                    y = tz[i]
+                    if y != x:
+                        lst = list(tz)
+                        lst[i] = x
+                        for z2 in hidden:
+                            c2 = t[z2]
+                            if x in c2:
+                                i2 = c2.index(x)
+                                if z2 == z:
+                                    lst[i2] = y
+                                else:
+                                    other = list(c2)
+                                    other[i2] = y
+                                    t[z2] = tuple(other)
+                                break
+                        t[z] = tuple(lst)
+                        if t[PENDING]:
+                            t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
+                                               for mv in t[PENDING])
+                        mended = True
+                    break
         if mended:  # (the legal moves listed here named the cards swapped)
             try:
                 self.legal = told.settle(t)  # (Game._settle_lazily's own call)
@@ -738,19 +764,3 @@ def _at(place: Callable[[list[Any], Any], tuple[int, int]], before: list[Any],
     if z < 0 or i >= len(t[z]):
         return x
     return t[z][i]
-
-
-def _swap(t: list[Any], x: int, y: int, z: int, i: int, told: Told) -> None:
-    """Swap the cards `x` and `y` in `t` (`y` is the i-th of zone z)."""
-    z2, i2 = told.place(t, x)
-    cards = list(t[z])
-    cards[i] = x
-    if z2 == z:
-        cards[i2] = y
-    elif z2 >= 0:
-        other = list(t[z2])
-        other[i2] = y
-        t[z2] = tuple(other)
-    t[z] = tuple(cards)
-    if t[PENDING]:
-        t[PENDING] = tuple(told.relabel(mv, {x: y, y: x}) for mv in t[PENDING])

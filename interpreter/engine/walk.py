@@ -565,24 +565,41 @@ class Told:
         if s[ENDED] is not None:
             return None
         pool = self.shuffled - self.seen
-        places = [(z, i) for z in self.hidden for i, c in enumerate(s[z]) if c in pool]
-        if len(places) < 2:
+        # the places, zone by zone in `hidden`'s order, each zone's in order: a zone
+        # whose cards are all in the pool taken whole
+        cards: list[int] = []
+        spots: list[tuple[int, list[int] | None, int]] = []
+        if len(pool) >= 2:
+            for z in self.hidden:
+                zone = s[z]
+                if not zone:
+                    continue
+                if pool.issuperset(zone):
+                    cards += zone
+                    spots.append((z, None, len(zone)))
+                else:
+                    idx = [i for i, c in enumerate(zone) if c in pool]
+                    if idx:
+                        cards += [zone[i] for i in idx]
+                        spots.append((z, idx, len(idx)))
+        if len(cards) < 2:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
-        cards = [s[z][i] for z, i in places]
         new = cards.copy()
         _shuffle_list(self.rng, new)  # (as `self.rng.shuffle(new)` does it)
         t = s.copy()
-        zones: dict[int, list[int]] = {}
-        for (z, i), c in zip(places, new, strict=True):
-            lst = zones.get(z)
-            if lst is None:
-                lst = zones[z] = list(t[z])
-            lst[i] = c
-        for z, lst in zones.items():
-            t[z] = tuple(lst)
-        to = {a: b for a, b in zip(cards, new, strict=True) if a != b}
+        k = 0
+        for z, idx, n in spots:
+            if idx is None:
+                t[z] = tuple(new[k:k + n])
+            else:
+                lst = list(t[z])
+                for i, c in zip(idx, new[k:k + n], strict=True):
+                    lst[i] = c
+                t[z] = tuple(lst)
+            k += n
         if t[PENDING]:
+            to = {a: b for a, b in zip(cards, new, strict=True) if a != b}
             t[PENDING] = tuple(self.relabel(mv, to) for mv in t[PENDING])
         try:  # (as `Game._settle_lazily` does, the errors not translated: none is kept)
             tlegal = self.settle(t) if t[ENDED] is None else []
@@ -590,7 +607,7 @@ class Told:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
         w.shadows += 1
-        return Shadow(t, tlegal, to)
+        return Shadow(t, tlegal, cards, new)
 
     def relabel(self, m: Move, to: dict[int, int]) -> Move:
         args = self.card_args[m[1]] if 0 <= m[1] < len(self.card_args) else ()
@@ -660,12 +677,19 @@ class Shadow:
     """A world the seat cannot tell from the walk's, stepped beside it on its own slot
     list with the walk's moves (each card a move names mapped to the card in its place)."""
 
-    __slots__ = ("t", "legal", "to")
+    __slots__ = ("t", "legal", "_dealt")
 
-    def __init__(self, t: list[Any], legal: Sequence[Move], to: dict[int, int]) -> None:
+    def __init__(self, t: list[Any], legal: Sequence[Move], cards: list[int],
+                 new: list[int]) -> None:
         self.t = t
         self.legal = legal
-        self.to = to
+        self._dealt = (cards, new)  # the cards dealt again, and what went in their places
+
+    @property
+    def to(self) -> dict[int, int]:
+        """Each card dealt again that another took the place of: the card in its place."""
+        cards, new = self._dealt
+        return {a: b for a, b in zip(cards, new, strict=True) if a != b}
 
     def decides(self, told: Told, s: list[Any], legal: Sequence[Move]) -> str | None:
         if s[ENDED] is not None or self.t[ENDED] is not None:

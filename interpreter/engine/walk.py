@@ -44,7 +44,6 @@ from threading import get_ident
 from typing import Any
 
 from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO
-from ..codegen.runtime import _shuffle_list
 from .game import Game
 from .state import Move, State
 
@@ -586,15 +585,15 @@ class Told:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
         new = cards.copy()
-        _shuffle_list(self.rng, new)  # (as `self.rng.shuffle(new)` does it)
+        self.rng.shuffle(new)
         t = s.copy()
         k = 0
-        for z, idx, n in spots:
-            if idx is None:
+        for z, at, n in spots:
+            if at is None:
                 t[z] = tuple(new[k:k + n])
             else:
                 lst = list(t[z])
-                for i, c in zip(idx, new[k:k + n], strict=True):
+                for i, c in zip(at, new[k:k + n], strict=True):
                     lst[i] = c
                 t[z] = tuple(lst)
             k += n
@@ -756,8 +755,9 @@ class Shadow:
             mm = tuple(out)
         if mm not in self.legal:
             return _DROP
-        told.shown = tshown = set()
-        told.logs = tlogs = []
+        tshown: set[int] = set()
+        tlogs: list[tuple[Any, ...]] = []
+        told.shown, told.logs = tshown, tlogs
         told.real = False
         try:
             self.legal = told.advance(t, pc, mm, self.legal)

@@ -9,12 +9,8 @@ import itertools
 import random
 from typing import Any
 
-import pytest
-from cardgame.interpreter.codegen import ENDED, PC, PENDING, WHO
 from cardgame.interpreter.codegen.runtime import SetMoves
 from cardgame.interpreter.engine import compile_game
-from cardgame.interpreter.engine.walk import Walker, _stepper
-from cardgame.interpreter.observe import hidden_zones
 
 
 def near(m: Any) -> list[Any]:
@@ -64,42 +60,62 @@ def test_in_is_the_listed_moves_answer_for_blocks_of_every_kind() -> None:
     assert (2, 5, (8, 8)) in moves and (2, 5, (9, 8)) not in moves
 
 
-def play(g: Any, seed: int, moves: int) -> tuple[list[Any], Any]:
-    """The state (slots) after `moves` random moves of the fast path, and its moves."""
-    advance = _stepper(g)
-    s = g._init_slots(seed)
-    g._gen_run(s, s[0])
-    legal = g._gen_settle(s)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        legal = advance(s, s[0], legal[rng.randrange(len(legal))], legal)
-    return s, legal
+def blocks(listed: list[Any], move: int, k: int | None) -> SetMoves:
+    """The listed moves as the fast path keeps them: each run of `move` with one prefix
+    (player, move, ... every parameter but the set) a block, the others listed; k: a
+    block of the sets of k of the cards met (in card order, as `_msets` keeps them), or
+    -1: of the sets themselves (sets found by a sum)."""
+    moves = SetMoves([])
+    for prefix, group in itertools.groupby(listed, key=lambda m: m[:-1]):
+        ms = list(group)
+        if prefix[1] != move:
+            moves += ms
+        elif k == -1:
+            sets = tuple(m[-1] for m in ms)
+            moves.parts.append((len(sets), prefix, sets, -1))
+            moves.n += len(sets)
+        else:
+            ids = tuple(sorted({c for m in ms for c in m[-1]}))
+            count = len(list(itertools.combinations(ids, k)))
+            moves.parts.append((count, prefix, ids, k))
+            moves.n += count
+    assert list(moves) == listed  # (the blocks list the moves the API lists)
+    return moves
 
 
 def test_in_and_parts_on_hearts_pass() -> None:
-    """Hearts' pass: each seat's 286 sets of 3 cards unlisted. `in` answers as the list;
-    two settles of one state have the same parts (the same moves); hands that differ
-    have other parts, and the listed comparison decides."""
+    """Hearts' pass: each seat's 286 sets of 3 cards a block. `in` answers as the list;
+    the parts of a seat are equal where its hand is (the same moves), and differ where
+    the hands differ."""
     g = compile_game("hearts")
-    states = [play(g, seed, 0) for seed in range(3)]
-    for s, legal in states:
-        assert type(legal) is SetMoves and any(type(p) is tuple for p in legal.parts)
-        assert_in_as_listed(legal)
-        again = g._gen_settle(list(s))
-        for p in range(1, g.players + 1):
-            assert legal.parts_of(p) == again.parts_of(p)
-            assert [m for m in legal if m[0] == p] == [m for m in again if m[0] == p]
-            assert sum(1 for m in legal if m[0] == p) == 286
-    for (_, a), (_, b) in itertools.combinations(states, 2):
+    pass_ = g.move_names.index("pass")
+    states = [g.new_state(seed) for seed in range(3)]
+    sets = [blocks(g.legal_moves(st), pass_, 3) for st in states]
+    for moves in sets:
+        assert len(moves) == 4 * 286 and len(moves.parts) == 4
+        assert_in_as_listed(moves)
+        again = blocks(list(moves), pass_, 3)
+        for p in range(1, 5):
+            assert moves.parts_of(p) == again.parts_of(p)
+            assert [m for m in moves if m[0] == p] == [m for m in again if m[0] == p]
+    for a, b in itertools.combinations(sets, 2):
         for p in range(1, 5):
             if a.parts_of(p) == b.parts_of(p):
                 assert [m for m in a if m[0] == p] == [m for m in b if m[0] == p]
             else:  # (the deals differ: so do the hands)
                 assert [m for m in a if m[0] == p] != [m for m in b if m[0] == p]
-    # the players who passed drop out of the round: the parts of the others stay
-    s, legal = states[0]
-    rest = legal.without(1)
-    assert rest.parts_of(1) == [] and rest.parts_of(2) == legal.parts_of(2)
+    # a player who passed drops out of the round: the parts of the others stay
+    rest = sets[0].without(1)
+    assert rest.parts_of(1) == [] and rest.parts_of(2) == sets[0].parts_of(2)
+    # after the pass: listed moves (a trick), as parts a list
+    st = states[0]
+    while g.legal_moves(st)[0][1] == pass_:
+        st = g.apply(st, g.legal_moves(st)[0])
+    listed = g.legal_moves(st)
+    trick = SetMoves(list(listed))
+    p = listed[0][0]
+    assert trick.parts_of(p) == [listed] and trick.parts_of(p % 4 + 1) == []
+    assert_in_as_listed(trick)
 
 
 def test_in_on_scopa_sets_found_by_a_sum() -> None:
@@ -109,57 +125,19 @@ def test_in_on_scopa_sets_found_by_a_sum() -> None:
     of the player list its moves."""
     g = compile_game("scopa")
     take = g.move_names.index("take")
-    blocks = 0
+    found = 0
     for seed in range(10):
-        for n in range(0, 24, 3):
-            s, legal = play(g, seed, n)
-            if s[ENDED] is not None:
-                break
-            listed = list(legal)
-            moves = SetMoves([])
-            for prefix, group in itertools.groupby(listed, key=lambda m: m[:-1]):
-                ms = list(group)
-                if prefix[1] == take:
-                    sets = tuple(m[-1] for m in ms)
-                    moves.parts.append((len(sets), prefix, sets, -1))
-                    moves.n += len(sets)
-                    blocks += 1
-                else:
-                    moves += ms
-            assert list(moves) == listed
+        st = g.new_state(seed)
+        rng = random.Random(seed)
+        while not g.is_terminal(st) and found < 400:
+            listed = g.legal_moves(st)
+            moves = blocks(listed, take, -1)
+            found += sum(type(q) is tuple for q in moves.parts)
             assert_in_as_listed(moves)
-            p = s[WHO]
+            p = listed[0][0]
             assert [m for m in moves if m[0] == p] == [
                 m for part in moves.parts_of(p) for m in
                 (part if type(part) is list else [part[1] + (t,) for t in part[2]])]
-            assert moves.parts_of(p + 1) == []
-    assert blocks >= 20
-
-
-@pytest.mark.parametrize("name", ["hearts", "scopa"])
-def test_the_leak_check_compares_as_the_listed_moves(name: str) -> None:
-    """Told.moves_differ (parts compared before listing) answers as the listed moves do
-    on the legal moves of the walk and of other deals, for every seat deciding."""
-    g = compile_game(name)
-    leak = {p: hidden_zones(g, p) for p in range(1, g.players + 1)}
-    w = Walker(g, 2000, True, sorted({z for zs in leak.values() for z in zs}), None, leak)
-    assert w.leak
-    told = next(iter(w.leak.values()))
-    pairs = 0
-    for seed in range(4):
-        for n in (0, 1, 2, 5):
-            s, a = play(g, seed, n)
-            for other in range(3):
-                _, b = play(g, other, n)
-                for t in (a, b, g._gen_settle(list(s))):
-                    mine = [m for m in a if m[0] == told.seat]
-                    theirs = [m for m in t if m[0] == told.seat]
-                    want = None if (a == t or mine == theirs) else "differ"
-                    deciding = (told.seat in s[WHO] if s[PC] in g._sim
-                                else s[WHO] == told.seat)
-                    if not deciding or any(m[0] == told.seat for m in s[PENDING] or ()):
-                        want = None
-                    got = told.moves_differ(s, a, t)
-                    assert (got is None) == (want is None)
-                    pairs += 1
-    assert pairs
+            assert moves.parts_of(p % g.players + 1) == []
+            st = g.apply(st, listed[rng.randrange(len(listed))])
+    assert found >= 100

@@ -600,6 +600,52 @@ class SetMoves:
     def tolist(self) -> list[Any]:
         return list(self)
 
+    def __contains__(self, m: Any) -> bool:
+        """`m in moves`, the same answer as a search of the listed moves, without listing
+        the sets: a block holds `prefix + (t,)` when `t` is a tuple of its cards in the
+        order of `ids` (a subsequence of them, of k cards when k is given)."""
+        for part in self.parts:
+            if type(part) is list:
+                if m in part:
+                    return True
+                continue
+            count, prefix, ids, k = part
+            if not isinstance(m, tuple) or len(m) != len(prefix) + 1 or m[:-1] != prefix:
+                continue
+            t = m[-1]
+            if k == -1:
+                if t in ids:
+                    return True
+                continue
+            if not isinstance(t, tuple) or (k is not None and len(t) != k):
+                continue
+            j = 0
+            try:
+                for c in t:  # (the earliest place of each card after the last one's)
+                    j = ids.index(c, j) + 1
+            except ValueError:
+                continue
+            return True
+        return False
+
+    def parts_of(self, player: int) -> list[Any]:
+        """The moves of `player` (each move's first item) as parts, for a comparison: two
+        SetMoves whose `parts_of(p)` are equal list the same moves of p (unequal parts
+        may still list the same moves). Runs of listed moves are lists, set blocks stay
+        tuples (count, prefix, ids, k)."""
+        out: list[Any] = []
+        for part in self.parts:
+            if type(part) is list:
+                mine = [m for m in part if m[0] == player]
+                if mine:
+                    if out and type(out[-1]) is list:
+                        out[-1] += mine
+                    else:
+                        out.append(mine)
+            elif part[1][0] == player:
+                out.append(part)
+        return out
+
     def without(self, player: int) -> SetMoves:
         """These moves but the ones of `player` (each move's first item), in order."""
         out = SetMoves([])

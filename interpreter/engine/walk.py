@@ -399,23 +399,35 @@ _CARDISH = ("card", "list:card")
 _DROP = ""  # Shadow.follow: the shadow is dropped (the seat tells the worlds apart)
 
 
-def _advance(g: Game, s: list[Any], pc: int, m: Move, legal: Sequence[Move]) -> Sequence[Move]:
-    """One step on the fast path, as `Walker.walk` plays it (its legal moves after)."""
-    if pc in g._sim:
-        pending = s[PENDING] + (m,)
-        if len(pending) < len(s[WHO]) and pc in g._sim_kept:
-            s[PENDING] = pending
-            s[MOVES] += 1
-            return g._others_moves(legal, m[0])
-        simsteps = g._simsteps
-        if pc in simsteps and len(pending) == len(s[WHO]):
-            return g._end_round(s, m, pending, simsteps[pc])
-        g._step(s, m)
-        return g._settle_lazily(s)
+def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequence[Move]]:
+    """One step on the fast path, as `Walker.walk` plays it: advance(s, pc, m, legal)
+    plays `m` (from node pc, its legal moves `legal`) and returns the legal moves after."""
+    sim = g._sim
+    kept = g._sim_kept
+    simsteps = g._simsteps
     steps = g._steps
-    if steps is not None:
-        return steps[pc](s, m)
-    return g._step_settle(s, m)
+    others = g._others_moves
+    end_round = g._end_round
+    step = g._step
+    settle = g._settle_lazily
+    step_settle = g._step_settle
+
+    def advance(s: list[Any], pc: int, m: Move, legal: Sequence[Move]) -> Sequence[Move]:
+        if pc in sim:
+            pending = s[PENDING] + (m,)
+            if len(pending) < len(s[WHO]) and pc in kept:
+                s[PENDING] = pending
+                s[MOVES] += 1
+                return others(legal, m[0])
+            if pc in simsteps and len(pending) == len(s[WHO]):
+                return end_round(s, m, pending, simsteps[pc])
+            step(s, m)
+            return settle(s)
+        if steps is not None:
+            return steps[pc](s, m)
+        return step_settle(s, m)
+
+    return advance
 
 
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -459,6 +471,25 @@ class Told:
             tuple((2 + i, t == "list:card") for i, t in enumerate(types) if t in _CARDISH)
             for types in g.move_param_types]
         self.rng = random.Random(0)
+        self.ns = g.ns
+        self.sim = g._sim
+        # Shadow.follow looks cards up in the zones the seat cannot see alone, in slot
+        # order: the walk's state and the shadow agree on the zones it sees (`same`), so
+        # a card there is in the same place in both, as if it had been looked up there
+        zones = self.hidden_order = tuple(z for z in self.zones if z in self.hidden)
+
+        def place(s: list[Any], x: Any) -> tuple[int, int]:
+            """Where the card `x` is among the zones the seat cannot see (zone slot,
+            index; -1, -1: in none)."""
+            for z in zones:
+                cards = s[z]
+                if x in cards:
+                    return z, cards.index(x)
+            return -1, -1
+
+        self.place = place
+        self.advance = _stepper(g)
+        self.settle = g._gen_settle
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -532,32 +563,50 @@ class Told:
         None (and a wait) when fewer than two are there, or the shadow's rules fail."""
         if s[ENDED] is not None:
             return None
-        seen = self.seen
-        shuffled = self.shuffled
-        places = [(z, i) for z in self.hidden for i, c in enumerate(s[z])
-                  if c in shuffled and c not in seen]
-        if len(places) < 2:
+        pool = self.shuffled - self.seen
+        # the places, zone by zone in `hidden`'s order, each zone's in order: a zone
+        # whose cards are all in the pool taken whole
+        cards: list[int] = []
+        spots: list[tuple[int, list[int] | None, int]] = []
+        if len(pool) >= 2:
+            for z in self.hidden:
+                zone = s[z]
+                if not zone:
+                    continue
+                if pool.issuperset(zone):
+                    cards += zone
+                    spots.append((z, None, len(zone)))
+                else:
+                    idx = [i for i, c in enumerate(zone) if c in pool]
+                    if idx:
+                        cards += [zone[i] for i in idx]
+                        spots.append((z, idx, len(idx)))
+        if len(cards) < 2:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
-        cards = [s[z][i] for z, i in places]
         new = cards.copy()
         self.rng.shuffle(new)
         t = s.copy()
-        zones: dict[int, list[int]] = {}
-        for (z, i), c in zip(places, new, strict=True):
-            zones.setdefault(z, list(t[z]))[i] = c
-        for z, lst in zones.items():
-            t[z] = tuple(lst)
-        to = {a: b for a, b in zip(cards, new, strict=True) if a != b}
+        k = 0
+        for z, at, n in spots:
+            if at is None:
+                t[z] = tuple(new[k:k + n])
+            else:
+                lst = list(t[z])
+                for i, c in zip(at, new[k:k + n], strict=True):
+                    lst[i] = c
+                t[z] = tuple(lst)
+            k += n
         if t[PENDING]:
+            to = {a: b for a, b in zip(cards, new, strict=True) if a != b}
             t[PENDING] = tuple(self.relabel(mv, to) for mv in t[PENDING])
-        try:
-            tlegal = self.g._settle_lazily(t) if t[ENDED] is None else []
+        try:  # (as `Game._settle_lazily` does, the errors not translated: none is kept)
+            tlegal = self.settle(t) if t[ENDED] is None else []
         except Exception:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
         w.shadows += 1
-        return Shadow(t, tlegal, to)
+        return Shadow(t, tlegal, cards, new)
 
     def relabel(self, m: Move, to: dict[int, int]) -> Move:
         args = self.card_args[m[1]] if 0 <= m[1] < len(self.card_args) else ()
@@ -598,19 +647,24 @@ class Told:
         if (s[PENDING] or t[PENDING]) and [mv if mv[0] == p else mv[0] for mv in s[PENDING] or ()] \
                 != [mv if mv[0] == p else mv[0] for mv in t[PENDING] or ()]:
             return f"who has chosen depends on cards p{p} cannot see"
+        if s[WHO] != p and s[PC] not in self.sim:
+            return None  # (the seat does not decide: moves_differ's first test)
         return self.moves_differ(s, legal, tlegal)
 
     def moves_differ(self, s: list[Any], legal: Sequence[Move], tlegal: Sequence[Move]
                      ) -> str | None:
         """When the seat decides: its legal moves must be the same in both worlds."""
         p = self.seat
-        if s[PC] in self.g._sim:
+        if s[PC] in self.sim:
             if p not in s[WHO] or any(mv[0] == p for mv in s[PENDING] or ()):
                 return None
         elif s[WHO] != p:
             return None
         if legal == tlegal:
             return None
+        if type(legal) is not list and type(tlegal) is not list \
+                and legal.parts_of(p) == tlegal.parts_of(p):  # type: ignore[attr-defined]
+            return None  # (codegen's SetMoves: the same parts list the same moves)
         mine = [mv for mv in legal if mv[0] == p]
         theirs = [mv for mv in tlegal if mv[0] == p]
         if mine == theirs:
@@ -622,12 +676,19 @@ class Shadow:
     """A world the seat cannot tell from the walk's, stepped beside it on its own slot
     list with the walk's moves (each card a move names mapped to the card in its place)."""
 
-    __slots__ = ("t", "legal", "to")
+    __slots__ = ("t", "legal", "_dealt")
 
-    def __init__(self, t: list[Any], legal: Sequence[Move], to: dict[int, int]) -> None:
+    def __init__(self, t: list[Any], legal: Sequence[Move], cards: list[int],
+                 new: list[int]) -> None:
         self.t = t
         self.legal = legal
-        self.to = to
+        self._dealt = (cards, new)  # the cards dealt again, and what went in their places
+
+    @property
+    def to(self) -> dict[int, int]:
+        """Each card dealt again that another took the place of: the card in its place."""
+        cards, new = self._dealt
+        return {a: b for a, b in zip(cards, new, strict=True) if a != b}
 
     def decides(self, told: Told, s: list[Any], legal: Sequence[Move]) -> str | None:
         if s[ENDED] is not None or self.t[ENDED] is not None:
@@ -641,20 +702,42 @@ class Shadow:
         (it sees another card, the move is refused here, the game ends in one...); else
         what the step tells the seat differently in the two worlds."""
         t = self.t
-        zones = told.zones
         shown, logs = told.shown, told.logs
-        # the cards the walk's step shows the seat are where the walk has them (mended)
+        place = told.place
+        hidden = told.hidden_order
+        # the cards the walk's step shows the seat are where the walk has them (mended:
+        # x and the card y in its place here swapped; `place` and `_swap` inlined)
         mended = False
         for x in shown:
-            z, i = _place(before, zones, x)
-            if z >= 0:
-                y = t[z][i]
-                if y != x:
-                    _swap(t, zones, x, y, z, i, told)
-                    mended = True
+            for z in hidden:
+                cards = before[z]
+                if x in cards:
+                    i = cards.index(x)
+                    tz = t[z]
+                    y = tz[i]
+                    if y != x:
+                        lst = list(tz)
+                        lst[i] = x
+                        for z2 in hidden:
+                            c2 = t[z2]
+                            if x in c2:
+                                i2 = c2.index(x)
+                                if z2 == z:
+                                    lst[i2] = y
+                                else:
+                                    other = list(c2)
+                                    other[i2] = y
+                                    t[z2] = tuple(other)
+                                break
+                        t[z] = tuple(lst)
+                        if t[PENDING]:
+                            t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
+                                               for mv in t[PENDING])
+                        mended = True
+                    break
         if mended:  # (the legal moves listed here named the cards swapped)
             try:
-                self.legal = told.g._settle_lazily(t)
+                self.legal = told.settle(t)  # (Game._settle_lazily's own call)
             except Exception:
                 return _DROP
         # the move, each card it names mapped to the card in its place here
@@ -665,25 +748,25 @@ class Shadow:
             for i, many in args:
                 a = out[i]
                 if many:
-                    out[i] = tuple(sorted(c if c in shown else _at(before, t, zones, c)
+                    out[i] = tuple(sorted(c if c in shown else _at(place, before, t, c)
                                           for c in a))
                 elif a not in shown:  # (a card shown is in its place: mended above)
-                    out[i] = _at(before, t, zones, a)
+                    out[i] = _at(place, before, t, a)
             mm = tuple(out)
         if mm not in self.legal:
             return _DROP
-        told.shown = set()
-        told.logs = []
+        tshown: set[int] = set()
+        tlogs: list[tuple[Any, ...]] = []
+        told.shown, told.logs = tshown, tlogs
         told.real = False
         try:
-            self.legal = _advance(told.g, t, pc, mm, self.legal)
+            self.legal = told.advance(t, pc, mm, self.legal)
         except Exception:
             return _DROP
         finally:
-            tshown, tlogs = told.shown, told.logs
             told.shown, told.logs = shown, logs
             told.real = True
-        if told.g.ns["REC"] is not told:  # (another thread observes: not all was noted)
+        if told.ns["REC"] is not told:  # (another thread observes: not all was noted)
             return _DROP
         if told.reshuffled:  # a shuffle the seat did not watch: a new order (a new shadow)
             return _DROP
@@ -699,33 +782,9 @@ def _masked(logs: list[Any]) -> list[tuple[Any, ...]]:
             for parts in logs]
 
 
-def _place(s: list[Any], zones: Sequence[int], x: int) -> tuple[int, int]:
-    for z in zones:
-        cards = s[z]
-        if x in cards:
-            return z, cards.index(x)
-    return -1, -1
-
-
-def _at(before: list[Any], t: list[Any], zones: Sequence[int], x: Any) -> Any:
-    z, i = _place(before, zones, x)
+def _at(place: Callable[[list[Any], Any], tuple[int, int]], before: list[Any],
+        t: list[Any], x: Any) -> Any:
+    z, i = place(before, x)
     if z < 0 or i >= len(t[z]):
         return x
     return t[z][i]
-
-
-def _swap(t: list[Any], zones: Sequence[int], x: int, y: int, z: int, i: int, told: Told
-          ) -> None:
-    """Swap the cards `x` and `y` in `t` (`y` is the i-th of zone z)."""
-    z2, i2 = _place(t, zones, x)
-    cards = list(t[z])
-    cards[i] = x
-    if z2 == z:
-        cards[i2] = y
-    elif z2 >= 0:
-        other = list(t[z2])
-        other[i2] = y
-        t[z2] = tuple(other)
-    t[z] = tuple(cards)
-    if t[PENDING]:
-        t[PENDING] = tuple(told.relabel(mv, {x: y, y: x}) for mv in t[PENDING])

@@ -202,3 +202,44 @@ def test_a_saved_state_stands_at_a_decision() -> None:
                                ) as e:
                 g.from_json(json.dumps(data))
             assert "\x1b" not in str(e.value)  # what the file holds, printed escaped
+
+
+# ---------------------------------------------------------------------- the API's speed
+def test_a_state_that_apply_reaches_is_a_state_like_any_other(arsene: Game) -> None:
+    """`apply` builds its states without a call of `State.__init__`: each is still a
+    State, equal (and hashing alike) to the one built from the same slots, a value that
+    pickles and saves as JSON, and applying two moves to it leaves it as it was."""
+    import pickle
+
+    g = arsene
+    for st, m in walk(g, 5, 60):
+        after = g.apply(st, m)
+        assert isinstance(after, State)
+        same = g.from_json(g.to_json(after))
+        assert same == after and after == same and hash(same) == hash(after)
+        assert g.legal_moves(same) == g.legal_moves(after)
+        assert g.is_terminal(same) == g.is_terminal(after)
+        back = pickle.loads(pickle.dumps(after))
+        assert back == after and g.legal_moves(back) == g.legal_moves(after)
+        legal = g.legal_moves(after)
+        if len(legal) >= 2:
+            saved = g.to_json(after)
+            one, two = g.apply(after, legal[0]), g.apply(after, legal[-1])
+            assert one != two and g.to_json(after) == saved
+            assert g.apply(after, legal[0]) == one  # the same move: the same state
+        with pytest.raises(IllegalMove):  # still refused, before any rule runs
+            g.apply(after, (m[0], m[1], "no such card"))
+
+
+def test_a_game_keeps_few_attributes() -> None:
+    """A game has at most 29 attributes of its own, counting those set after it is
+    made (its recipe, the refusals explained): CPython 3.11 keeps an object's attributes
+    compact up to that many, and only then specialises the method calls on it
+    (`game.apply`, `game.legal_moves`: a third cheaper in the loop of bots and search).
+    What the rules or the generated code hold already is a property."""
+    for name, players in (("arsene", 4), ("chains", None), ("interaction", 3)):
+        g = compile_game(name, players)
+        g.replay(1, g.legal_moves(g.new_state(1))[:1])
+        assert g.spec is not None
+        # (the refusals, made when the first refusal is explained, counted in any case)
+        assert len(vars(g)) + ("_refusals" not in vars(g)) <= 29, sorted(vars(g))

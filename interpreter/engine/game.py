@@ -31,15 +31,12 @@ from . import state as state_mod
 from .events import CHOICE, LOG, PUBLIC, REVEAL, Event, Recorder
 from .playout import Machine
 from .positions import Position
-from .state import Move, State
+from .state import Move, Reached, State
 
 if TYPE_CHECKING:  # imported when a refusal is first explained (never on the hot path)
     from .refusal import Refusals
 
 __all__ = ["CONCEDED", "Branch", "Event", "Game", "Move", "Position", "State", "Zone"]
-
-#: State built without the call of its __init__ (see Game.apply)
-_new_state = object.__new__
 
 CONCEDED = "conceded by p"
 
@@ -69,37 +66,79 @@ class Branch:
 class Game(Machine):
     """A compiled game, for one choice of player count and options."""
 
+    # made on the first refusal explained (a class default: one attribute fewer per game)
+    _refusals: Refusals | None = None
+
     def __init__(self, checked: Checked, gen: Generated, source_id: str = "") -> None:
+        # Few attributes per game (at most 29 with the ones set later: see
+        # tests/test_engine.py::test_a_game_keeps_few_attributes): CPython 3.11 keeps an
+        # object's attributes in a compact form up to that many, and only then are the
+        # method calls `game.apply(...)`, `game.legal_moves(...)` specialised (a third
+        # cheaper). Whatever the game's checked rules or generated namespace already
+        # hold is a property below.
         self._relabel_lock = threading.Lock()
         super().__init__(checked, gen)
-        self.name = checked.name
-        self.path = checked.path
-        self.players = checked.players
-        self.options = dict(checked.options)
         self.source_id = source_id
-        self.invariants: list[tuple[str, Any]] = list(self.ns["INVARIANTS"])
-        # `expect sometimes COND`: (title, test), one per declaration, in file order
-        self.expectations: list[tuple[str, Any]] = list(self.ns.get("EXPECTS", ()))
-        self.limit = checked.limit.count if checked.limit else 0  # declared move limit, 0: none
-        # why a game ends, as end_reason() reports it: each end condition's, and the limit's
-        self.limit_reason: str = self.ns["LIMIT_REASON"]
-        self.end_reasons: list[str] = list(self.ns["END_REASONS"])
         self.zones: tuple[Zone, ...] = tuple(
             Zone(z.text, z.decl, z.owner, checked.zones[z.decl].visibility)
             for z in gen.zone_slots)
         self._rec = Recorder(self.ns, self.zone_text, self._zone_slots, self.ns["_fmt"])
-        self._cov: list[int] | None = self.ns.get("_COV")  # coverage mode only
-        self._branches = tuple(Branch(i, a.span, a.arm, a.rule, a.stmt) for i, a in enumerate(gen.arms))
         # the picklable recipe of this game (a pipeline.GameSpec), set by the pipeline that
         # compiled it: pipeline imports this module, so the type is not named here
         self.spec: Any = None
-        self._refusals: Refusals | None = None  # made on the first refusal explained
+
+    @property
+    def name(self) -> str:
+        return self.checked.name
+
+    @property
+    def path(self) -> str:
+        return self.checked.path
+
+    @property
+    def players(self) -> int:
+        return self.checked.players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options chosen (a copy)."""
+        return dict(self.checked.options)
+
+    @property
+    def invariants(self) -> list[tuple[str, Any]]:
+        """The declared invariants: (name, test), in file order."""
+        return list(self.ns["INVARIANTS"])
+
+    @property
+    def expectations(self) -> list[tuple[str, Any]]:
+        """`expect sometimes COND`: (title, test), one per declaration, in file order."""
+        return list(self.ns.get("EXPECTS", ()))
+
+    @property
+    def limit(self) -> int:
+        """The declared move limit (0: none)."""
+        lim = self.checked.limit
+        return lim.count if lim else 0
+
+    # why a game ends, as end_reason() reports it: each end condition's, and the limit's
+    @property
+    def limit_reason(self) -> str:
+        return str(self.ns["LIMIT_REASON"])
+
+    @property
+    def end_reasons(self) -> list[str]:
+        return list(self.ns["END_REASONS"])
+
+    @property
+    def _cov(self) -> list[int] | None:
+        return self.ns.get("_COV")  # coverage mode only
 
     # ------------------------------------------------------------------ branch coverage
     def branches(self) -> tuple[Branch, ...]:
         """Every arm of every `if` statement the code records (none unless compiled with
         `coverage=True`)."""
-        return self._branches
+        return tuple(Branch(i, a.span, a.arm, a.rule, a.stmt)
+                     for i, a in enumerate(self.gen.arms))
 
     def covered(self) -> frozenset[int]:
         """The ids of the arms that ran since the game was compiled or coverage was reset
@@ -170,11 +209,11 @@ class Game(Machine):
         except Exception:
             self._relabel(before, move)
         # State's __init__ written out (a settled state: its end is in its slots): the
-        # loop of bots and search builds one per move, and the call is 4% of it (Chains)
-        after = _new_state(State)
-        after.slots = t = tuple(s)
+        # loop of bots and search builds one per move
+        after = Reached()
+        after.slots = tuple(s)
         after._legal = legal
-        after._ended = t[ENDED]
+        after._ended = s[ENDED]
         return after
 
     def apply_unsettled(self, state: State, move: Move) -> State:
@@ -431,7 +470,7 @@ class Game(Machine):
         s = list(state.slots)
         legal = self.legal_moves(state)
         bad = []
-        for name, fn in self.invariants:
+        for name, fn in self.ns["INVARIANTS"]:
             try:
                 ok = fn(s, legal)
             except CardgameError:
@@ -444,7 +483,7 @@ class Game(Machine):
                           legal: list[Move] | None = None) -> bool:
         """Does the condition of the game's k-th `expect sometimes` hold in this state?
         (A condition that fails to evaluate does not hold.)"""
-        fn = self.expectations[k][1]
+        fn = self.ns["EXPECTS"][k][1]
         try:
             return bool(fn(list(state.slots),
                            self.legal_moves(state) if legal is None else legal))
@@ -453,7 +492,7 @@ class Game(Machine):
 
     def invariant_error(self, state: State, name: str) -> CardgameError | None:
         """The rule error that evaluating a declared invariant raises, if any."""
-        fn = dict(self.invariants)[name]
+        fn = dict(self.ns["INVARIANTS"])[name]
         try:
             fn(list(state.slots), self.legal_moves(state))
         except CardgameError as e:

@@ -329,9 +329,18 @@ class Machine:
                         rule=f"move {self.move_names[m[1]]} or the flow after it")
 
     def _start(self, seed: int) -> tuple[list[Any], list[Move]]:
-        s = self._init_slots(seed)
-        self._run(s)
-        return s, self._settle(s)
+        """The deal of `seed`, the flow run to the first decision, and its legal moves."""
+        s = self._blank.copy()
+        s[RNG] = seed
+        try:  # as one call each (a new state per game: the loop of bots and search)
+            self._setup(s)
+            self._gen_run(s, s[PC])
+            legal = self._gen_settle(s)
+        except Exception:  # again part by part (the same seed: it fails the same way),
+            s = self._init_slots(seed)  # for the error that names the rule
+            self._run(s)
+            return s, self._settle(s)
+        return s, legal if type(legal) is list else list(legal)
 
     # ------------------------------------------------------------------ playouts
     def random_playout(self, seed: int, rng: random.Random,

@@ -302,7 +302,7 @@ class Machine:
         s[PC] = self._succ[pc]
         self._run(s)
 
-    def _advance(self, s: list[Any], m: Move, before: tuple[Any, ...]) -> list[Move]:
+    def _advance(self, s: list[Any], m: Move, before: Sequence[Any]) -> list[Move]:
         """`_step` then `_settle` on `s`, a copy of the slots `before`, through the
         generated fast step where it applies."""
         pc = s[PC]
@@ -321,7 +321,7 @@ class Machine:
             # (the slots hold the random seed, so it fails the same way) for that name.
             self._relabel(before, m)
 
-    def _relabel(self, before: tuple[Any, ...], m: Move) -> NoReturn:
+    def _relabel(self, before: Sequence[Any], m: Move) -> NoReturn:
         s = list(before)
         self._step(s, m)
         self._settle(s)

@@ -154,7 +154,11 @@ class Game(Machine):
     # ------------------------------------------------------------------ playing
     def new_state(self, seed: int = 0) -> State:
         s, legal = self._start(seed)
-        return State(tuple(s), legal)
+        st = Reached()  # (see apply)
+        st._s = s
+        st._legal = legal
+        st._ended = s[ENDED]
+        return st
 
     def _ensure_settled(self, state: State) -> None:
         if state._legal is None:
@@ -199,16 +203,15 @@ class Game(Machine):
         except IndexError:  # (a state built by hand: `_advance` says what is wrong)
             step = None
         s = list(before)
-        if step is None:
-            legal = self._advance(s, move, before)  # may end the game: settle, then freeze
-            return State(tuple(s), legal)
-        # `_advance` inlined: the loop of bots and search runs this per move
-        try:
-            legal = step(s, move)  # a list (`_plain_by_pc`)
-        except CardgameError:
-            raise
-        except Exception:
-            self._relabel(before, move)
+        if step is None:  # (a simultaneous choice, say)
+            legal = self._advance(s, move, before)  # may end the game: settled
+        else:  # `_advance` inlined: the loop of bots and search runs this per move
+            try:
+                legal = step(s, move)  # a list (`_plain_by_pc`)
+            except CardgameError:
+                raise
+            except Exception:
+                self._relabel(before, move)
         # a settled state (its end is in its slots), its tuple made when first read
         after = Reached()
         after._s = s

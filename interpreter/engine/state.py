@@ -61,12 +61,26 @@ class Reached(State):
     `State.__init__` (the caller sets `_s`, `_legal` and `_ended`), and its slots tuple
     made only when first read. Until then the engine reads the list `_s` (never changed
     after the step that filled it), so the loop of bots and search (`legal_moves`,
-    `apply`, `to_move`...) builds no tuple per move. The first read of `slots` (equality,
-    hash, JSON...) makes the tuple, drops the list and turns the object into a plain
+    `apply`, `to_move`...) builds no tuple per move. The first read of `slots` (JSON, a
+    position key...) makes the tuple, drops the list and turns the object into a plain
     `State`, whose `slots` is then read as any attribute."""
 
     __slots__ = ()
     __init__ = object.__init__  # (CPython then calls it in C)
+
+    # equality and hash as a State's, without making the tuple to keep (a bot's table
+    # of states hashes each once or twice; making and keeping the tuple costs more)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return False
+        s, o = self._s, other._s
+        if s is not None and o is not None:
+            return s == o
+        return self.slots == other.slots
+
+    def __hash__(self) -> int:
+        s = self._s
+        return hash(tuple(s) if s is not None else _get_slots(self))
 
     @property
     def slots(self) -> tuple[Any, ...]:  # type: ignore[override]

@@ -202,3 +202,95 @@ def test_a_saved_state_stands_at_a_decision() -> None:
                                ) as e:
                 g.from_json(json.dumps(data))
             assert "\x1b" not in str(e.value)  # what the file holds, printed escaped
+
+
+# ---------------------------------------------------------------------- the API's speed
+def test_a_state_that_apply_reaches_is_a_state_like_any_other(arsene: Game) -> None:
+    """`apply` builds its states without a call of `State.__init__`, and makes their
+    slots tuple only when first read: each is still a State, equal (and hashing alike)
+    to the one built from the same slots, a value that pickles and saves as JSON, and
+    applying two moves to it leaves it as it was, whether its tuple is made yet or not."""
+    import copy
+    import pickle
+
+    g = arsene
+    for st, m in walk(g, 5, 60):
+        after = g.apply(st, m)
+        assert isinstance(after, State)
+        legal = g.legal_moves(after)
+        # before anything reads the slots: two moves from it, a pickle, a copy
+        children = [g.apply(after, mv) for mv in (legal[:1] + legal[-1:] if legal else [])]
+        back = pickle.loads(pickle.dumps(after))
+        copied = copy.copy(after)
+        plain = g.from_json(g.to_json(after))  # a State built from the slots
+        assert plain == after and after == plain and hash(plain) == hash(after)
+        assert back == after and copied == after and hash(back) == hash(after)
+        for x in (plain, back, copied):
+            assert g.legal_moves(x) == legal and g.is_terminal(x) == g.is_terminal(after)
+            assert g.to_move(x) == g.to_move(after) and g.scores(x) == g.scores(after)
+            assert g.zone_contents(x) == g.zone_contents(after)
+            assert g.variables(x) == g.variables(after)
+        # the same moves from the plain state reach the same states: no slot of `after`
+        # changed under the first move, and applying again gives an equal state
+        for mv, child in zip(legal[:1] + legal[-1:], children, strict=False):
+            assert g.apply(plain, mv) == child == g.apply(after, mv)
+        if len(children) == 2 and legal[0] != legal[-1]:
+            assert children[0] != children[1]
+        assert g.to_json(after) == g.to_json(plain)
+        with pytest.raises(IllegalMove):  # still refused, before any rule runs
+            g.apply(after, (m[0], m[1], "no such card"))
+
+
+def test_a_reached_states_slots_are_made_once_even_by_threads() -> None:
+    """Threads that first read a reached state's slots at the same time (hashing it,
+    saving it) all see the same slots, and the state stays equal to itself."""
+    g = compile_game("chains")
+    rng = random.Random(2)
+    states = []
+    st = g.new_state(2)
+    while g.legal_moves(st) and len(states) < 200:
+        st = g.apply(st, rng.choice(g.legal_moves(st)))
+        states.append(st)
+    out: list[list[tuple[int, str]]] = [[] for _ in range(4)]
+    go = threading.Barrier(4)
+
+    def read(k: int) -> None:
+        go.wait()
+        out[k] = [(hash(s), g.to_json(s)) for s in states]
+
+    threads = [threading.Thread(target=read, args=(k,)) for k in range(4)]
+    was = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(was)
+    assert out[0] == out[1] == out[2] == out[3] and len(out[0]) == len(states)
+    assert all(s == g.from_json(text) for s, (_, text) in zip(states, out[0], strict=True))
+    # a thread that found the state's tuple not made yet, and finds it made when it
+    # goes to make it (another thread was first), reads the one made
+    from cardgame.interpreter.engine.state import Reached, tuplify
+
+    make = vars(Reached)["slots"].fget
+    st = g.apply(states[0], g.legal_moves(states[0])[0])
+    assert isinstance(st, Reached)
+    g.to_json(st)  # made here (saving it reads the slots)
+    assert not isinstance(st, Reached)  # and a plain State now
+    assert make(st) == tuplify(json.loads(g.to_json(st))["slots"])
+
+
+def test_a_game_keeps_few_attributes() -> None:
+    """A game has at most 29 attributes of its own, counting those set after it is
+    made (its recipe, the refusals explained): CPython 3.11 keeps an object's attributes
+    compact up to that many, and only then specialises the method calls on it
+    (`game.apply`, `game.legal_moves`: a third cheaper in the loop of bots and search).
+    What the rules or the generated code hold already is a property."""
+    for name, players in (("arsene", 4), ("chains", None), ("interaction", 3)):
+        g = compile_game(name, players)
+        g.replay(1, g.legal_moves(g.new_state(1))[:1])
+        assert g.spec is not None
+        # (the refusals, made when the first refusal is explained, counted in any case)
+        assert len(vars(g)) + ("_refusals" not in vars(g)) <= 29, sorted(vars(g))

@@ -31,15 +31,12 @@ from . import state as state_mod
 from .events import CHOICE, LOG, PUBLIC, REVEAL, Event, Recorder
 from .playout import Machine
 from .positions import Position
-from .state import Move, State
+from .state import Move, Reached, State
 
 if TYPE_CHECKING:  # imported when a refusal is first explained (never on the hot path)
     from .refusal import Refusals
 
 __all__ = ["CONCEDED", "Branch", "Event", "Game", "Move", "Position", "State", "Zone"]
-
-#: State built without the call of its __init__ (see Game.apply)
-_new_state = object.__new__
 
 CONCEDED = "conceded by p"
 
@@ -69,37 +66,79 @@ class Branch:
 class Game(Machine):
     """A compiled game, for one choice of player count and options."""
 
+    # made on the first refusal explained (a class default: one attribute fewer per game)
+    _refusals: Refusals | None = None
+
     def __init__(self, checked: Checked, gen: Generated, source_id: str = "") -> None:
+        # Few attributes per game (at most 29 with the ones set later: see
+        # tests/test_engine.py::test_a_game_keeps_few_attributes): CPython 3.11 keeps an
+        # object's attributes in a compact form up to that many, and only then are the
+        # method calls `game.apply(...)`, `game.legal_moves(...)` specialised (a third
+        # cheaper). Whatever the game's checked rules or generated namespace already
+        # hold is a property below.
         self._relabel_lock = threading.Lock()
         super().__init__(checked, gen)
-        self.name = checked.name
-        self.path = checked.path
-        self.players = checked.players
-        self.options = dict(checked.options)
         self.source_id = source_id
-        self.invariants: list[tuple[str, Any]] = list(self.ns["INVARIANTS"])
-        # `expect sometimes COND`: (title, test), one per declaration, in file order
-        self.expectations: list[tuple[str, Any]] = list(self.ns.get("EXPECTS", ()))
-        self.limit = checked.limit.count if checked.limit else 0  # declared move limit, 0: none
-        # why a game ends, as end_reason() reports it: each end condition's, and the limit's
-        self.limit_reason: str = self.ns["LIMIT_REASON"]
-        self.end_reasons: list[str] = list(self.ns["END_REASONS"])
         self.zones: tuple[Zone, ...] = tuple(
             Zone(z.text, z.decl, z.owner, checked.zones[z.decl].visibility)
             for z in gen.zone_slots)
         self._rec = Recorder(self.ns, self.zone_text, self._zone_slots, self.ns["_fmt"])
-        self._cov: list[int] | None = self.ns.get("_COV")  # coverage mode only
-        self._branches = tuple(Branch(i, a.span, a.arm, a.rule, a.stmt) for i, a in enumerate(gen.arms))
         # the picklable recipe of this game (a pipeline.GameSpec), set by the pipeline that
         # compiled it: pipeline imports this module, so the type is not named here
         self.spec: Any = None
-        self._refusals: Refusals | None = None  # made on the first refusal explained
+
+    @property
+    def name(self) -> str:
+        return self.checked.name
+
+    @property
+    def path(self) -> str:
+        return self.checked.path
+
+    @property
+    def players(self) -> int:
+        return self.checked.players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options chosen (a copy)."""
+        return dict(self.checked.options)
+
+    @property
+    def invariants(self) -> list[tuple[str, Any]]:
+        """The declared invariants: (name, test), in file order."""
+        return list(self.ns["INVARIANTS"])
+
+    @property
+    def expectations(self) -> list[tuple[str, Any]]:
+        """`expect sometimes COND`: (title, test), one per declaration, in file order."""
+        return list(self.ns.get("EXPECTS", ()))
+
+    @property
+    def limit(self) -> int:
+        """The declared move limit (0: none)."""
+        lim = self.checked.limit
+        return lim.count if lim else 0
+
+    # why a game ends, as end_reason() reports it: each end condition's, and the limit's
+    @property
+    def limit_reason(self) -> str:
+        return str(self.ns["LIMIT_REASON"])
+
+    @property
+    def end_reasons(self) -> list[str]:
+        return list(self.ns["END_REASONS"])
+
+    @property
+    def _cov(self) -> list[int] | None:
+        return self.ns.get("_COV")  # coverage mode only
 
     # ------------------------------------------------------------------ branch coverage
     def branches(self) -> tuple[Branch, ...]:
         """Every arm of every `if` statement the code records (none unless compiled with
         `coverage=True`)."""
-        return self._branches
+        return tuple(Branch(i, a.span, a.arm, a.rule, a.stmt)
+                     for i, a in enumerate(self.gen.arms))
 
     def covered(self) -> frozenset[int]:
         """The ids of the arms that ran since the game was compiled or coverage was reset
@@ -115,20 +154,24 @@ class Game(Machine):
     # ------------------------------------------------------------------ playing
     def new_state(self, seed: int = 0) -> State:
         s, legal = self._start(seed)
-        return State(tuple(s), legal)
+        st = Reached()  # (see apply)
+        st._s = s
+        st._legal = legal
+        st._ended = s[ENDED]
+        return st
 
     def _ensure_settled(self, state: State) -> None:
         if state._legal is None:
-            s = list(state.slots)
+            s = list(state._s or state.slots)
             state._legal = self._settle(s) if s[ENDED] is None else []
             state._ended = s[ENDED]
 
     def settle(self, state: State) -> State:
         """A state built by hand (from slots) with its limit and end conditions applied."""
         self._ensure_settled(state)
-        if state._ended == state.slots[ENDED]:
+        if state._ended == (state._s or state.slots)[ENDED]:
             return state
-        slots = list(state.slots)
+        slots = list(state._s or state.slots)
         slots[ENDED] = state._ended
         return State(tuple(slots), [])
 
@@ -153,28 +196,27 @@ class Game(Machine):
             move = tuple(move)  # a list, say
             if move not in legal:
                 raise IllegalMove(self.why_illegal(state, move))
-        before = state.slots
+        # the slots: the list of a state that apply reached (never changed: see Reached)
+        before = state._s or state.slots
         try:
             step = self._plain_by_pc[before[PC]]
         except IndexError:  # (a state built by hand: `_advance` says what is wrong)
             step = None
         s = list(before)
-        if step is None:
-            legal = self._advance(s, move, before)  # may end the game: settle, then freeze
-            return State(tuple(s), legal)
-        # `_advance` inlined: the loop of bots and search runs this per move
-        try:
-            legal = step(s, move)  # a list (`_plain_by_pc`)
-        except CardgameError:
-            raise
-        except Exception:
-            self._relabel(before, move)
-        # State's __init__ written out (a settled state: its end is in its slots): the
-        # loop of bots and search builds one per move, and the call is 4% of it (Chains)
-        after = _new_state(State)
-        after.slots = t = tuple(s)
+        if step is None:  # (a simultaneous choice, say)
+            legal = self._advance(s, move, before)  # may end the game: settled
+        else:  # `_advance` inlined: the loop of bots and search runs this per move
+            try:
+                legal = step(s, move)  # a list (`_plain_by_pc`)
+            except CardgameError:
+                raise
+            except Exception:
+                self._relabel(before, move)
+        # a settled state (its end is in its slots), its tuple made when first read
+        after = Reached()
+        after._s = s
         after._legal = legal
-        after._ended = t[ENDED]
+        after._ended = s[ENDED]
         return after
 
     def apply_unsettled(self, state: State, move: Move) -> State:
@@ -185,7 +227,7 @@ class Game(Machine):
         move = tuple(move)
         if move not in self.legal_moves(state):
             raise IllegalMove(self.why_illegal(state, move))
-        s = list(state.slots)
+        s = list(state._s or state.slots)
         self._step(s, move)
         return State(tuple(s))
 
@@ -198,13 +240,13 @@ class Game(Machine):
         of a simultaneous choice when it completes, the cards moved, shuffles, random
         picks and log lines of the rules that ran, then what became public (PUBLIC)."""
         move = tuple(move)
-        sim = state.slots[PC] in self._sim
+        sim = (state._s or state.slots)[PC] in self._sim
         head = [Event(CHOICE, actor=move[0], move=move, secret=sim,
                       where=self._where(state, move), turned=self._turned_of(state, move))]
         if sim and move in self.legal_moves(state):
             pending = (*self.pending(state), move)
-            if len(pending) == len(state.slots[WHO]):
-                order = {p: i for i, p in enumerate(state.slots[WHO])}
+            if len(pending) == len((state._s or state.slots)[WHO]):
+                order = {p: i for i, p in enumerate((state._s or state.slots)[WHO])}
                 head += [Event(REVEAL, actor=m[0], move=m, where=self._where(state, m),
                                turned=self._turned_of(state, m))
                          for m in sorted(pending, key=lambda m: order[m[0]])]
@@ -281,7 +323,7 @@ class Game(Machine):
         """The cards that lie turned from their zone's face: face down in a face-up zone,
         face up in a face-down or owner zone (empty when the rules never turn a card)."""
         f = self.gen.faces_slot
-        return frozenset(state.slots[f]) if f is not None else frozenset()
+        return frozenset((state._s or state.slots)[f]) if f is not None else frozenset()
 
     def face_up(self, state: State, card: int) -> bool:
         """Does `card` lie face up (its zone is face up and it is not turned, or it is
@@ -323,7 +365,7 @@ class Game(Machine):
             raise IllegalMove("the game is over")
         if not 1 <= player <= self.players:
             raise IllegalMove(f"there is no player {player}")
-        slots = list(state.slots)
+        slots = list(state._s or state.slots)
         slots[ENDED] = f"{CONCEDED}{player}"
         return State(tuple(slots), [])
 
@@ -335,7 +377,7 @@ class Game(Machine):
 
     # ------------------------------------------------------------------ questions
     def conceded_by(self, state: State) -> int | None:
-        r = state.slots[ENDED]
+        r = (state._s or state.slots)[ENDED]
         if isinstance(r, str) and r.startswith(CONCEDED):
             return int(r[len(CONCEDED):])
         return None
@@ -354,11 +396,11 @@ class Game(Machine):
 
     def ended(self, state: State) -> Any:
         """Why the game ended as the state records it (None while playing or not settled)."""
-        return state.slots[ENDED]
+        return (state._s or state.slots)[ENDED]
 
     def to_move(self, state: State) -> tuple[int, ...]:
         """Who must decide now: one player, each player yet to choose, or nobody (the end)."""
-        s = state.slots
+        s = state._s or state.slots
         if self.is_terminal(state):
             return ()
         who = s[WHO]
@@ -369,12 +411,12 @@ class Game(Machine):
 
     def pending(self, state: State) -> tuple[Move, ...]:
         """At a simultaneous choice: the choices made so far (secret until all have chosen)."""
-        s = state.slots
+        s = state._s or state.slots
         return tuple(s[PENDING] or ()) if s[PC] in self._sim else ()
 
     def decision(self, state: State) -> int:
         """The decision point the flow waits at (a key of `decisions`)."""
-        return int(state.slots[PC])
+        return int((state._s or state.slots)[PC])
 
     @property
     def decisions(self) -> dict[int, Any]:
@@ -389,17 +431,17 @@ class Game(Machine):
         return flow_dot(self.name, self.gen)
 
     def moves_played(self, state: State) -> int:
-        return int(state.slots[MOVES])
+        return int((state._s or state.slots)[MOVES])
 
     def position_key(self, state: State) -> tuple[Any, ...]:
         """The state without its move counter: equal for a position reached again."""
         return state_mod.position_key(state)
 
     def phase(self, state: State) -> str:
-        return self.gen.node_phase.get(state.slots[PC], "")
+        return self.gen.node_phase.get((state._s or state.slots)[PC], "")
 
     def scores(self, state: State) -> list[int]:
-        s = list(state.slots)
+        s = list(state._s or state.slots)
         return [self._score(s, p) for p in range(1, self.players + 1)]
 
     def results(self, state: State) -> list[str]:
@@ -407,7 +449,7 @@ class Game(Machine):
         Against a role (`result against dealer: ...`): 'win', 'push' or 'loss'."""
         if not self.is_terminal(state):
             return [""] * self.players
-        s = list(state.slots)
+        s = list(state._s or state.slots)
         res = self.checked.result
         gave_up = self.conceded_by(state)
         if res is not None and res.kind == "against":
@@ -428,10 +470,10 @@ class Game(Machine):
 
     def check_invariants(self, state: State) -> list[str]:
         """Names of declared invariants that do not hold in this state."""
-        s = list(state.slots)
+        s = list(state._s or state.slots)
         legal = self.legal_moves(state)
         bad = []
-        for name, fn in self.invariants:
+        for name, fn in self.ns["INVARIANTS"]:
             try:
                 ok = fn(s, legal)
             except CardgameError:
@@ -444,18 +486,18 @@ class Game(Machine):
                           legal: list[Move] | None = None) -> bool:
         """Does the condition of the game's k-th `expect sometimes` hold in this state?
         (A condition that fails to evaluate does not hold.)"""
-        fn = self.expectations[k][1]
+        fn = self.ns["EXPECTS"][k][1]
         try:
-            return bool(fn(list(state.slots),
+            return bool(fn(list(state._s or state.slots),
                            self.legal_moves(state) if legal is None else legal))
         except CardgameError:
             return False
 
     def invariant_error(self, state: State, name: str) -> CardgameError | None:
         """The rule error that evaluating a declared invariant raises, if any."""
-        fn = dict(self.invariants)[name]
+        fn = dict(self.ns["INVARIANTS"])[name]
         try:
-            fn(list(state.slots), self.legal_moves(state))
+            fn(list(state._s or state.slots), self.legal_moves(state))
         except CardgameError as e:
             return e
         return None
@@ -555,7 +597,7 @@ class Game(Machine):
     def zone_ids(self, state: State, zone: str) -> tuple[int, ...]:
         """The card ids in a zone, bottom first."""
         slot = self._zone_at.get(zone)
-        ids: tuple[int, ...] = state.slots[
+        ids: tuple[int, ...] = (state._s or state.slots)[
             slot if slot is not None else positions.zone_slot(self, zone)]
         return ids
 
@@ -565,23 +607,23 @@ class Game(Machine):
 
     def zone_contents(self, state: State) -> dict[str, tuple[int, ...]]:
         """Every zone's card ids, bottom first, by zone name in the layout's order."""
-        s = state.slots
+        s = state._s or state.slots
         return {name: s[slot] for name, slot in self._zone_at.items()}
 
     def variables(self, state: State) -> dict[str, Any]:
         """Every variable's value by name (a list for an array)."""
-        s = state.slots
+        s = state._s or state.slots
         return {name: s[base] if n is None else list(s[base:base + n])
                 for name, (base, n) in self._var_at.items()}
 
     def all_card_ids(self, state: State) -> list[int]:
         """The card ids of every zone, zone after zone (each once in a sound state)."""
-        s = state.slots
+        s = state._s or state.slots
         return [c for z in self._zone_slots for c in s[z]]
 
     def var(self, state: State, name: str) -> Any:
         """A variable's value (a list for an array), or one element: `chips[p2]`."""
-        return positions.read_var(self, state.slots, name)
+        return positions.read_var(self, (state._s or state.slots), name)
 
     def differences(self, a: State, b: State) -> list[str]:
         """What differs between two states of this game: zones, variables and the
@@ -634,7 +676,7 @@ class Game(Machine):
                             max_moves: int = 1_000_000) -> tuple[State, int]:
         """`random_playout` from any state (search rollouts from a determinized world):
         the state reached and the number of moves played (at most `max_moves`)."""
-        s = list(state.slots)
+        s = list(state._s or state.slots)
         n = self._play_randomly(s, self.legal_moves(state), rng, max_moves) if not \
             self.is_terminal(state) else 0
         return State(tuple(s)), n
@@ -645,7 +687,8 @@ class Game(Machine):
         score when there is one (found in a random order), else a random move."""
         if self.is_terminal(state):
             return state, 0
-        s, n = self._play_greedily(list(state.slots), self.legal_moves(state), rng, max_moves)
+        s, n = self._play_greedily(list(state._s or state.slots), self.legal_moves(state), rng,
+                                   max_moves)
         return State(tuple(s)), n
 
     def lead_playout_from(self, state: State, rng: random.Random,
@@ -657,7 +700,7 @@ class Game(Machine):
         if self.is_terminal(state):
             return state, 0
         res = self.checked.result
-        s, n = self._play_leading(list(state.slots), self.legal_moves(state), rng, max_moves,
+        s, n = self._play_leading(list(state._s or state.slots), self.legal_moves(state), rng, max_moves,
                                   self.players, res is not None and res.kind == "lowest")
         return State(tuple(s)), n
 

@@ -118,7 +118,6 @@ class Machine:
     def __init__(self, checked: Checked, gen: Generated) -> None:
         self.checked = checked
         self.gen = gen
-        self.card_text = gen.card_text
         self.zone_text = {z.slot: z.text for z in gen.zone_slots}
         self._zone_at = {z.text: z.slot for z in gen.zone_slots}
         # each variable's first slot, and its number of elements (None: one value)
@@ -147,15 +146,9 @@ class Machine:
         self._succ = ns["SUCC"]
         self._sim = ns["SIMULTANEOUS"]
         self._eff = ns["EFF"]
-        self._score = ns["score"]
-        self._won = ns["won"]
-        self._pushed = ns["pushed"]
         self._setup = ns["setup"]
         self._step_settle = ns["step_settle"]
         self._steps: dict[int, Callable[..., list[Move]]] | None = ns.get("STEP")
-        # optimised code: the end of each simultaneous round, its choices carried out and
-        # the flow run on to the next decision (codegen/step.py)
-        self._simsteps: dict[int, Callable[..., Sequence[Move]]] = ns.get("SIMSTEP") or {}
         # the step of each decision whose move `Game.apply` plays with it (not a
         # simultaneous choice, and the code is optimised), by flow node (a list: its
         # lookup per move is the cheaper); where moves may be listed lazily (sets of
@@ -171,7 +164,6 @@ class Machine:
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
         self._budget: list[int] = ns["_B"]
-        self._ncards = len(checked.cards)
         self._zone_slots = [z.slot for z in gen.zone_slots]
         self._move_rules = [f"move {n}" for n in self.move_names]
         # the slots before setup (every zone empty but the deck, in deck order), copied
@@ -183,6 +175,34 @@ class Machine:
             blank[z] = ()
         blank[gen.zone_base["deck"]] = tuple(range(self._ncards))
         self._blank = blank
+
+    # What the generated namespace or the checked rules hold already: properties, not
+    # attributes (a Game keeps few: see Game.__init__)
+    @property
+    def card_text(self) -> list[str]:
+        return self.gen.card_text
+
+    @property
+    def _ncards(self) -> int:
+        return len(self.checked.cards)
+
+    @property
+    def _score(self) -> Callable[..., Any]:
+        return self.ns["score"]
+
+    @property
+    def _won(self) -> Callable[..., Any]:
+        return self.ns["won"]
+
+    @property
+    def _pushed(self) -> Callable[..., Any]:
+        return self.ns["pushed"]
+
+    @property
+    def _simsteps(self) -> dict[int, Callable[..., Sequence[Move]]]:
+        """Optimised code: the end of each simultaneous round, its choices carried out and
+        the flow run on to the next decision (codegen/step.py)."""
+        return self.ns.get("SIMSTEP") or {}
 
     def _kept_in_round(self, pc: int) -> bool:
         """While a simultaneous round goes on, a choice is only kept (secret, its effect
@@ -282,7 +302,7 @@ class Machine:
         s[PC] = self._succ[pc]
         self._run(s)
 
-    def _advance(self, s: list[Any], m: Move, before: tuple[Any, ...]) -> list[Move]:
+    def _advance(self, s: list[Any], m: Move, before: Sequence[Any]) -> list[Move]:
         """`_step` then `_settle` on `s`, a copy of the slots `before`, through the
         generated fast step where it applies."""
         pc = s[PC]
@@ -301,7 +321,7 @@ class Machine:
             # (the slots hold the random seed, so it fails the same way) for that name.
             self._relabel(before, m)
 
-    def _relabel(self, before: tuple[Any, ...], m: Move) -> NoReturn:
+    def _relabel(self, before: Sequence[Any], m: Move) -> NoReturn:
         s = list(before)
         self._step(s, m)
         self._settle(s)
@@ -309,9 +329,18 @@ class Machine:
                         rule=f"move {self.move_names[m[1]]} or the flow after it")
 
     def _start(self, seed: int) -> tuple[list[Any], list[Move]]:
-        s = self._init_slots(seed)
-        self._run(s)
-        return s, self._settle(s)
+        """The deal of `seed`, the flow run to the first decision, and its legal moves."""
+        s = self._blank.copy()
+        s[RNG] = seed
+        try:  # as one call each (a new state per game: the loop of bots and search)
+            self._setup(s)
+            self._gen_run(s, s[PC])
+            legal = self._gen_settle(s)
+        except Exception:  # again part by part (the same seed: it fails the same way),
+            s = self._init_slots(seed)  # for the error that names the rule
+            self._run(s)
+            return s, self._settle(s)
+        return s, legal if type(legal) is list else list(legal)
 
     # ------------------------------------------------------------------ playouts
     def random_playout(self, seed: int, rng: random.Random,

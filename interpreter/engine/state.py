@@ -20,13 +20,16 @@ Move = tuple[Any, ...]
 class State:
     """An immutable game state. Equality and hash are over the slots only."""
 
-    __slots__ = ("slots", "_legal", "_ended")
+    # `_s`: None, or (a state `Game.apply` reached, see `Reached`) the slots as the list
+    # the rules ran on, never changed again
+    __slots__ = ("slots", "_legal", "_ended", "_s")
 
     def __init__(self, slots: tuple[Any, ...], legal: list[Move] | None = None) -> None:
         self.slots = slots
         self._legal = legal
         # why the game is over, once known (a state built by hand is settled lazily)
         self._ended: Any = slots[ENDED] if legal is not None else None
+        self._s: list[Any] | None = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.slots == other.slots
@@ -36,6 +39,59 @@ class State:
 
     def __repr__(self) -> str:
         return f"State(pc={self.slots[PC]}, moves={self.slots[MOVES]}, ended={self.slots[ENDED]!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuilt, (self.slots, self._legal, self._ended)
+
+
+def _rebuilt(slots: tuple[Any, ...], legal: list[Move] | None, ended: Any) -> State:
+    """A pickled state again (its legal moves and end as they were known)."""
+    st = State(slots, legal)
+    st._ended = ended
+    return st
+
+
+_slot: Any = State.__dict__["slots"]  # the slot itself (`Reached` hides it)
+_get_slots = _slot.__get__
+_set_slots = _slot.__set__
+
+
+class Reached(State):
+    """A state as `Game.apply` builds it, a `State` in every way: made without a call of
+    `State.__init__` (the caller sets `_s`, `_legal` and `_ended`), and its slots tuple
+    made only when first read. Until then the engine reads the list `_s` (never changed
+    after the step that filled it), so the loop of bots and search (`legal_moves`,
+    `apply`, `to_move`...) builds no tuple per move. The first read of `slots` (JSON, a
+    position key...) makes the tuple, drops the list and turns the object into a plain
+    `State`, whose `slots` is then read as any attribute."""
+
+    __slots__ = ()
+    __init__ = object.__init__  # (CPython then calls it in C)
+
+    # equality and hash as a State's, without making the tuple to keep (a bot's table
+    # of states hashes each once or twice; making and keeping the tuple costs more)
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return False
+        s, o = self._s, other._s
+        if s is not None and o is not None:
+            return s == o
+        return self.slots == other.slots
+
+    def __hash__(self) -> int:
+        s = self._s
+        return hash(tuple(s) if s is not None else _get_slots(self))
+
+    @property
+    def slots(self) -> tuple[Any, ...]:  # type: ignore[override]
+        s = self._s
+        if s is None:  # another thread made the tuple meanwhile
+            return _get_slots(self)
+        t = tuple(s)
+        _set_slots(self, t)
+        self.__class__ = State  # type: ignore[assignment]
+        self._s = None  # (after the tuple is in place: see `s is None` above)
+        return t
 
 
 def position_key(state: State) -> tuple[Any, ...]:

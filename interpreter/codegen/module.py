@@ -302,14 +302,14 @@ def results(x: Exprs) -> list[str]:
     out.append("def won(s, me):")
     if g.result is not None and g.result.cond is not None:
         out.append(reset)
-        out.append(f"    return bool({x.expr(g.result.cond, Frame(dict(me), 'result'))})")
+        out += _returned(x, g.result.cond, Frame(dict(me), "result"), "bool({})")
     else:
         out.append("    return False")
     out.append("")
     out.append("def pushed(s, me):")  # `result against ROLE: ..., push when COND`
     if g.result is not None and g.result.push is not None:
         out.append(reset)
-        out.append(f"    return bool({x.expr(g.result.push, Frame(dict(me), 'result'))})")
+        out += _returned(x, g.result.push, Frame(dict(me), "result"), "bool({})")
     else:
         out.append("    return False")
     out.append("")
@@ -318,8 +318,7 @@ def results(x: Exprs) -> list[str]:
         out.append(f"def inv_{inv.name}(s, _legal):")
         out.append(reset)
         test = "not " if inv.negated else ""  # `expect never COND`
-        out.append(f"    return {test}bool("
-                   f"{x.expr(inv.cond, Frame({}, f'invariant {inv.name}'))})")
+        out += _returned(x, inv.cond, Frame({}, f"invariant {inv.name}"), test + "bool({})")
         out.append("")
         names.append(inv.name)
     out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in names) + ")")
@@ -327,11 +326,24 @@ def results(x: Exprs) -> list[str]:
     for k, xp in enumerate(g.expects):
         out.append(f"def exp_{k}(s, _legal):")
         out.append(reset)
-        out.append(f"    return bool({x.expr(xp.cond, Frame({}, f'expect {k}'))})")
+        out += _returned(x, xp.cond, Frame({}, f"expect {k}"), "bool({})")
         out.append("")
     out.append("EXPECTS = (" + "".join(f"({xp.title!r}, exp_{k}), "
                                        for k, xp in enumerate(g.expects)) + ")")
     return out
+
+
+def _returned(x: Exprs, e: A.Expr, fr: Frame, wrap: str) -> list[str]:
+    """The lines of a function body that returns `wrap` of e's value. Optimised, the value
+    is lowered as a statement's (`Optimizing.into`): a quantifier is a loop of statements
+    that stops at the answer (an invariant's `all place in pyramid: ...`), not a generator
+    that `all` drains."""
+    if not isinstance(x, Optimizing):
+        return [f"    return {wrap.format(x.expr(e, fr))}"]
+    w = CodeWriter("    ")
+    code = x.into(e, fr, w, keep=False)
+    w.line(f"return {wrap.format(code)}")
+    return w.lines
 
 
 def def_functions(x: Exprs) -> list[str]:

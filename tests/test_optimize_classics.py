@@ -4,8 +4,12 @@ without optimisation (`test_optimize.play_both`)."""
 
 from __future__ import annotations
 
+import random
 import re
 
+import pytest
+from cardgame.interpreter.codegen import runtime
+from cardgame.interpreter.codegen.runtime import namespace
 from cardgame.interpreter.engine import compile_game
 from test_optimize import play_both
 
@@ -38,3 +42,39 @@ def test_invariants_and_end_tests_are_loops_that_stop_at_the_answer() -> None:
                          r"\s+if \1:\n\s+s\[4\] = END_REASONS\[0\]", fn)
     assert "return bool(all(" in plain.gen.source
     play_both(fast, plain, seeds=tuple(range(6)))
+
+
+def test_sets_of_a_sum_read_from_the_subset_sums_are_the_searched_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`subsets of Z where (sum x in s: ...) == v` of up to SUM_TABLE cards: read from the
+    sums of all subsets (Scopa's captures, the sums listed once for the targets of one
+    table), the same sets in the same order as the search finds them, with a count `k` or
+    not, with negative values too; the sets of an empty zone are the empty set when the
+    target is 0. More cards: the search."""
+    g = compile_game("scopa")
+    args = (g.checked, g.gen.spans, [z.slot for z in g.gen.zone_slots], g.zone_text,
+            g.card_text)
+    ns = namespace(*args)
+    other = namespace(*args)
+    table, search = ns["_subsets"], other["_subsets"]
+    other["_B"][0] = 10 ** 9
+    # the sums of six cards listed: 2**6 subsets looked at, each drawn from the budget (the
+    # search would look at the 14 nodes its pruning leaves)
+    ns["_B"][0] = 1000
+    assert table((5, 9, 11, 20, 30, 31), None, (1, 2, 3, 4, 5, 6), 3, 0) == ((5, 9), (11,))
+    assert ns["_B"][0] == 1000 - 2 ** 6
+    ns["_B"][0] = 10 ** 9
+    rng = random.Random(5)
+    for trial in range(1500):
+        n = rng.randint(0, 12)
+        seq = tuple(rng.sample(range(40), n))
+        vals = tuple(rng.randint(-2 if trial % 3 == 0 else 1, 10) for _ in seq)
+        k = rng.choice((None, None, 1, 2, 3))
+        target = rng.randint(-1, 14)
+        got = table(seq, k, vals, target, 0)
+        with monkeypatch.context() as m:
+            m.setattr(runtime, "SUM_TABLE", -1)  # (the search only)
+            want = search(seq, k, vals, target, 0)
+        assert got == want, (seq, k, vals, target)
+    assert table((), None, (), 0, 0) == ((),)
+    assert table((3, 1, 2), None, (1, 1, 2), 2, 0) == ((1, 3), (2,))  # deck order, taken first

@@ -78,3 +78,25 @@ def test_sets_of_a_sum_read_from_the_subset_sums_are_the_searched_ones(
         assert got == want, (seq, k, vals, target)
     assert table((), None, (), 0, 0) == ((),)
     assert table((3, 1, 2), None, (1, 1, 2), 2, 0) == ((1, 3), (2,))  # deck order, taken first
+
+
+def test_the_sum_a_set_of_cards_was_chosen_by_is_not_tested_again() -> None:
+    """Scopa's `taken in subsets of table where (sum x in taken: x.rank) == c.rank`: the
+    sets are listed by their sum (`_subsets` with the values and the target), so the
+    conjunct is not tested again on each set; `can_take`'s `any s in subsets of table
+    where (sum ...) == c.rank` is whether there is such a set. Plain code tests the sum
+    on each set; both play alike."""
+    fast = compile_game("scopa")
+    plain = compile_game("scopa", optimize=False)
+    gen = _functions(fast.gen.source, "legal_")
+    assert len(gen) == 1
+    take = gen[0][gen[0].index("# move take"):gen[0].index("# move lay")]
+    lay = gen[0][gen[0].index("# move lay"):]
+    assert "for u_taken in _subsets(s[9], None, " in take
+    assert "sum(" not in take and "sum(" not in lay
+    assert re.search(r"if \(not bool\(_n\(_subsets\(s\[9\], None, _h\d+, RANK\[u_c\], "
+                     r"\d+\), \d+\)\)\):\n\s+out\.append", lay)
+    src = plain.gen.source
+    assert re.search(r"for u_taken in .*\n\s+if \(sum\(RANK\[_q\d+\] for _q\d+ in "
+                     r"_n\(u_taken, \d+\)\) == RANK\[u_c\]\)", src)
+    play_both(fast, plain, seeds=tuple(range(4)))

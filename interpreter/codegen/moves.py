@@ -15,6 +15,7 @@ import attrs
 from ..lang import BUILTINS, elem
 from ..lang import ast as A
 from .context import Ctx
+from .exprs import summed_conjunct
 from .optimize import new_hoist, unrolled_levels, value_key
 from .stmts import Stmts, assigns
 from .writer import INDENT, CodeWriter, Frame, Local
@@ -109,6 +110,13 @@ class Moves:
         decider where a decision knows it when compiling (optimised code: then the moves
         listed are constants, `(1, 2, 3)`, not tuples built for each decision)."""
         conj: list[_Conj] = list(conjuncts(md.when)) if md.when is not None else []
+        if self.cx.optimize:
+            for p in md.params:  # `taken in subsets of table where (sum ...) == c.rank`
+                known = summed_conjunct(p.source, p.name, p.where)
+                if known is not None:  # (the sets sum to it: no test)
+                    k = next((i for i, c in enumerate(conj) if c == known), None)
+                    if k is not None:
+                        del conj[k]
         self.me = Local("me") if me is None else Local(str(me), None, me, me)
         try:
             return self.unswitched(md, mid, rule, conj, ())

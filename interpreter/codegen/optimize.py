@@ -34,7 +34,7 @@ import attrs
 
 from ..lang import ast as A
 from .context import Ctx
-from .exprs import Exprs
+from .exprs import Exprs, where_left
 from .writer import INDENT, INNER, CodeWriter, Frame, Hoist, Local
 
 INLINE_DEPTH = 12  # deeper than this, a def is called
@@ -704,7 +704,8 @@ class Optimizing(Exprs):
         out = w
         w = CodeWriter(out.ind + INDENT)
         if where is not None:
-            w.line(f"if not {self.into(where, inner, w, keep=False)}: continue")
+            for test in where_left(e, True):  # (less a conjunct the sets' sum guarantees)
+                w.line(f"if not {self.into(test, inner, w, keep=False)}: continue")
         b = self.into(body, inner, w) if body is not None else None
         if k == "any":
             w.line(f"if {b}:" if b is not None else "if True:")

@@ -100,3 +100,24 @@ def test_the_sum_a_set_of_cards_was_chosen_by_is_not_tested_again() -> None:
     assert re.search(r"for u_taken in .*\n\s+if \(sum\(RANK\[_q\d+\] for _q\d+ in "
                      r"_n\(u_taken, \d+\)\) == RANK\[u_c\]\)", src)
     play_both(fast, plain, seeds=tuple(range(4)))
+
+
+def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> None:
+    """Pyramid's `free` cards (a def without parameters that loops) are what `pair`
+    ranges over twice and `king` once: computed by the first generator that needs them
+    and kept in a variable of the decision (set to `...` before the generators), where
+    each generator computed its own before. Scopa's `take` and `lay` share the values of
+    the table's cards they list the sums of (the same expression at two places of the
+    file: its spans do not count). Plain code computes each in place; both play alike."""
+    for game, some in (("pyramid", r"tuple\(\[\(s\[_q\d+\] or _E"), ("scopa", r"tuple\(\[RANK\[")):
+        fast = compile_game(game)
+        plain = compile_game(game, optimize=False)
+        (legal,) = _functions(fast.gen.source, "legal_")
+        shared = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
+        assert shared
+        computed = re.findall(r"\((_\w+) := " + some, legal)  # every computation...
+        assert len(computed) >= 2 and set(computed) <= set(shared), computed  # ...shared
+        moves = re.split(r"# move \w+", legal)[1:]
+        assert sum(shared[0] in m for m in moves) >= 2  # (read by two generators or more)
+        assert "_v" not in plain.gen.source.split("def legal_")[1].split("LEGAL =")[0]
+        play_both(fast, plain, seeds=tuple(range(4)))

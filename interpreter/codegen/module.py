@@ -24,6 +24,8 @@ and folding of constants the checker folds (a constant index, range or divisor).
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ..cards import SUITS
@@ -34,7 +36,7 @@ from .exprs import Exprs
 from .flow import Decision, FlowGraph, FlowLowering
 from .layout import ZoneSlot
 from .moves import Moves
-from .optimize import Optimizing
+from .optimize import Optimizing, Sharing
 from .runtime import STEPS
 from .step import step_code
 from .stmts import Stmts
@@ -229,20 +231,43 @@ def decision_generators(cx: Ctx, graph: FlowGraph, moves: Moves,
     constants."""
     g = cx.g
     names = list(g.moves)
-    written: dict[tuple[int, int], list[str]] = {}
+    written: dict[tuple[int, int | None], tuple[list[str], dict[Any, int]]] = {}
+    shared: dict[tuple[int, int | None, frozenset[Any]], tuple[list[str], set[str]]] = {}
+    share_names: dict[Any, str] = {}  # the variable of each shared value
     out: dict[int, dict[int, list[str]]] = {}
     for d in graph.decisions.values():
         me = d.who if d.who is not None else 1 if cx.n == 1 else None
-        if not cx.optimize or cx.coverage or d.simultaneous or me is None:
+        if not cx.optimize or cx.coverage or d.simultaneous:
             out[d.node] = generators
             continue
         gens = dict(generators)
-        for alt in d.alts:
-            if alt < len(names):  # (not the pass of an optional choice)
-                if (alt, me) not in written:
-                    written[alt, me] = moves.generator(g.moves[names[alt]], alt,
-                                                       f"move {names[alt]}", me)
-                gens[alt] = written[alt, me]
+        alts = [alt for alt in d.alts if alt < len(names)]  # (not the pass of a choice)
+        count: dict[Any, int] = {}
+        for alt in alts:
+            if (alt, me) not in written:
+                counting = Sharing(None, share_names)
+                written[alt, me] = (moves.generator(g.moves[names[alt]], alt,
+                                                    f"move {names[alt]}", me, counting),
+                                    counting.seen)
+            if me is not None:  # (else the generator as it was written for any player)
+                gens[alt] = written[alt, me][0]
+            for key, n in written[alt, me][1].items():
+                count[key] = count.get(key, 0) + n
+        # the values of the state computed twice or more: computed once for the decision
+        keys = frozenset(k for k, n in count.items() if n > 1)
+        used: set[str] = set()
+        for alt in alts if keys else ():
+            if keys.isdisjoint(written[alt, me][1]):
+                continue
+            if (alt, me, keys) not in shared:
+                sharing = Sharing(keys, share_names)
+                shared[alt, me, keys] = (moves.generator(g.moves[names[alt]], alt,
+                                                         f"move {names[alt]}", me, sharing),
+                                         sharing.used)
+            gens[alt], vars_ = shared[alt, me, keys]
+            used |= vars_
+        if used:
+            gens[alts[0]] = [f"{v} = ..." for v in sorted(used)] + gens[alts[0]]
         out[d.node] = gens
     return out
 

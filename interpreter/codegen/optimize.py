@@ -263,6 +263,23 @@ class Optimizing(Exprs):
         finally:
             h.attempts.pop()
         level = max(att.level, 0)
+        share = h.share if isinstance(h, _Hoist) else None
+        if (share is not None and costly and level == 0 and not att.blocked
+                and names.impure == impure and not code.isidentifier()):
+            # a value of the state alone that loops: shared by the decision's generators
+            if share.keys is None:
+                share.seen[key] = share.seen.get(key, 0) + 1
+            elif key in share.keys:
+                var = share.names.get(key)
+                if var is None:
+                    var = share.names[key] = names.tmp("v")
+                share.used.add(var)
+                once = f"({var} if {var} is not ... else ({var} := {code}))"
+                if h.cur > 0 and names.unsafe == unsafe and not (costly and h.conditional):
+                    names.walrus = walrus  # (a statement before the loops)
+                    return h.hoist(0, ("shared",) + key, once, names)
+                names.walrus += 1
+                return once
         if att.blocked or level >= h.cur or names.impure != impure or code.isidentifier():
             # it reads this loop's parameter, or changes the state: in place; or it is a
             # name already (a variable hoisted inside it: `led` of `(bottom of trick).suit`)
@@ -295,7 +312,7 @@ class Optimizing(Exprs):
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
         h = fr.hoist
-        if not arg_exprs and isinstance(h, _Hoist) and h.cur > 0:
+        if not arg_exprs and isinstance(h, _Hoist) and (h.cur > 0 or h.share is not None):
             # a def without parameters (Arsène's `led`) is a value of the state: like a
             # quantifier, computed once at the level whose values it reads
             return self.hoisted(h, fr, ("def", d.name),
@@ -998,13 +1015,14 @@ def _arithmetic_of_once(body: A.Expr, param: str) -> bool:
 
 def value_key(cx: Ctx, e: Any, env: dict[str, Local]) -> Any:
     """A key equal for two expressions that certainly have the same value here: the same
-    tree, with each name bound to the same local (or to the same global)."""
+    tree, with each name bound to the same local (or to the same global); where they
+    stand in the source (their spans: no part of the tree's equality) does not count."""
     if isinstance(e, (A.Name, A.Me)):
         loc = cx.local(e, env)
         return ("local", loc.code) if loc is not None else ("name", getattr(e, "name", "me"))
     if isinstance(e, (A.Expr, A.Stmt)):
         return (type(e).__name__,) + tuple(value_key(cx, getattr(e, f.name), env)
-                                           for f in attrs.fields(type(e)) if f.name != "span")
+                                           for f in attrs.fields(type(e)) if f.eq)
     if isinstance(e, tuple):
         return tuple(value_key(cx, x, env) for x in e)
     return e
@@ -1022,10 +1040,30 @@ class _Attempt:
 
 
 @attrs.define
+class Sharing:
+    """The values of the state the legal-move generators of one decision share (a def
+    without parameters, a quantifier, reading no parameter, that loops over values:
+    Pyramid's `free` cards, which its `pair` and `king` moves both range over). The generators of a decision run one
+    after the other on the same state, so such a value is the same in each: it is
+    computed the first time one of them needs it (where it stood: an error it raises is
+    raised alike) and kept in a variable of the decision, set to `...` before the first
+    generator. `keys` None: only count the values each generator computes (`seen`), to
+    find those that two or more computations share; else share those. `names`: the
+    variable of each shared value (one table for the module); `used`: those the
+    generator read."""
+
+    keys: frozenset[Any] | None
+    names: dict[Any, str]
+    seen: dict[Any, int] = attrs.Factory(dict)
+    used: set[str] = attrs.Factory(set)
+
+
+@attrs.define
 class _Hoist(Hoist):
     """Hoist, with the quantifiers being lowered that might move (innermost last)."""
 
     attempts: list[_Attempt] = attrs.Factory(list)
+    share: Sharing | None = None
 
     def read(self, level: int | None) -> None:
         super().read(level)
@@ -1034,9 +1072,9 @@ class _Hoist(Hoist):
                 att.level = max(att.level, level)
 
 
-def new_hoist(cx: Ctx) -> Hoist | None:
+def new_hoist(cx: Ctx, share: Sharing | None = None) -> Hoist | None:
     """The hoisting state of a legal-move generator (None in plain code)."""
-    return _Hoist() if cx.optimize else None
+    return _Hoist(share=share) if cx.optimize else None
 
 
 def unrolled_levels(cx: Ctx, md: A.MoveDecl) -> set[int]:

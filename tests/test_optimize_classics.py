@@ -121,3 +121,22 @@ def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> Non
         assert sum(shared[0] in m for m in moves) >= 2  # (read by two generators or more)
         assert "_v" not in plain.gen.source.split("def legal_")[1].split("LEGAL =")[0]
         play_both(fast, plain, seeds=tuple(range(4)))
+
+
+def test_a_quantifier_in_a_quantifiers_loop_is_a_loop_when_it_reads_the_loop() -> None:
+    """Klondike's `all a in column: all k in 1..size(a) - 1: ...`: the inner quantifier
+    reads the outer's variable, so it is a loop inside the outer loop (no generator for
+    `all` to drain, per column); one that reads nothing of the loop stays an expression
+    hoisted out of it (test_optimize: Interaction's `min q in players: chips[q]`), and
+    one whose test reads nothing of its value is one test (FreeCell's
+    `all c in a: c.face_up`, test_optimize). Plain code: generators; both play alike."""
+    fast = compile_game("klondike")
+    plain = compile_game("klondike", optimize=False)
+    src = fast.gen.source
+    for name in ("runs", "under", "homes"):
+        (fn,) = _functions(src, f"inv_{name}")
+        assert "all(" not in fn and "any(" not in fn, fn
+        assert re.search(r"\n {4}for _q\d+ in .*:\n {8}(_r\d+) = True\n {8}for _q\d+ in .*:\n"
+                         r" {12}if not .*:\n {16}\1 = False\n {16}break\n {8}if not \1:", fn), fn
+    assert "return bool(all(all(" in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(3)))

@@ -27,6 +27,7 @@ moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -512,7 +513,16 @@ class Optimizing(Exprs):
         whose operand needs statements computes its operands first, in their order. The
         loops draw from the step budget as the expressions do (`charge`). Returns the
         code of the value."""
-        if fr.hoist is not None or fr.tables is not None or not self.flat(e):
+        h = fr.hoist
+        if h is not None and not (isinstance(h, _Hoist) and h.statements and isinstance(
+                e, A.Quant) and any(isinstance(n, A.Name) and n.name in fr.env
+                                    and fr.env[n.name].level != 0 for n in A.walk(e))):
+            # a legal-move generator: expressions; the body of a quantifier's loop: a loop
+            # for a quantifier that reads what the loop binds (`all k in 1..size(a): ...`
+            # in `all a in column: ...`), else the expression, hoisted out of the loop
+            # when it reads nothing of it (`min q in players: ...`)
+            return self.as_tuple(e, fr) if keep else self.expr(e, fr)
+        if fr.tables is not None or not self.flat(e):
             return self.as_tuple(e, fr) if keep else self.expr(e, fr)
         cx = self.cx
         names = cx.names
@@ -686,6 +696,7 @@ class Optimizing(Exprs):
             return deck
         if k == "count" and e.where is None and e.body is None:
             return None
+
         if k == "sum" and cx.type_of(e) != "int":
             return None
         if k in ("min", "max") and not (self.short(e.source, fr) and self.leaf((e.where, e.body))):
@@ -703,7 +714,7 @@ class Optimizing(Exprs):
         # hoisted before the loop (at once if it cannot fail, else the first time it is
         # reached: `tricks[w]` in `first q in ... where tricks[q] == tricks[w]`). The
         # names bound by statements around it hold still while it runs: level 0.
-        h = _Hoist()
+        h = _Hoist(statements=True)  # (a quantifier in its body: a loop in this one)
         h.enter(0)
         h.enter(1)
         h.cur = 1
@@ -723,7 +734,12 @@ class Optimizing(Exprs):
         if where is not None:
             for test in where_left(e, True):  # (less a conjunct the sets' sum guarantees)
                 w.line(f"if not {self.into(test, inner, w, keep=False)}: continue")
+        drew = (names.draws, names.impure)
         b = self.into(body, inner, w) if body is not None else None
+        if (k in ("any", "all") and e.where is None and b is not None and not w.lines
+                and not h.levels[0].lines and (names.draws, names.impure) == drew
+                and not re.search(rf"\b{var}\b", b)):
+            return None  # a test that reads nothing of the value: the expression's, once
         if k == "any":
             w.line(f"if {b}:" if b is not None else "if True:")
             w.line(f"    {r} = True")
@@ -1064,6 +1080,9 @@ class _Hoist(Hoist):
 
     attempts: list[_Attempt] = attrs.Factory(list)
     share: Sharing | None = None
+    # the body of a quantifier lowered to a loop of statements (`loop_quant`): what it
+    # evaluates may be statements too (a quantifier in it a loop inside the loop)
+    statements: bool = False
 
     def read(self, level: int | None) -> None:
         super().read(level)

@@ -361,8 +361,13 @@ class Exprs:
             loc = self.cx.local(o, fr.env)
             if fr.tables is None and not (loc is not None and loc.certain):
                 here = f"{obj} in s[{zone}]"
-        fast = f"PUB[{zone}]" if faces is None else f"(PUB[{zone}] != ({obj} in s[{faces}]))"
+        fast = (f"PUB[{zone}]" if faces is None
+                else f"(PUB[{zone}] != ({obj} in {self.turned(faces, fr)}))")
         return f"({fast} if {here} else {slow()})" if here else fast
+
+    def turned(self, faces: int, fr: Frame) -> str:
+        """The cards turned (a membership test's operand): the slot's tuple."""
+        return f"s[{faces}]"
 
     def position_of(self, e: A.PositionOf, fr: Frame) -> str:
         return f"{self.cx.helper('_posof')}(s[{self.expr(e.zone, fr)}], {self.expr(e.card, fr)})"

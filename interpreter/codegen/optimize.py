@@ -295,6 +295,18 @@ class Optimizing(Exprs):
         names.walrus += 1
         return f"({var} if {var} is not ... else ({var} := {code}))"
 
+    def turned(self, faces: int, fr: Frame) -> str:
+        """In a loop (a legal-move generator's parameter loops, a quantifier's loop of
+        statements), the cards turned as a set made once before the outermost loop:
+        the state cannot change there, and each card's face is then one lookup, not a
+        search of the tuple (Klondike: every face-up card of every column, each step)."""
+        h = fr.hoist
+        if not isinstance(h, _Hoist) or h.cur == 0:
+            return super().turned(faces, fr)
+        while h.outer is not None:
+            h = h.outer
+        return h.hoist(0, ("turned",), f"frozenset(s[{faces}])", self.cx.names)
+
     def index(self, e: A.Index, fr: Frame) -> str:
         h = fr.hoist
         if (isinstance(h, _Hoist) and h.cur > 0 and isinstance(e.obj, A.Name)
@@ -715,6 +727,8 @@ class Optimizing(Exprs):
         # reached: `tricks[w]` in `first q in ... where tricks[q] == tricks[w]`). The
         # names bound by statements around it hold still while it runs: level 0.
         h = _Hoist(statements=True)  # (a quantifier in its body: a loop in this one)
+        if isinstance(fr.hoist, _Hoist) and fr.hoist.statements:
+            h.outer = fr.hoist
         h.enter(0)
         h.enter(1)
         h.cur = 1
@@ -1083,6 +1097,7 @@ class _Hoist(Hoist):
     # the body of a quantifier lowered to a loop of statements (`loop_quant`): what it
     # evaluates may be statements too (a quantifier in it a loop inside the loop)
     statements: bool = False
+    outer: _Hoist | None = None  # (that loop's, in the body of another such loop)
 
     def read(self, level: int | None) -> None:
         super().read(level)

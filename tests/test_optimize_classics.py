@@ -165,3 +165,18 @@ def test_faces_in_a_loop_read_a_set_of_the_turned_cards_made_once() -> None:
     assert f"in s[{faces}]" in reveal and "frozenset" not in reveal
     assert "frozenset(s[" not in plain.gen.source
     play_both(fast, plain, seeds=tuple(range(3)))
+
+
+def test_an_if_whose_arm_relies_on_its_own_test_moves_as_a_whole() -> None:
+    """Pyramid's `available = if waste is empty then free else free + [top of waste]`:
+    `top of waste` relies on the if's own test (a fact inside the expression), so it
+    never moves out of the arm, but the whole if may: the three parameters that range
+    over it (`pair`'s a and b, `king`'s k) share one value per decision, where b's was
+    computed again for every a."""
+    fast = compile_game("pyramid")
+    (legal,) = _functions(fast.gen.source, "legal_")
+    sources = re.findall(r"for u_(\w) in \((_v\d+) if \2 is not \.\.\. else \(\2 := \(\(", legal)
+    assert [p for p, _ in sources] == ["a", "b", "k"] and len({v for _, v in sources}) == 1
+    assert legal.count("_grow(") == 3  # (in those three places, each computed once at most)
+    assert not re.search(r"_h\d+ = s\[\d+\]\[-1\]", legal)  # the top never moved out alone
+    play_both(fast, compile_game("pyramid", optimize=False), seeds=tuple(range(4)))

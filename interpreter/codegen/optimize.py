@@ -897,7 +897,9 @@ class Optimizing(Exprs):
 
     def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
         """`Z is empty or ...`, `Z is not empty and ...`: after it, Z is not empty. A fact
-        inside one evaluation of an expression: what relies on it never moves out (INNER)."""
+        inside one evaluation of an expression: what relies on it never moves out of the
+        expression (INNER), though the expression, its test included, may (Pyramid's
+        `if waste is empty then free else free + [top of waste]`: `_Hoist.read`)."""
         h = fr.hoist
         if h is not None:
             h.conditional += 1  # what follows runs only if e allows it
@@ -905,7 +907,8 @@ class Optimizing(Exprs):
                 and self.cx.type_of(e.operand) == "zone"):
             try:
                 # known already (an unswitched test before the loops): that fact stands
-                h.guards.setdefault(value_key(self.cx, e.operand, fr.env), INNER)
+                h.guards.setdefault(value_key(self.cx, e.operand, fr.env),
+                                    INNER + len(getattr(h, "attempts", ())))
             except KeyError:  # a name bound inside the expression: no fact
                 pass
 
@@ -1102,7 +1105,11 @@ class _Hoist(Hoist):
     def read(self, level: int | None) -> None:
         super().read(level)
         if level is not None:
-            for att in self.attempts:
+            # a fact of an expression (INNER + d: stated while d quantifiers or defs were
+            # being lowered) is inside those d: they may still move, with the test that
+            # states it; what began inside the fact's arm may not
+            inside = level - INNER if level >= INNER else 0
+            for att in self.attempts[inside:]:
                 att.level = max(att.level, level)
 
 

@@ -180,3 +180,14 @@ def test_an_if_whose_arm_relies_on_its_own_test_moves_as_a_whole() -> None:
     assert legal.count("_grow(") == 3  # (in those three places, each computed once at most)
     assert not re.search(r"_h\d+ = s\[\d+\]\[-1\]", legal)  # the top never moved out alone
     play_both(fast, compile_game("pyramid", optimize=False), seeds=tuple(range(4)))
+
+
+def test_me_given_to_a_def_in_a_lowered_value_is_a_player() -> None:
+    """Blackjack's `won` (`result`, lowered as a statement's value): `me` given to a def
+    (`total(hand[me])` through its defs) is a player, as where the def is inlined in an
+    expression, so `hand[me]` is its slot with no range check; both play alike."""
+    fast = compile_game("blackjack")
+    (won,) = _functions(fast.gen.source, "won")
+    assert "_ix(me" not in won and "me.__class__" not in won
+    assert re.search(r"^    _a\d+ = \d+$", won, re.M)
+    play_both(fast, compile_game("blackjack", optimize=False), seeds=tuple(range(6)))

@@ -573,6 +573,8 @@ class Optimizing(Exprs):
                         lo, hi = loc.lo, loc.hi
                     elif isinstance(ae, A.Int):
                         lo = hi = ae.value
+                    if isinstance(ae, A.Me) and lo is None:  # a player, as in inline_def
+                        lo, hi = 1, cx.n
                     env[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                           hoisted=loc.hoisted if loc else False,
                                           param=loc.param if loc else None)

@@ -116,7 +116,9 @@ class Moves:
         if self.cx.optimize:
             for p in md.params:  # `taken in subsets of table where (sum ...) == c.rank`
                 known = summed_conjunct(p.source, p.name, p.where)
-                if known is not None:  # (the sets sum to it: no test)
+                # (the sets sum to it: no test; one that might fail stays, since it keeps
+                # the tests after it that might fail inside its loop)
+                if known is not None and not self.may_raise(known):
                     k = next((i for i, c in enumerate(conj) if c == known), None)
                     if k is not None:
                         del conj[k]

@@ -106,7 +106,9 @@ def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> Non
     """Pyramid's `free` cards (a def without parameters that loops) are what `pair`
     ranges over twice and `king` once: computed by the first generator that needs them
     and kept in a variable of the decision (set to `...` before the generators), where
-    each generator computed its own before. Scopa's `take` and `lay` share the values of
+    each generator computed its own before. (Within one generator its own hoisting
+    keeps such a value out of the loops: only values of two generators or more are the
+    decision's; Hearts' unswitched arms of `play` keep theirs.) Scopa's `take` and `lay` share the values of
     the table's cards they list the sums of (the same expression at two places of the
     file: its spans do not count). Plain code computes each in place; both play alike."""
     for game, some in (("pyramid", r"tuple\(\[\(s\[_q\d+\] or _E"), ("scopa", r"tuple\(\[RANK\[")):
@@ -115,8 +117,11 @@ def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> Non
         (legal,) = _functions(fast.gen.source, "legal_")
         shared = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
         assert shared
-        computed = re.findall(r"\((_\w+) := " + some, legal)  # every computation...
-        assert len(computed) >= 2 and set(computed) <= set(shared), computed  # ...shared
+        # every computation, in a value of the decision (around a generator's own, or not)
+        computed = re.findall(r"\((_v\d+) := (?:\((_h\d+) if \2 is not \.\.\. else \(\2 := )?"
+                              + some, legal)
+        assert len(computed) == len(re.findall(some, legal)) >= 2
+        assert {v for v, _ in computed} <= set(shared), computed
         moves = re.split(r"# move \w+", legal)[1:]
         assert sum(shared[0] in m for m in moves) >= 2  # (read by two generators or more)
         assert "_v" not in plain.gen.source.split("def legal_")[1].split("LEGAL =")[0]

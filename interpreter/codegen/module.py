@@ -251,9 +251,11 @@ def decision_generators(cx: Ctx, graph: FlowGraph, moves: Moves,
                                     counting.seen)
             if me is not None:  # (else the generator as it was written for any player)
                 gens[alt] = written[alt, me][0]
-            for key, n in written[alt, me][1].items():
-                count[key] = count.get(key, 0) + n
-        # the values of the state computed twice or more: computed once for the decision
+            for key in written[alt, me][1]:
+                count[key] = count.get(key, 0) + 1
+        # the values of the state that two generators or more compute: computed once for
+        # the decision (in one generator, the unswitched arms that compute it exclude
+        # each other, and its own hoisting keeps it out of the loops)
         keys = frozenset(k for k, n in count.items() if n > 1)
         used: set[str] = set()
         for alt in alts if keys else ():

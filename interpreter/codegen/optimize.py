@@ -1083,7 +1083,7 @@ class Sharing:
     computed the first time one of them needs it (where it stood: an error it raises is
     raised alike) and kept in a variable of the decision, set to `...` before the first
     generator. `keys` None: only count the values each generator computes (`seen`), to
-    find those that two or more computations share; else share those. `names`: the
+    find those that two or more generators compute; else share those. `names`: the
     variable of each shared value (one table for the module); `used`: those the
     generator read."""
 

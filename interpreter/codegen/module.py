@@ -228,7 +228,9 @@ def decision_generators(cx: Ctx, graph: FlowGraph, moves: Moves,
     """The legal-move generator of each move each decision offers, by decision node. In
     optimised code, where the decider is known when compiling (a constant player, or the
     only one), each move's generator is written again for that player: its moves are
-    constants."""
+    constants. In a decision that is not simultaneous, the values of the state that two
+    generators or more compute are computed once for the decision (`optimize.Sharing`):
+    the generators are written once counting them, then again sharing them."""
     g = cx.g
     names = list(g.moves)
     written: dict[tuple[int, int | None], tuple[list[str], dict[Any, int]]] = {}

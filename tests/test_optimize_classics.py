@@ -111,7 +111,7 @@ def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> Non
     decision's; Hearts' unswitched arms of `play` keep theirs.) Scopa's `take` and `lay` share the values of
     the table's cards they list the sums of (the same expression at two places of the
     file: its spans do not count). Plain code computes each in place; both play alike."""
-    for game, some in (("pyramid", r"tuple\(\[\(s\[_q\d+\] or _E"), ("scopa", r"tuple\(\[RANK\[")):
+    for game, some in (("pyramid", r"tuple\(\[s\[_q\d+\]\[-1\] for "), ("scopa", r"tuple\(\[RANK\[")):
         fast = compile_game(game)
         plain = compile_game(game, optimize=False)
         (legal,) = _functions(fast.gen.source, "legal_")
@@ -196,3 +196,19 @@ def test_me_given_to_a_def_in_a_lowered_value_is_a_player() -> None:
     assert "_ix(me" not in won and "me.__class__" not in won
     assert re.search(r"^    _a\d+ = \d+$", won, re.M)
     play_both(fast, compile_game("blackjack", optimize=False), seeds=tuple(range(6)))
+
+
+def test_the_body_of_a_quantifier_knows_its_where() -> None:
+    """`each place in pyramid where place is not empty and ...: top of place` (Pyramid's
+    free cards, Golf's column tops): the body runs only where the where holds, so the top
+    is taken with no check that the place has a card; plain code checks; both play
+    alike."""
+    for game in ("pyramid", "golf"):
+        fast = compile_game(game)
+        plain = compile_game(game, optimize=False)
+        (legal,) = _functions(fast.gen.source, "legal_")
+        assert re.search(r"tuple\(\[s\[(_q\d+)\]\[-1\] for \1 in Z_\w+ if \(\(?not not s\[\1\]",
+                         legal)
+        assert not re.search(r"\(s\[_q\d+\] or _E\(", legal)
+        assert re.search(r"\[\(s\[(_q\d+)\] or _E\(\d+\)\)\[-1\] for \1 in ", plain.gen.source)
+        play_both(fast, plain, seeds=tuple(range(4)))

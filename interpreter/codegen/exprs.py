@@ -827,8 +827,17 @@ class Exprs:
         if e.where is not None and kept == [e.where]:
             where = self.expr(e.where, inner)
         elif kept:  # (a conjunct the sets' sum guarantees left out: the others in order)
-            where = " and ".join(f"({self.expr(c, inner)})" for c in kept)
-        body = self.as_tuple(e.body, inner) if e.body is not None else None
+            where = " and ".join(f"({self.expr(t, inner)})" for t in kept)
+        body = None
+        if e.body is not None:
+            # the body runs where the where holds (`each place in pyramid where place is
+            # not empty: top of place` takes the top unchecked)
+            saved = self.chain_start(inner)
+            for test in kept:
+                for fact in _conjuncts(test):
+                    self.chain_fact(fact, "and", inner)
+            body = self.as_tuple(e.body, inner)
+            self.chain_end(inner, saved)
         pure = (names.draws, names.impure) == drew  # no random draw, no change
         cond = f" if {where}" if where else ""
         k = e.kind

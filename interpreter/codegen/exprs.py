@@ -361,8 +361,13 @@ class Exprs:
             loc = self.cx.local(o, fr.env)
             if fr.tables is None and not (loc is not None and loc.certain):
                 here = f"{obj} in s[{zone}]"
-        fast = f"PUB[{zone}]" if faces is None else f"(PUB[{zone}] != ({obj} in s[{faces}]))"
+        fast = (f"PUB[{zone}]" if faces is None
+                else f"(PUB[{zone}] != ({obj} in {self.turned(faces, fr)}))")
         return f"({fast} if {here} else {slow()})" if here else fast
+
+    def turned(self, faces: int, fr: Frame) -> str:
+        """The cards turned (a membership test's operand): the slot's tuple."""
+        return f"s[{faces}]"
 
     def position_of(self, e: A.PositionOf, fr: Frame) -> str:
         return f"{self.cx.helper('_posof')}(s[{self.expr(e.zone, fr)}], {self.expr(e.card, fr)})"
@@ -817,8 +822,22 @@ class Exprs:
     def _quant(self, e: A.Quant, var: str, src: str, inner: Frame, fr: Frame) -> str:
         names = self.cx.names
         drew = (names.draws, names.impure)
-        where = self.expr(e.where, inner) if e.where is not None else None
-        body = self.as_tuple(e.body, inner) if e.body is not None else None
+        kept = where_left(e, self.cx.optimize)
+        where: str | None = None
+        if e.where is not None and kept == [e.where]:
+            where = self.expr(e.where, inner)
+        elif kept:  # (a conjunct the sets' sum guarantees left out: the others in order)
+            where = " and ".join(f"({self.expr(t, inner)})" for t in kept)
+        body = None
+        if e.body is not None:
+            # the body runs where the where holds (`each place in pyramid where place is
+            # not empty: top of place` takes the top unchecked)
+            saved = self.chain_start(inner)
+            for test in kept:
+                for fact in _conjuncts(test):
+                    self.chain_fact(fact, "and", inner)
+            body = self.as_tuple(e.body, inner)
+            self.chain_end(inner, saved)
         pure = (names.draws, names.impure) == drew  # no random draw, no change
         cond = f" if {where}" if where else ""
         k = e.kind
@@ -831,6 +850,9 @@ class Exprs:
             # is Z's alone) and draws nothing: the same for every value, so tested once
             return (f"(not {plain_src} or bool({body}))" if k == "all"
                     else f"(bool({plain_src}) and bool({body}))")
+        if k == "any" and not body and not where and self.cx.optimize and isinstance(
+                e.source, A.Subsets):  # (the sets a tuple: some set is there)
+            return f"bool({src})"
         if k == "any":
             member = self._any_attr_equal(e, plain_src, src, inner)
             if member is not None:
@@ -894,3 +916,45 @@ def _cheap(e: A.Expr) -> bool:
     if isinstance(e, A.Attr):
         e = e.obj
     return isinstance(e, (A.Int, A.Name, A.Me))
+
+
+def summed_conjunct(source: A.Expr, var: str, where: A.Expr | None) -> A.Expr | None:
+    """The conjunct of `where` that `source`, `subsets of Z` with its sum filled in by the
+    builder (`lang.builder.pruned`: `(sum x in S: E) == T`), already guarantees: every set
+    `_subsets` gives sums to T. Testing it again changes nothing: E was evaluated for every
+    card of Z and T once when the sets were listed (an error would have stopped them
+    there), and a set of Z's cards sums to T. None when there is no such conjunct."""
+    if (not isinstance(source, A.Subsets) or where is None or source.values is None
+            or source.target is None or not isinstance(source.values, A.Quant)):
+        return None
+    values = source.values
+    for c in _conjuncts(where):
+        if not (isinstance(c, A.Binary) and c.op == "=="):
+            continue
+        for q, t in ((c.left, c.right), (c.right, c.left)):
+            if (isinstance(q, A.Quant) and q.kind == "sum" and q.where is None
+                    and isinstance(q.source, A.Name) and q.source.name == var
+                    and q.var == values.var and t == source.target
+                    and (q.body == values.body if q.body is not None
+                         else values.body == A.Name(q.var))):
+                return c
+    return None
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def where_left(e: A.Quant, optimize: bool) -> list[A.Expr]:
+    """The conjuncts of a quantifier's `where` left to test, in order: optimised, without
+    the one its `subsets of Z` source guarantees (`summed_conjunct`)."""
+    if e.where is None:
+        return []
+    known = None
+    if optimize and not (e.kind == "all" and e.body is None):  # (there the test itself)
+        known = summed_conjunct(e.source, e.var, e.where)
+    if known is None:
+        return [e.where]
+    return [c for c in _conjuncts(e.where) if c is not known]

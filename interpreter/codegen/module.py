@@ -24,6 +24,8 @@ and folding of constants the checker folds (a constant index, range or divisor).
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ..cards import SUITS
@@ -34,7 +36,7 @@ from .exprs import Exprs
 from .flow import Decision, FlowGraph, FlowLowering
 from .layout import ZoneSlot
 from .moves import Moves
-from .optimize import Optimizing
+from .optimize import Optimizing, Sharing
 from .runtime import STEPS
 from .step import step_code
 from .stmts import Stmts
@@ -226,23 +228,50 @@ def decision_generators(cx: Ctx, graph: FlowGraph, moves: Moves,
     """The legal-move generator of each move each decision offers, by decision node. In
     optimised code, where the decider is known when compiling (a constant player, or the
     only one), each move's generator is written again for that player: its moves are
-    constants."""
+    constants. In a decision that is not simultaneous, the values of the state that two
+    generators or more compute are computed once for the decision (`optimize.Sharing`):
+    the generators are written once counting them, then again sharing them."""
     g = cx.g
     names = list(g.moves)
-    written: dict[tuple[int, int], list[str]] = {}
+    written: dict[tuple[int, int | None], tuple[list[str], dict[Any, int]]] = {}
+    shared: dict[tuple[int, int | None, frozenset[Any]], tuple[list[str], set[str]]] = {}
+    share_names: dict[Any, str] = {}  # the variable of each shared value
     out: dict[int, dict[int, list[str]]] = {}
     for d in graph.decisions.values():
         me = d.who if d.who is not None else 1 if cx.n == 1 else None
-        if not cx.optimize or cx.coverage or d.simultaneous or me is None:
+        if not cx.optimize or cx.coverage or d.simultaneous:
             out[d.node] = generators
             continue
         gens = dict(generators)
-        for alt in d.alts:
-            if alt < len(names):  # (not the pass of an optional choice)
-                if (alt, me) not in written:
-                    written[alt, me] = moves.generator(g.moves[names[alt]], alt,
-                                                       f"move {names[alt]}", me)
-                gens[alt] = written[alt, me]
+        alts = [alt for alt in d.alts if alt < len(names)]  # (not the pass of a choice)
+        count: dict[Any, int] = {}
+        for alt in alts:
+            if (alt, me) not in written:
+                counting = Sharing(None, share_names)
+                written[alt, me] = (moves.generator(g.moves[names[alt]], alt,
+                                                    f"move {names[alt]}", me, counting),
+                                    counting.seen)
+            if me is not None:  # (else the generator as it was written for any player)
+                gens[alt] = written[alt, me][0]
+            for key in written[alt, me][1]:
+                count[key] = count.get(key, 0) + 1
+        # the values of the state that two generators or more compute: computed once for
+        # the decision (in one generator, the unswitched arms that compute it exclude
+        # each other, and its own hoisting keeps it out of the loops)
+        keys = frozenset(k for k, n in count.items() if n > 1)
+        used: set[str] = set()
+        for alt in alts if keys else ():
+            if keys.isdisjoint(written[alt, me][1]):
+                continue
+            if (alt, me, keys) not in shared:
+                sharing = Sharing(keys, share_names)
+                shared[alt, me, keys] = (moves.generator(g.moves[names[alt]], alt,
+                                                         f"move {names[alt]}", me, sharing),
+                                         sharing.used)
+            gens[alt], vars_ = shared[alt, me, keys]
+            used |= vars_
+        if used:
+            gens[alts[0]] = [f"{v} = ..." for v in sorted(used)] + gens[alts[0]]
         out[d.node] = gens
     return out
 
@@ -302,14 +331,14 @@ def results(x: Exprs) -> list[str]:
     out.append("def won(s, me):")
     if g.result is not None and g.result.cond is not None:
         out.append(reset)
-        out.append(f"    return bool({x.expr(g.result.cond, Frame(dict(me), 'result'))})")
+        out += _returned(x, g.result.cond, Frame(dict(me), "result"), "bool({})")
     else:
         out.append("    return False")
     out.append("")
     out.append("def pushed(s, me):")  # `result against ROLE: ..., push when COND`
     if g.result is not None and g.result.push is not None:
         out.append(reset)
-        out.append(f"    return bool({x.expr(g.result.push, Frame(dict(me), 'result'))})")
+        out += _returned(x, g.result.push, Frame(dict(me), "result"), "bool({})")
     else:
         out.append("    return False")
     out.append("")
@@ -318,8 +347,7 @@ def results(x: Exprs) -> list[str]:
         out.append(f"def inv_{inv.name}(s, _legal):")
         out.append(reset)
         test = "not " if inv.negated else ""  # `expect never COND`
-        out.append(f"    return {test}bool("
-                   f"{x.expr(inv.cond, Frame({}, f'invariant {inv.name}'))})")
+        out += _returned(x, inv.cond, Frame({}, f"invariant {inv.name}"), test + "bool({})")
         out.append("")
         names.append(inv.name)
     out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in names) + ")")
@@ -327,11 +355,24 @@ def results(x: Exprs) -> list[str]:
     for k, xp in enumerate(g.expects):
         out.append(f"def exp_{k}(s, _legal):")
         out.append(reset)
-        out.append(f"    return bool({x.expr(xp.cond, Frame({}, f'expect {k}'))})")
+        out += _returned(x, xp.cond, Frame({}, f"expect {k}"), "bool({})")
         out.append("")
     out.append("EXPECTS = (" + "".join(f"({xp.title!r}, exp_{k}), "
                                        for k, xp in enumerate(g.expects)) + ")")
     return out
+
+
+def _returned(x: Exprs, e: A.Expr, fr: Frame, wrap: str) -> list[str]:
+    """The lines of a function body that returns `wrap` of e's value. Optimised, the value
+    is lowered as a statement's (`Optimizing.into`): a quantifier is a loop of statements
+    that stops at the answer (an invariant's `all place in pyramid: ...`), not a generator
+    that `all` drains."""
+    if not isinstance(x, Optimizing):
+        return [f"    return {wrap.format(x.expr(e, fr))}"]
+    w = CodeWriter("    ")
+    code = x.into(e, fr, w, keep=False)
+    w.line(f"return {wrap.format(code)}")
+    return w.lines
 
 
 def def_functions(x: Exprs) -> list[str]:

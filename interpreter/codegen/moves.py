@@ -16,7 +16,8 @@ import attrs
 from ..lang import BUILTINS, elem
 from ..lang import ast as A
 from .context import Ctx
-from .optimize import new_hoist, unrolled_levels, value_key
+from .exprs import summed_conjunct
+from .optimize import Sharing, new_hoist, unrolled_levels, value_key
 from .stmts import Stmts, assigns
 from .writer import INDENT, CodeWriter, Frame, Local
 
@@ -40,6 +41,7 @@ class Moves:
         self.x = stmts.x
         self.cx = stmts.cx
         self.me = Local("me")  # `me` in the generator being written (see `generator`)
+        self.share: Sharing | None = None  # ...and what it shares with its decision's
 
     def lower(self, name: str, md: A.MoveDecl) -> MoveCode:
         cx = self.cx
@@ -103,18 +105,31 @@ class Moves:
         lines.append("")
         return lines
 
-    def generator(self, md: A.MoveDecl, mid: int, rule: str, me: int | None = None
-                  ) -> list[str]:
+    def generator(self, md: A.MoveDecl, mid: int, rule: str, me: int | None = None,
+                  share: Sharing | None = None) -> list[str]:
         """The legal-move generator of one move, as a block of lines (indented from 0)
         that appends `(me, mid, args...)` to `out` for every legal combination. `me`: the
         decider where a decision knows it when compiling (optimised code: then the moves
-        listed are constants, `(1, 2, 3)`, not tuples built for each decision)."""
+        listed are constants, `(1, 2, 3)`, not tuples built for each decision). `share`:
+        the values of the state it shares with the other generators of its decision
+        (`optimize.Sharing`)."""
         conj: list[_Conj] = list(conjuncts(md.when)) if md.when is not None else []
+        if self.cx.optimize:
+            for p in md.params:  # `taken in subsets of table where (sum ...) == c.rank`
+                known = summed_conjunct(p.source, p.name, p.where)
+                # (the sets sum to it: no test; one that might fail stays, since it keeps
+                # the tests after it that might fail inside its loop)
+                if known is not None and not self.may_raise(known):
+                    k = next((i for i, c in enumerate(conj) if c == known), None)
+                    if k is not None:
+                        del conj[k]
         self.me = Local("me") if me is None else Local(str(me), None, me, me)
+        self.share = share
         try:
             return self.unswitched(md, mid, rule, conj, ())
         finally:
             self.me = Local("me")
+            self.share = None
 
     def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[_Conj],
                    guards: tuple[A.Expr, ...], depth: int = 0,
@@ -214,7 +229,8 @@ class Moves:
             floor = max(floor, lvl)
             levels[lvl].append(c)
         # tables for defs of a constant-range parameter, filled before the loops
-        fr = Frame({"me": attrs.evolve(self.me, level=0)}, rule, hoist=new_hoist(cx),
+        fr = Frame({"me": attrs.evolve(self.me, level=0)}, rule,
+                   hoist=new_hoist(cx, self.share),
                    tables={} if cx.optimize else None)
         gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md), guards)
         w = CodeWriter()

@@ -27,6 +27,7 @@ moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -34,7 +35,7 @@ import attrs
 
 from ..lang import ast as A
 from .context import Ctx
-from .exprs import Exprs
+from .exprs import Exprs, where_left
 from .writer import INDENT, INNER, CodeWriter, Frame, Hoist, Local
 
 INLINE_DEPTH = 12  # deeper than this, a def is called
@@ -263,6 +264,23 @@ class Optimizing(Exprs):
         finally:
             h.attempts.pop()
         level = max(att.level, 0)
+        share = h.share if isinstance(h, _Hoist) else None
+        if (share is not None and costly and level == 0 and not att.blocked
+                and names.impure == impure and not code.isidentifier()):
+            # a value of the state alone that loops: shared by the decision's generators
+            if share.keys is None:
+                share.seen[key] = share.seen.get(key, 0) + 1
+            elif key in share.keys:
+                var = share.names.get(key)
+                if var is None:
+                    var = share.names[key] = names.tmp("v")
+                share.used.add(var)
+                once = f"({var} if {var} is not ... else ({var} := {code}))"
+                if h.cur > 0 and names.unsafe == unsafe and not (costly and h.conditional):
+                    names.walrus = walrus  # (a statement before the loops)
+                    return h.hoist(0, ("shared",) + key, once, names)
+                names.walrus += 1
+                return once
         if att.blocked or level >= h.cur or names.impure != impure or code.isidentifier():
             # it reads this loop's parameter, or changes the state: in place; or it is a
             # name already (a variable hoisted inside it: `led` of `(bottom of trick).suit`)
@@ -276,6 +294,18 @@ class Optimizing(Exprs):
         var = h.hoist(level, ("once",) + key, "...", names)
         names.walrus += 1
         return f"({var} if {var} is not ... else ({var} := {code}))"
+
+    def turned(self, faces: int, fr: Frame) -> str:
+        """In a loop (a legal-move generator's parameter loops, a quantifier's loop of
+        statements), the cards turned as a set made once before the outermost loop:
+        the state cannot change there, and each card's face is then one lookup, not a
+        search of the tuple (Klondike: every face-up card of every column, each step)."""
+        h = fr.hoist
+        if not isinstance(h, _Hoist) or h.cur == 0:
+            return super().turned(faces, fr)
+        while h.outer is not None:
+            h = h.outer
+        return h.hoist(0, ("turned",), f"frozenset(s[{faces}])", self.cx.names)
 
     def index(self, e: A.Index, fr: Frame) -> str:
         h = fr.hoist
@@ -295,7 +325,7 @@ class Optimizing(Exprs):
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
         h = fr.hoist
-        if not arg_exprs and isinstance(h, _Hoist) and h.cur > 0:
+        if not arg_exprs and isinstance(h, _Hoist) and (h.cur > 0 or h.share is not None):
             # a def without parameters (Arsène's `led`) is a value of the state: like a
             # quantifier, computed once at the level whose values it reads
             return self.hoisted(h, fr, ("def", d.name),
@@ -495,7 +525,16 @@ class Optimizing(Exprs):
         whose operand needs statements computes its operands first, in their order. The
         loops draw from the step budget as the expressions do (`charge`). Returns the
         code of the value."""
-        if fr.hoist is not None or fr.tables is not None or not self.flat(e):
+        h = fr.hoist
+        if h is not None and not (isinstance(h, _Hoist) and h.statements and isinstance(
+                e, A.Quant) and any(isinstance(n, A.Name) and n.name in fr.env
+                                    and fr.env[n.name].level != 0 for n in A.walk(e))):
+            # a legal-move generator: expressions; the body of a quantifier's loop: a loop
+            # for a quantifier that reads what the loop binds (`all k in 1..size(a): ...`
+            # in `all a in column: ...`), else the expression, hoisted out of the loop
+            # when it reads nothing of it (`min q in players: ...`)
+            return self.as_tuple(e, fr) if keep else self.expr(e, fr)
+        if fr.tables is not None or not self.flat(e):
             return self.as_tuple(e, fr) if keep else self.expr(e, fr)
         cx = self.cx
         names = cx.names
@@ -534,6 +573,8 @@ class Optimizing(Exprs):
                         lo, hi = loc.lo, loc.hi
                     elif isinstance(ae, A.Int):
                         lo = hi = ae.value
+                    if isinstance(ae, A.Me) and lo is None:  # a player, as in inline_def
+                        lo, hi = 1, cx.n
                     env[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                           hoisted=loc.hoisted if loc else False,
                                           param=loc.param if loc else None)
@@ -669,6 +710,7 @@ class Optimizing(Exprs):
             return deck
         if k == "count" and e.where is None and e.body is None:
             return None
+
         if k == "sum" and cx.type_of(e) != "int":
             return None
         if k in ("min", "max") and not (self.short(e.source, fr) and self.leaf((e.where, e.body))):
@@ -686,7 +728,9 @@ class Optimizing(Exprs):
         # hoisted before the loop (at once if it cannot fail, else the first time it is
         # reached: `tricks[w]` in `first q in ... where tricks[q] == tricks[w]`). The
         # names bound by statements around it hold still while it runs: level 0.
-        h = _Hoist()
+        h = _Hoist(statements=True)  # (a quantifier in its body: a loop in this one)
+        if isinstance(fr.hoist, _Hoist) and fr.hoist.statements:
+            h.outer = fr.hoist
         h.enter(0)
         h.enter(1)
         h.cur = 1
@@ -704,8 +748,14 @@ class Optimizing(Exprs):
         out = w
         w = CodeWriter(out.ind + INDENT)
         if where is not None:
-            w.line(f"if not {self.into(where, inner, w, keep=False)}: continue")
+            for test in where_left(e, True):  # (less a conjunct the sets' sum guarantees)
+                w.line(f"if not {self.into(test, inner, w, keep=False)}: continue")
+        drew = (names.draws, names.impure)
         b = self.into(body, inner, w) if body is not None else None
+        if (k in ("any", "all") and e.where is None and b is not None and not w.lines
+                and not h.levels[0].lines and (names.draws, names.impure) == drew
+                and not re.search(rf"\b{var}\b", b)):
+            return None  # a test that reads nothing of the value: the expression's, once
         if k == "any":
             w.line(f"if {b}:" if b is not None else "if True:")
             w.line(f"    {r} = True")
@@ -849,7 +899,9 @@ class Optimizing(Exprs):
 
     def chain_fact(self, e: A.Expr, op: str, fr: Frame) -> None:
         """`Z is empty or ...`, `Z is not empty and ...`: after it, Z is not empty. A fact
-        inside one evaluation of an expression: what relies on it never moves out (INNER)."""
+        inside one evaluation of an expression: what relies on it never moves out of the
+        expression (INNER), though the expression, its test included, may (Pyramid's
+        `if waste is empty then free else free + [top of waste]`: `_Hoist.read`)."""
         h = fr.hoist
         if h is not None:
             h.conditional += 1  # what follows runs only if e allows it
@@ -857,7 +909,8 @@ class Optimizing(Exprs):
                 and self.cx.type_of(e.operand) == "zone"):
             try:
                 # known already (an unswitched test before the loops): that fact stands
-                h.guards.setdefault(value_key(self.cx, e.operand, fr.env), INNER)
+                h.guards.setdefault(value_key(self.cx, e.operand, fr.env),
+                                    INNER + len(getattr(h, "attempts", ())))
             except KeyError:  # a name bound inside the expression: no fact
                 pass
 
@@ -997,13 +1050,14 @@ def _arithmetic_of_once(body: A.Expr, param: str) -> bool:
 
 def value_key(cx: Ctx, e: Any, env: dict[str, Local]) -> Any:
     """A key equal for two expressions that certainly have the same value here: the same
-    tree, with each name bound to the same local (or to the same global)."""
+    tree, with each name bound to the same local (or to the same global); where they
+    stand in the source (their spans: no part of the tree's equality) does not count."""
     if isinstance(e, (A.Name, A.Me)):
         loc = cx.local(e, env)
         return ("local", loc.code) if loc is not None else ("name", getattr(e, "name", "me"))
     if isinstance(e, (A.Expr, A.Stmt)):
         return (type(e).__name__,) + tuple(value_key(cx, getattr(e, f.name), env)
-                                           for f in attrs.fields(type(e)) if f.name != "span")
+                                           for f in attrs.fields(type(e)) if f.eq)
     if isinstance(e, tuple):
         return tuple(value_key(cx, x, env) for x in e)
     return e
@@ -1021,21 +1075,49 @@ class _Attempt:
 
 
 @attrs.define
+class Sharing:
+    """The values of the state the legal-move generators of one decision share (a def
+    without parameters, a quantifier, reading no parameter, that loops over values:
+    Pyramid's `free` cards, which its `pair` and `king` moves both range over). The generators of a decision run one
+    after the other on the same state, so such a value is the same in each: it is
+    computed the first time one of them needs it (where it stood: an error it raises is
+    raised alike) and kept in a variable of the decision, set to `...` before the first
+    generator. `keys` None: only count the values each generator computes (`seen`), to
+    find those that two or more generators compute; else share those. `names`: the
+    variable of each shared value (one table for the module); `used`: those the
+    generator read."""
+
+    keys: frozenset[Any] | None
+    names: dict[Any, str]
+    seen: dict[Any, int] = attrs.Factory(dict)
+    used: set[str] = attrs.Factory(set)
+
+
+@attrs.define
 class _Hoist(Hoist):
     """Hoist, with the quantifiers being lowered that might move (innermost last)."""
 
     attempts: list[_Attempt] = attrs.Factory(list)
+    share: Sharing | None = None
+    # the body of a quantifier lowered to a loop of statements (`loop_quant`): what it
+    # evaluates may be statements too (a quantifier in it a loop inside the loop)
+    statements: bool = False
+    outer: _Hoist | None = None  # (that loop's, in the body of another such loop)
 
     def read(self, level: int | None) -> None:
         super().read(level)
         if level is not None:
-            for att in self.attempts:
+            # a fact of an expression (INNER + d: stated while d quantifiers or defs were
+            # being lowered) is inside those d: they may still move, with the test that
+            # states it; what began inside the fact's arm may not
+            inside = level - INNER if level >= INNER else 0
+            for att in self.attempts[inside:]:
                 att.level = max(att.level, level)
 
 
-def new_hoist(cx: Ctx) -> Hoist | None:
+def new_hoist(cx: Ctx, share: Sharing | None = None) -> Hoist | None:
     """The hoisting state of a legal-move generator (None in plain code)."""
-    return _Hoist() if cx.optimize else None
+    return _Hoist(share=share) if cx.optimize else None
 
 
 def unrolled_levels(cx: Ctx, md: A.MoveDecl) -> set[int]:

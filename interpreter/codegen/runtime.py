@@ -75,6 +75,10 @@ STEPS = 1_000_000
 MAX_LIST = 100_000  # elements of a list a rule keeps or builds
 MAX_SETS = 10_000  # sets of cards one `subsets of Z` (or `c in N of Z`) may give
 SET_CACHE = 512  # argument tuples whose sets are kept (per compiled game)
+# sets of at most this many cards whose values must sum to a target are read from a list of
+# the sums of all their subsets (2**n, built once for the cards and shared by every target),
+# not searched for: Scopa's captures (2**10 sets are fewer than MAX_SETS)
+SUM_TABLE = 10
 
 
 SAFE_BUILTINS = {
@@ -98,6 +102,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     # the sets of `_subsets`, by their arguments (a pure function of them): a search that
     # looks at many moves meets the same hands again
     set_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
+    # the last cards whose subset sums were listed (`_sets`): their key (cards, values),
+    # their ids in deck order, the sum of each subset by its mask
+    sums_of: list[Any] = [None, (), [0]]
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
@@ -236,6 +243,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             if k is not None:
                 return tuple(combinations(ids0, k))
             return tuple(c for i in range(n + 1) for c in combinations(ids0, i))
+        if n <= SUM_TABLE:
+            return _summed(seq, k, vals, target, sid)
         pairs = sorted(zip(seq, vals, strict=True))
         ids = [c for c, _ in pairs]
         vs = [v for _, v in pairs]
@@ -272,6 +281,42 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
 
         walk(0, 0)
         return tuple(out)
+
+    def _summed(seq: tuple[int, ...], k: int | None, vals: tuple[int, ...], target: int,
+                sid: int) -> tuple[tuple[int, ...], ...]:
+        """`_sets` of a few cards with a sum: the same sets in the same order, read from the
+        sums of all 2**n subsets. A subset is a mask whose bit n-1-i stands for the i-th
+        card in deck order: the search's order (each card taken before it is left out) is
+        the masks' descending order. The sums are listed once for the cards (the last
+        cards kept: the targets of one decision share them); each call draws 2**n steps
+        from the budget, one a subset looked at."""
+        key = (seq, vals)
+        if sums_of[0] != key:
+            pairs = sorted(zip(seq, vals, strict=True))
+            sums = [0]
+            for _, v in reversed(pairs):  # the last card first: bit 0
+                sums += [x + v for x in sums]
+            sums_of[:] = key, [c for c, _ in pairs], sums
+        _, ids, sums = sums_of
+        b = budget[0] - len(sums)
+        budget[0] = b
+        if b < 0:
+            _over(sid)
+        masks = []
+        m = -1
+        find = sums.index
+        try:
+            while True:
+                m = find(target, m + 1)
+                masks.append(m)
+        except ValueError:
+            pass
+        if k is not None:
+            masks = [m for m in masks if m.bit_count() == k]
+        bits = range(len(ids) - 1, -1, -1)
+        return tuple([tuple([c for c, j in zip(ids, bits, strict=True)
+                             if m >> j & 1])
+                      for m in reversed(masks)])
 
     @export
     def _min(seq: Any, sid: int) -> int:

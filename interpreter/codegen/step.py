@@ -6,11 +6,25 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..lang import ast as A
 from .exprs import Exprs
 from .flow import Finish, FlowGraph, Goto
 from .runtime import STEPS
 from .stmts import LOOP_LIMIT
-from .writer import Frame
+from .writer import CodeWriter, Frame
+
+
+def end_test(x: Exprs, cond: A.Expr) -> tuple[list[str], str]:
+    """An end condition's test: the statements that compute it (optimised, a quantifier is
+    a loop of statements that stops at the answer: `Optimizing.into`), and the code of its
+    truth value."""
+    fr = Frame({}, "end")
+    into = getattr(x, "into", None)
+    if into is None:
+        return [], x.expr(cond, fr)
+    w = CodeWriter()
+    code = into(cond, fr, w, keep=False)
+    return w.lines, code
 
 
 def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None = None,
@@ -47,7 +61,9 @@ def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None =
     else:
         lines.append("    _legal = LEGAL[s[0]](s)")
     for i, e in enumerate(g.ends):  # inline: this runs every step
-        lines.append(f"    if {x.expr(e.cond, Frame({}, 'end'))}:")
+        pre, cond = end_test(x, e.cond)
+        lines += ["    " + ln for ln in pre]
+        lines.append(f"    if {cond}:")
         lines.append(f"        s[4] = END_REASONS[{i}]")
         lines.append("        return []")
     lines.append("    return _legal")
@@ -155,7 +171,7 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
     g = cx.g
     decisions = graph.decisions
     before = cx.names.draws
-    ends = [x.expr(e.cond, Frame({}, "end")) for e in g.ends]
+    ends = [end_test(x, e.cond) for e in g.ends]
     ends_draw = cx.names.draws != before
 
     def drawing(moves: set[int] | None, alts: tuple[int, ...]) -> bool:
@@ -177,7 +193,8 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
             out += [ind + ln for ln in body[:-1]] + [f"{ind}_legal = out"]
         else:
             out.append(f"{ind}_legal = legal_{k}(s)")
-        for i, cond in enumerate(ends):
+        for i, (pre, cond) in enumerate(ends):
+            out += [ind + ln for ln in pre]
             out += [f"{ind}if {cond}:", f"{ind}    s[4] = END_REASONS[{i}]",
                     f"{ind}    return []"]
         out.append(f"{ind}return _legal")

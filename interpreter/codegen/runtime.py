@@ -102,9 +102,10 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     # the sets of `_subsets`, by their arguments (a pure function of them): a search that
     # looks at many moves meets the same hands again
     set_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
-    # the last cards whose subset sums were listed (`_sets`): their key (cards, values),
-    # their ids in deck order, the sum of each subset by its mask
-    sums_of: list[Any] = [None, (), [0]]
+    # the last cards whose subset sums were listed (`_summed`): one tuple of their key
+    # (cards, values), their ids in deck order and the sum of each subset by its mask,
+    # read and replaced whole (threads that play the same game see one or the other)
+    sums_of: list[Any] = [(None, (), [0])]
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
@@ -291,13 +292,14 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         cards kept: the targets of one decision share them); each call draws 2**n steps
         from the budget, one a subset looked at."""
         key = (seq, vals)
-        if sums_of[0] != key:
+        last = sums_of[0]
+        if last[0] != key:
             pairs = sorted(zip(seq, vals, strict=True))
             sums = [0]
             for _, v in reversed(pairs):  # the last card first: bit 0
                 sums += [x + v for x in sums]
-            sums_of[:] = key, [c for c, _ in pairs], sums
-        _, ids, sums = sums_of
+            last = sums_of[0] = (key, [c for c, _ in pairs], sums)
+        _, ids, sums = last
         b = budget[0] - len(sums)
         budget[0] = b
         if b < 0:

@@ -928,16 +928,11 @@ def summed_conjunct(source: A.Expr, var: str, where: A.Expr | None) -> A.Expr | 
             or source.target is None or not isinstance(source.values, A.Quant)):
         return None
     values = source.values
-    for c in _conjuncts(where):
-        if not (isinstance(c, A.Binary) and c.op == "=="):
-            continue
-        for q, t in ((c.left, c.right), (c.right, c.left)):
-            if (isinstance(q, A.Quant) and q.kind == "sum" and q.where is None
-                    and isinstance(q.source, A.Name) and q.source.name == var
-                    and q.var == values.var and t == source.target
-                    and (q.body == values.body if q.body is not None
-                         else values.body == A.Name(q.var))):
-                return c
+    for c, q, t in A.sum_tests(where, var):
+        if (q.var == values.var and t == source.target
+                and (q.body == values.body if q.body is not None
+                     else values.body == A.Name(q.var))):
+            return c
     return None
 
 

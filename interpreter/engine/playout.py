@@ -330,32 +330,30 @@ class Machine:
 
     def _start(self, seed: int) -> tuple[list[Any], list[Move]]:
         """The deal of `seed`, the flow run to the first decision, and its legal moves."""
+        s, legal = self._dealt(seed, self._settle)  # (a new state per game: bots, search)
+        return s, legal if type(legal) is list else list(legal)
+
+    def _dealt(self, seed: int, settle: Callable[[list[Any]], Sequence[Move]]
+               ) -> tuple[list[Any], Sequence[Move]]:
+        """The deal, the flow to the first decision and its moves, as one call each; where
+        one fails, again part by part (the same seed: it fails the same way), for the
+        error that names the rule, the moves then listed by `settle`."""
         s = self._blank.copy()
         s[RNG] = seed
-        try:  # as one call each (a new state per game: the loop of bots and search)
+        try:
             self._setup(s)
             self._gen_run(s, s[PC])
-            legal = self._gen_settle(s)
-        except Exception:  # again part by part (the same seed: it fails the same way),
-            s = self._init_slots(seed)  # for the error that names the rule
+            return s, self._gen_settle(s)
+        except Exception:
+            s = self._init_slots(seed)
             self._run(s)
-            return s, self._settle(s)
-        return s, legal if type(legal) is list else list(legal)
+            return s, settle(s)
 
     # ------------------------------------------------------------------ playouts
     def random_playout(self, seed: int, rng: random.Random,
                        max_moves: int = 1_000_000) -> tuple[list[Any], int]:
         """Play uniformly random legal moves on a mutable state; return it and the move count."""
-        s = self._blank.copy()
-        s[RNG] = seed
-        try:  # the deal, the flow to the first decision and its moves, as one call each
-            self._setup(s)
-            self._gen_run(s, s[PC])
-            legal = self._gen_settle(s)
-        except Exception:  # again part by part (the same seed: it fails the same way),
-            s = self._init_slots(seed)  # for the error that names the rule
-            self._run(s)
-            legal = self._settle_lazily(s)
+        s, legal = self._dealt(seed, self._settle_lazily)
         return s, self._play_randomly(s, legal, rng, max_moves)
 
     def _play_randomly(self, s: list[Any], legal: Sequence[Move], rng: random.Random,

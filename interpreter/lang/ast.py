@@ -698,3 +698,22 @@ class PositionOf(Expr):
 
     card: Expr = attrs.field(factory=Expr)
     zone: Expr = attrs.field(factory=Expr)
+
+
+def sum_tests(where: Expr, var: str) -> Iterator[tuple[Expr, Quant, Expr]]:
+    """The conjuncts of `where` (an `and` of them) that compare a sum over the set `var`
+    with something, `(sum x in var: E) == T` or `T == (sum ...)`: each as (the conjunct,
+    the sum, T). The builder fills a subset's sum in from one (`builder.pruned`), and the
+    code generator knows it holds of every set listed (`exprs.summed_conjunct`)."""
+    stack = [where]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, Binary) and c.op == "and":
+            stack += (c.right, c.left)  # (left first)
+            continue
+        if not (isinstance(c, Binary) and c.op == "=="):
+            continue
+        for q, t in ((c.left, c.right), (c.right, c.left)):
+            if (isinstance(q, Quant) and q.kind == "sum" and q.where is None
+                    and isinstance(q.source, Name) and q.source.name == var):
+                yield c, q, t

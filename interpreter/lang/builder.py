@@ -723,24 +723,13 @@ def pruned(source: A.Expr, var: str, where: A.Expr | None) -> A.Expr:
     when E and T do not read S (the sum's pattern is the condition's own conjunct)."""
     if not isinstance(source, A.Subsets) or where is None or source.values is not None:
         return source
-    for c in _conjuncts(where):
-        if not (isinstance(c, A.Binary) and c.op == "=="):
-            continue
-        for q, t in ((c.left, c.right), (c.right, c.left)):
-            if (isinstance(q, A.Quant) and q.kind == "sum" and q.where is None
-                    and isinstance(q.source, A.Name) and q.source.name == var
-                    and q.var != var and not _reads(t, var)
-                    and (q.body is None or not _reads(q.body, var))):
-                body = q.body if q.body is not None else A.Name(q.var, span=q.span)
-                values = A.Quant("each", q.var, source.zone, None, body, span=q.span)
-                return attrs.evolve(source, values=values, target=t)
+    for _, q, t in A.sum_tests(where, var):
+        if (q.var != var and not _reads(t, var)
+                and (q.body is None or not _reads(q.body, var))):
+            body = q.body if q.body is not None else A.Name(q.var, span=q.span)
+            values = A.Quant("each", q.var, source.zone, None, body, span=q.span)
+            return attrs.evolve(source, values=values, target=t)
     return source
-
-
-def _conjuncts(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, A.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
 
 
 def _reads(e: A.Expr, name: str) -> bool:

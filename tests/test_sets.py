@@ -301,3 +301,50 @@ def test_sets_and_other_moves_are_drawn_alike_in_a_playout(sets_game: Any) -> No
             legal = g.legal_moves(st)
             st = g.apply(st, legal[rng.randrange(len(legal))])
         assert g.final_state(slots) == st
+
+
+ALL_SETS = '''game "AllSets"
+players 1
+deck standard
+zone table: face up
+zone pile: face up
+var every = false
+var some = false
+var fits = 0
+setup {
+  shuffle deck
+  move top 4 of deck to table
+}
+move go "go" {
+  every = all t in subsets of table where (sum x in t: x.rank) == 100
+  some = any t in subsets of table where (sum x in t: x.rank) == (top of table).rank
+  fits = count t in subsets of table where (sum x in t: x.rank) == (top of table).rank
+  move all of table to pile
+}
+flow {
+  1 chooses go
+}
+score = fits
+'''
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_all_where_without_a_body_tests_every_set(tmp_path: Path, optimize: bool) -> None:
+    """`all t in subsets of Z where (sum ...) == T` without a body says whether EVERY set
+    sums to T (the where is the test, language.md "Quantifiers"): false here, the empty set
+    summing to 0. The sets are not pruned to the ones that sum to T there (that made it
+    true); `any` and `count` with that where still use the pruned sets, and agree with a
+    count of the sets by hand."""
+    g = compile_text(tmp_path, ALL_SETS, optimize=optimize)
+    ranks_of = {str(r): r for r in range(2, 11)} | {"A": 1, "J": 11, "Q": 12, "K": 13}
+    for seed in range(1, 6):
+        st = g.new_state(seed)
+        ranks = [ranks_of[text[:-1]] for text in g.zone_cards(st, "table")]
+        assert len(ranks) == 4
+        st = g.apply(st, g.legal_moves(st)[0])
+        assert g.var(st, "every") is False
+        target = ranks[-1]  # (the top card's rank: a set of it alone sums to it)
+        expected = sum(1 for k in range(len(ranks) + 1)
+                       for t in itertools.combinations(ranks, k) if sum(t) == target)
+        assert expected >= 1
+        assert g.var(st, "some") is True and g.var(st, "fits") == expected

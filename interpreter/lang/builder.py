@@ -708,7 +708,11 @@ class _Builder:
                     where = self.expr(x.children[0])
                 else:
                     body = self.expr(x.children[0])
-            return A.Quant(str(c[0]), str(c[1]), pruned(self.expr(c[2]), str(c[1]), where),
+            # `all x in L where COND` without a body tests COND of every element (the
+            # where is the test, not a filter): its sets are not pruned to the ones that fit
+            kind = str(c[0])
+            keep = None if kind == "all" and body is None else where
+            return A.Quant(kind, str(c[1]), pruned(self.expr(c[2]), str(c[1]), keep),
                            where, body, span=sp)
         if d == "subsets_of":
             return A.Subsets(self.expr(c[0]), None, span=sp)

@@ -363,12 +363,10 @@ def results(x: Exprs) -> list[str]:
 
 
 def _returned(x: Exprs, e: A.Expr, fr: Frame, wrap: str) -> list[str]:
-    """The lines of a function body that returns `wrap` of e's value. Optimised, the value
-    is lowered as a statement's (`Optimizing.into`): a quantifier is a loop of statements
-    that stops at the answer (an invariant's `all place in pyramid: ...`), not a generator
-    that `all` drains."""
-    if not isinstance(x, Optimizing):
-        return [f"    return {wrap.format(x.expr(e, fr))}"]
+    """The lines of a function body that returns `wrap` of e's value, lowered as a
+    statement's (optimised, `Optimizing.into`: a quantifier is a loop of statements that
+    stops at the answer, an invariant's `all place in pyramid: ...`, not a generator that
+    `all` drains; plain code writes no statement)."""
     w = CodeWriter("    ")
     code = x.into(e, fr, w, keep=False)
     w.line(f"return {wrap.format(code)}")

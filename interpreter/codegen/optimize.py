@@ -710,7 +710,6 @@ class Optimizing(Exprs):
             return deck
         if k == "count" and e.where is None and e.body is None:
             return None
-
         if k == "sum" and cx.type_of(e) != "int":
             return None
         if k in ("min", "max") and not (self.short(e.source, fr) and self.leaf((e.where, e.body))):

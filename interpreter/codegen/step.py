@@ -16,14 +16,10 @@ from .writer import CodeWriter, Frame
 
 def end_test(x: Exprs, cond: A.Expr) -> tuple[list[str], str]:
     """An end condition's test: the statements that compute it (optimised, a quantifier is
-    a loop of statements that stops at the answer: `Optimizing.into`), and the code of its
-    truth value."""
-    fr = Frame({}, "end")
-    into = getattr(x, "into", None)
-    if into is None:
-        return [], x.expr(cond, fr)
+    a loop of statements that stops at the answer: `Optimizing.into`; plain code, none),
+    and the code of its truth value."""
     w = CodeWriter()
-    code = into(cond, fr, w, keep=False)
+    code = x.into(cond, Frame({}, "end"), w, keep=False)
     return w.lines, code
 
 

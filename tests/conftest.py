@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
-from cardgame.interpreter.engine import Game, Position, State, compile_game
+from cardgame.interpreter.engine import Game, Move, Position, State, compile_game
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_LETTERS = "shdc"  # the deck order: spades, hearts, diamonds, clubs
@@ -101,6 +101,19 @@ def random_walk(g: Game, seed: int, rng: random.Random, moves: int) -> State:
         st = g.apply(st, rng.choice(g.legal_moves(st)))
         assert g.check_invariants(st) == []
     return st
+
+
+def random_history(g: Game, seed: int, rng: random.Random, moves: int
+                   ) -> tuple[State, list[Move]]:
+    """A game from deal `seed` of `moves` uniformly random moves (`rng.choice` of the legal
+    moves; fewer if it ends): the state reached and the moves played."""
+    st = g.new_state(seed)
+    played: list[Move] = []
+    while len(played) < moves and not g.is_terminal(st):
+        m = rng.choice(g.legal_moves(st))
+        played.append(m)
+        st = g.apply(st, m)
+    return st, played
 
 
 def build_position(g: Game, zones: Mapping[str, Sequence[str]]) -> State:

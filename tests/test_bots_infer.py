@@ -12,6 +12,7 @@ from cardgame.interpreter.bots.ismcts import IsmctsLeadBot
 from cardgame.interpreter.bots.sampling import Worlds, move_loglik
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.observe import Record, Sampler, World, view
+from conftest import random_history
 from test_bots_model import greedy_game, same_choice_with_other_hidden_cards
 
 
@@ -36,13 +37,7 @@ def test_the_real_game_of_greedy_players_is_likelier_than_re_dealt_worlds() -> N
 def test_a_lower_temperature_judges_a_misfit_more_harshly() -> None:
     """A random player's moves are seldom greedy's: the colder the model, the less likely."""
     game = compile_game("interaction", players=4)
-    rng = random.Random(3)
-    s = game.new_state(9)
-    hist = []
-    while len(hist) < 14:
-        m = rng.choice(game.legal_moves(s))
-        hist.append(m)
-        s = game.apply(s, m)
+    s, hist = random_history(game, 9, random.Random(3), 14)
     w = World((), tuple(hist), s)
     seat = game.to_move(s)[0]
     cold, warm = (move_loglik(game, w, 9, seat, t) for t in (0.25, 2.0))

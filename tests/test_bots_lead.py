@@ -12,6 +12,7 @@ from cardgame.interpreter.bots import BOTS, IsmctsLeadBot, make_bot
 from cardgame.interpreter.engine import Game, State, compile_game
 from cardgame.interpreter.observe import determinize, view
 from conftest import choice_positions as positions
+from conftest import random_history
 
 BOT = "ismcts-lead"
 
@@ -160,13 +161,7 @@ def test_the_same_history_with_other_hidden_cards_gives_the_same_choice() -> Non
     from cardgame.interpreter.observe import Record, Sampler
 
     game = compile_game("interaction", players=4)
-    rng = random.Random(6)
-    s = game.new_state(21)
-    moves = []
-    while len(moves) < 10:
-        m = rng.choice(game.legal_moves(s))
-        moves.append(m)
-        s = game.apply(s, m)
+    s, moves = random_history(game, 21, random.Random(6), 10)
     seat = game.to_move(s)[0]
     real = Record(21, tuple(moves))
     other = Sampler(game, real, seat).sample(random.Random(4))

@@ -13,6 +13,7 @@ from cardgame.interpreter.bots.ismcts import IsmctsLeadBot
 from cardgame.interpreter.bots.sampling import Worlds, greedy_misfits
 from cardgame.interpreter.engine import Game, Move, State, compile_game
 from cardgame.interpreter.observe import Record, Sampler, World, view
+from conftest import random_history
 
 
 def greedy_game(game: Game, deal: int, moves: int) -> tuple[State, list[Move]]:
@@ -49,13 +50,7 @@ def test_the_real_game_of_greedy_players_has_no_misfit_and_other_worlds_have() -
 def test_a_random_players_game_has_misfits() -> None:
     """Random moves are seldom the greedy one: the count sees them."""
     game = compile_game("interaction", players=4)
-    rng = random.Random(3)
-    s = game.new_state(9)
-    hist: list[Move] = []
-    while len(hist) < 14:
-        m = rng.choice(game.legal_moves(s))
-        hist.append(m)
-        s = game.apply(s, m)
+    s, hist = random_history(game, 9, random.Random(3), 14)
     assert greedy_misfits(game, World((), tuple(hist), s), 9, game.to_move(s)[0]) >= 3
 
 

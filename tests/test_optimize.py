@@ -1183,8 +1183,10 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
     assert re.search(r"^        _l\d+ = \(_g\d+ if", eff, re.M)
     flow = src[src.index("def n_"):src.index("NODES =")]
     assert "next((" not in flow and "_max([" not in flow
-    # the trick winner: a max loop, then a first loop that stops, `led` hoisted lazily
-    assert re.search(r"(_h\d+) = \.\.\.\n\s+(_r\d+) = None\n\s+for _q\d+ in s\[\d+\]:", flow)
+    # the trick winner: a max loop that keeps the first index of the best (argmax: no
+    # second loop), `led` hoisted lazily
+    assert re.search(r"(_h\d+) = \.\.\.\n\s+(_r\d+) = None\n\s+(_n\d+) = 0\n\s+(_i\d+) = None\n"
+                     r"\s+for _q\d+ in s\[\d+\]:\n\s+\3 \+= 1\n", flow)
     assert " is not ... else (_h" in flow
     # `share(winner) != none and size(pile) > 3`: the second test only when the first holds
     assert re.search(r"(_c\d+) = \(_r\d+ != None\)\n\s+if \1:\n\s+\1 = ", flow)

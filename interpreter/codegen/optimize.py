@@ -28,7 +28,7 @@ moves.py unrolls the loops of parameters over a few constants (`unrolled_levels`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -69,6 +69,10 @@ class Optimizing(Exprs):
         self._card_tables: dict[Any, str] = {}
         self.module_lines: list[str] = []
         self._tabulating = False  # lowering a table's entry: no tables inside it
+        # argmax (`arg_best`): the id of a `max`/`min` a `let` binds -> the `first` whose
+        # answer its loop computes too; and, once it has, the `first`'s id -> that answer
+        self._argbest: dict[int, A.Quant] = {}
+        self._argbest_done: dict[int, str] = {}
 
     def local_code(self, loc: Local, fr: Frame) -> str:
         h = fr.hoist
@@ -539,17 +543,25 @@ class Optimizing(Exprs):
         cx = self.cx
         names = cx.names
         if isinstance(e, A.Let):
+            first = self.arg_best(e)
+            if first is not None:
+                self._argbest[id(e.value)] = first
             v = self.into(e.value, fr, w, keep=False)
-            if v.startswith("_") and v.isidentifier():
-                var = v  # a temporary the statements just computed: the let's name for it
-            else:
-                var = names.tmp("l")
-                w.line(f"{var} = {v}")
-            if cx.type_of(e.value) == "int":
-                self._let_ranges[var] = self.range_of(e.value, fr)  # for `fits` in its body
-            inner = fr.scope()
-            inner.env[e.name] = Local(var, self.origin(e.value, fr))
-            return self.into(e.body, inner, w, keep)
+            if first is not None:
+                self._argbest.pop(id(e.value), None)
+                at = self._argbest_done.pop(id(first), None)
+                if at is not None:  # the max's loop found the first index too: the let's
+                    # body reads it where it would loop again
+                    self._pre[id(first)] = at
+                    try:
+                        return self._let_body(e, v, fr, w, keep)
+                    finally:
+                        self._pre.pop(id(first), None)
+            return self._let_body(e, v, fr, w, keep)
+        if isinstance(e, A.Quant):
+            pre = self._pre.get(id(e))
+            if pre is not None:  # (a `first` an argmax loop answered)
+                return pre
         if isinstance(e, A.Quant):
             code = self.loop_quant(e, fr, w)
             if code is not None:
@@ -613,6 +625,58 @@ class Optimizing(Exprs):
         finally:
             for k in bound:
                 del self._pre[k]
+
+    def _let_body(self, e: A.Let, v: str, fr: Frame, w: CodeWriter, keep: bool) -> str:
+        """A `let`'s body, its name bound to the code `v` of its value (`into`)."""
+        cx = self.cx
+        if v.startswith("_") and v.isidentifier():
+            var = v  # a temporary the statements just computed: the let's name for it
+        else:
+            var = cx.names.tmp("l")
+            w.line(f"{var} = {v}")
+        if cx.type_of(e.value) == "int":
+            self._let_ranges[var] = self.range_of(e.value, fr)  # for `fits` in its body
+        inner = fr.scope()
+        inner.env[e.name] = Local(var, self.origin(e.value, fr))
+        return self.into(e.body, inner, w, keep)
+
+    def arg_best(self, e: A.Let) -> A.Quant | None:
+        """Argmax: in `let best = (max c in Z where W: F) in ...[first i in 1..size(Z)
+        where W' and F' == best]` (W', F': W, F of Z[i]; `where W` optional; `min` alike),
+        the `first` the max's own loop can answer, counting its cards: the first index whose
+        card passes W and whose F is the maximum is the one where the loop's strict `>`
+        last raised it (F a number: equal is neither more nor less). The `first` must stand
+        in the let's body outside any other binding (so its names mean what the max's do),
+        F and W read neither `i` nor `best`, and the max must be the loop of a short
+        source with a leaf body (`loop_quant`: no quantifier, so no random draw, inside).
+        None: no such `first`."""
+        q = e.value
+        cx = self.cx
+        if not (isinstance(q, A.Quant) and q.kind in ("max", "min") and q.body is not None
+                and cx.type_of(q.source) == "zone" and cx.type_of(q.body) == "int"):
+            return None
+        inner = tuple(n for n in A.walk((q.where, q.body)))
+        if any(isinstance(n, A.Let) for n in inner):
+            return None  # (no binding to rename around: Z[i] put in place of c stays itself)
+        read = {n.name for n in A.walk((q.source, q.where, q.body)) if isinstance(n, A.Name)}
+        for cand in _unbound_quants(e.body):
+            src = cand.source
+            if (cand.kind != "first" or cand.body is not None or cand.where is None
+                    or cand.var in read or e.name in read or cand.var == q.var
+                    or not (isinstance(src, A.Binary) and src.op == ".."
+                            and src.left == A.Int(1) and isinstance(src.right, A.Call)
+                            and src.right.func == "size" and src.right.args == (q.source,)
+                            and cx.callee(src.right) is None)):
+                continue
+            at = A.Index(q.source, A.Name(cand.var))
+            f = _subst(q.body, q.var, at)
+            best = A.Name(e.name)
+            for test in (A.Binary("==", f, best), A.Binary("==", best, f)):
+                want = test if q.where is None else A.Binary(
+                    "and", _subst(q.where, q.var, at), test)
+                if cand.where == want:
+                    return cand
+        return None
 
     def callee_of(self, e: A.Expr) -> tuple[A.DefDecl | None, tuple[A.Expr, ...]]:
         """The def a name or a call calls, and its arguments."""
@@ -715,6 +779,11 @@ class Optimizing(Exprs):
         if k in ("min", "max") and not (self.short(e.source, fr) and self.leaf((e.where, e.body))):
             return None
         names = cx.names
+        # argmax: the `first` index this max also finds (arg_best), counted in `pos`
+        first = self._argbest.pop(id(e), None) if k in ("min", "max") else None
+        pos = at = None
+        if first is not None:
+            pos, at = names.tmp("n"), names.tmp("i")
         st = cx.type_of(e.source)
         src = self.expr(e.source, fr)
         origin = None
@@ -746,6 +815,8 @@ class Optimizing(Exprs):
             where, body = None, where
         out = w
         w = CodeWriter(out.ind + INDENT)
+        if pos is not None:
+            w.line(f"{pos} += 1")
         if where is not None:
             for test in where_left(e, True):  # (less a conjunct the sets' sum guarantees)
                 w.line(f"if not {self.into(test, inner, w, keep=False)}: continue")
@@ -778,12 +849,17 @@ class Optimizing(Exprs):
                 t = names.tmp("b")
                 w.line(f"{t} = {v}")
                 v = t
-            w.line(f"if {r} is None or {v} {'>' if k == 'max' else '<'} {r}: {r} = {v}")
+            more = f"if {r} is None or {v} {'>' if k == 'max' else '<'} {r}: {r} = {v}"
+            w.line(more if at is None else f"{more}; {at} = {pos}")
         body_lines = w.lines
         w = out
         for v, c in h.levels[0].lines:
             w.line(f"{v} = {c}")
         w.line(f"{r} = {_INIT[k]}")
+        if first is not None:
+            w.line(f"{pos} = 0")
+            w.line(f"{at} = None")
+            self._argbest_done[id(first)] = str(at)
         w.line(f"for {var} in {src}:")
         w.lines += body_lines
         if k in ("min", "max"):  # over nothing: the expression's error
@@ -999,6 +1075,39 @@ _LOOPED = ("any", "all", "count", "sum", "first", "min", "max", "random")  # `in
 _INIT = {"any": "False", "all": "True", "count": "0", "sum": "0", "first": "None", "random": "[]",
          "min": "None", "max": "None"}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _unbound_quants(e: A.Expr) -> Iterator[A.Quant]:
+    """The quantifiers in e that no `let` or quantifier of e binds names around (a
+    `let`'s value is in e's scope, its body is not; a quantifier's own parts are not
+    searched)."""
+    if isinstance(e, A.Quant):
+        yield e
+        return
+    if isinstance(e, A.Let):
+        yield from _unbound_quants(e.value)
+        return
+    for c in A.children(e):
+        if isinstance(c, A.Expr):
+            yield from _unbound_quants(c)
+
+
+def _subst(e: A.Expr, name: str, by: A.Expr) -> A.Expr:
+    """e with each `name` replaced by `by` (e binds no names: arg_best checks)."""
+    if isinstance(e, A.Name) and e.name == name:
+        return by
+    changes: dict[str, Any] = {}
+    for f in attrs.fields(type(e)):
+        v = getattr(e, f.name)
+        if isinstance(v, A.Expr):
+            nv = _subst(v, name, by)
+            if nv is not v:
+                changes[f.name] = nv
+        elif isinstance(v, tuple) and any(isinstance(x, A.Expr) for x in v):
+            nt = tuple(_subst(x, name, by) if isinstance(x, A.Expr) else x for x in v)
+            if any(a is not b for a, b in zip(nt, v, strict=True)):
+                changes[f.name] = nt
+    return attrs.evolve(e, **changes) if changes else e
 
 
 def _operands(cx: Ctx, e: A.Expr) -> tuple[A.Expr, ...]:

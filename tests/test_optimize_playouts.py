@@ -1,0 +1,90 @@
+"""Optimiser and engine rules for the playouts of trick-taking and multi-player games
+(issue 12, target 2: Arsène, Interaction): each rule's shape in the generated code, and the
+game played alike with and without optimisation (`test_optimize.play_both`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cardgame.interpreter.engine import compile_game
+from test_optimize import play_both
+
+ARGMAX = """\
+game "Argmax"
+players 3
+deck standard
+zone hand[player]: owner, fanned
+zone trick: face up, row
+zone taken[player]: face down, squared
+var leader: player = 1
+var low: player = 1
+var ge = 0
+var tricks[player] = 0
+var lows[player] = 0
+def high(c: card) = c.rank % 4
+def led = (bottom of trick).suit
+# the lowest_seat card of the led suit: a min with a where, `best == F` written the other way
+def lowest_seat =
+  let least = (min c in trick where c.suit == led: c.rank) in
+  (players from leader)[first i in 1..size(trick) where (trick[i]).suit == led and least == (trick[i]).rank]
+# not an argmax: >= is no equality
+def at_least = let hi = (max c in trick: high(c)) in first i in 1..size(trick) where high(trick[i]) >= hi
+# ties (ranks modulo 4): the first of the highest
+def winner =
+  let best = (max c in trick: high(c)) in
+  (players from leader)[first i in 1..size(trick) where high(trick[i]) == best]
+setup {
+  shuffle deck
+  deal 5 from deck to hand[players]
+}
+move play(c in hand[me]) "play {c}" { move c to trick }
+flow {
+  repeat 5 times {
+    for p in players from leader { p chooses play }
+    low = lowest_seat
+    ge = at_least
+    leader = winner
+    lows[low] += 1
+    tricks[leader] += ge
+    move all of trick to taken[leader]
+  }
+}
+score = tricks[me] * 10 + lows[me]
+result highest score
+"""
+
+
+def _fused(src: str) -> list[str]:
+    """The max/min loops that also keep the first index of their best value."""
+    return re.findall(r"if _r\d+ is None or _b\d+ [<>] _r\d+: _r\d+ = _b\d+; _i\d+ = _n\d+",
+                      src)
+
+
+def test_argmax_max_then_first_index_of_it_is_one_loop(tmp_path: Path) -> None:
+    """`let best = (max c in Z where W: F) in ...[first i in 1..size(Z) where W' and F' ==
+    best]` (a trick's winner): the max's loop keeps the first index where its strict `>`
+    raised the best, and the `first` loop is gone; with `min`, a `where` and `best == F`
+    too. Ties (ranks modulo 4) go to the first card, as the `first` finds it; a `first`
+    whose test is no equality (`>=`) keeps its loop. Plain code keeps both loops."""
+    path = tmp_path / "argmax.cardgame"
+    path.write_text(ARGMAX, encoding="utf-8")
+    fast = compile_game(path)
+    plain = compile_game(path, optimize=False)
+    src = fast.gen.source
+    step = src[src.index("def step_7"):src.index("STEP =")]
+    assert len(_fused(step)) == 2 * step.count("_o10 = ORDER")  # the min and the max
+    ranges = re.findall(r"for _q\d+ in range\(1, \(len\(s\[\d+\]\)\) \+ 1\):\n(.*)", step)
+    assert ranges and all(">= _r" in t for t in ranges), ranges  # only `at_least`'s
+    assert not _fused(plain.gen.source)
+    play_both(fast, plain, seeds=tuple(range(12)))
+
+
+def test_argmax_in_arsene() -> None:
+    """Arsène's `winner_of_trick` (`max c in trick: strength(c)`, then the first index of
+    that strength): one loop over the trick, in every step that ends a trick."""
+    for players in (3, 4):
+        src = compile_game("arsene", players).gen.source
+        step = src[src.index("def step_24"):src.index("def step_28")]
+        assert _fused(step)
+        assert not re.search(r"for _q\d+ in range\(1, \(len\(s\[\d+\]\)\) \+ 1\)", step)

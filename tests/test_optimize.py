@@ -790,11 +790,12 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     # `or`) reads no card parameter: whether the player can follow is tested once too,
     # before the loops (unswitching a later disjunct). Where they cannot, every card, with
     # no test; where they can, the cards of the suit led, `led` computed once before the
-    # loop. (`any d in Z: d.suit == led` is a membership test: `(led) in map(SUIT...`.)
+    # loop. (`any d in Z: d.suit == led` is a membership test: the cards of the suit led,
+    # `_V.get(led, ...)`, not disjoint from the hand.)
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
     assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
-    assert re.search(r"if \(not \(\(SUIT\[\(s\[\d+\] or _E\(\d+\)\)\[0\]\]\) in "
-                     r"map\(SUIT\.__getitem__, s\[\(\d+ \+ me\)\]\)", loops[1])
+    assert re.search(r"if \(not \(\(not _V\d+\.get\(SUIT\[\(s\[\d+\] or _E\(\d+\)\)\[0\]\], "
+                     r"_V\d+\)\.isdisjoint\(s\[\(\d+ \+ me\)\]\)\)", loops[1])
     assert "if " not in loops[2].split("out.append")[0]
     led = re.search(r"(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[2])
     assert led and re.search(rf"if \(SUIT\[u_c\] == {led.group(1)}\):", loops[3])
@@ -1034,8 +1035,9 @@ def test_facts_of_and_or_and_if_leave_out_empty_checks(tmp_path: Path) -> None:
     play_both(fast, plain, seeds=tuple(range(6)))
 
 
-# `any d in Z: d.ATTR == v` is lowered in optimised code to a membership test,
-# `v in map(ATTR.__getitem__, Z)` (exprs.py). Played against the plain code (a generator):
+# `any d in Z: d.ATTR == v` is lowered in optimised code to a membership test, the
+# cards whose ATTR is v not disjoint from Z: `not _V.get(v, EMPTY).isdisjoint(Z)`
+# (exprs.py, `value_sets`). Played against the plain code (a generator):
 # the same moves, states and errors, and `v` is evaluated only when Z holds a card - as the
 # generator evaluated it - so an empty pile fails `top of pile` only when the hand is not
 # empty.
@@ -1089,8 +1091,8 @@ def test_membership_form_plays_as_the_generator(tmp_path: Path) -> None:
     path.write_text(MEMBER_GAME, encoding="utf-8")
     fast = compile_game(path)
     plain = compile_game(path, optimize=False)
-    assert "in map(SUIT.__getitem__" in fast.gen.source
-    assert "map(" not in plain.gen.source
+    assert re.search(r"not _V\d+\.get\(SUIT\[.*\], _V\d+\)\.isdisjoint\(s\[", fast.gen.source)
+    assert "map(" not in plain.gen.source and "isdisjoint" not in plain.gen.source
     errors = quiet_empty = 0
     for seed in range(40):
         a, b = _outcome(fast.new_state, seed), _outcome(plain.new_state, seed)

@@ -55,6 +55,37 @@ result highest score
 """
 
 
+FOLLOW = """\
+game "Follow"
+players 3
+deck standard with 2 jokers
+zone hand[player]: owner, fanned
+zone pile: face up, squared
+var points[player] = 0
+def lead_suit = (top of pile).suit
+setup {
+  shuffle deck
+  deal 18 from deck to hand[players]
+}
+# follow the top card's suit if you can (a joker on top: only the other joker follows)
+move play(c in hand[me]) "play {c}"
+  when pile is empty or c.suit == lead_suit or not (any d in hand[me]: d.suit == lead_suit) "follow"
+{
+  if pile is not empty and (any d in hand[me]: d.color == (top of pile).color) {
+    points[me] += 1
+  }
+  move c to pile
+}
+flow {
+  repeat 18 times {
+    for p in players { p chooses play }
+  }
+}
+score = points[me]
+result highest score
+"""
+
+
 def _fused(src: str) -> list[str]:
     """The max/min loops that also keep the first index of their best value."""
     return re.findall(r"if _r\d+ is None or _b\d+ [<>] _r\d+: _r\d+ = _b\d+; _i\d+ = _n\d+",
@@ -88,3 +119,26 @@ def test_argmax_in_arsene() -> None:
         step = src[src.index("def step_24"):src.index("def step_28")]
         assert _fused(step)
         assert not re.search(r"for _q\d+ in range\(1, \(len\(s\[\d+\]\)\) \+ 1\)", step)
+
+
+def test_can_follow_suit_is_a_set_of_the_value_disjoint_from_the_hand(tmp_path: Path) -> None:
+    """`any d in hand[me]: d.suit == v` (can follow suit) is `not SETS.get(v,
+    EMPTY).isdisjoint(hand)`, SETS the cards of each suit (filled when the module loads),
+    not `v in map(SUIT.__getitem__, hand)`; with jokers (suit none) too: a joker on top
+    is followed by the other joker only. Plain code keeps the quantifier; both play
+    alike."""
+    path = tmp_path / "follow.cardgame"
+    path.write_text(FOLLOW, encoding="utf-8")
+    fast = compile_game(path)
+    plain = compile_game(path, optimize=False)
+    src = fast.gen.source
+    assert "in map(SUIT.__getitem__" not in src
+    sets = re.findall(r"not (_V\d+)\.get\(SUIT\[.*?\], _V\d+\)\.isdisjoint\(s\[", src)
+    assert sets
+    jokers = fast.ns[sets[0]][None]  # (the two jokers: no suit)
+    assert len(jokers) == 2 and all(fast.ns["JOKER"][c] for c in jokers)
+    assert "isdisjoint" not in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(10)))
+    for game in ("arsene", "hearts", "oh-hell"):  # every trick game's "can follow suit"
+        src = compile_game(game).gen.source
+        assert ".isdisjoint(s[" in src and "in map(SUIT.__getitem__" not in src, game

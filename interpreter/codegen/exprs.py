@@ -882,8 +882,10 @@ class Exprs:
 
     def _any_attr_equal(self, e: A.Quant, plain_src: str, src: str, inner: Frame) -> str | None:
         """`any x in Z: x.a == v` (Z a zone named plainly, v not reading x) as
-        `v in map(A.__getitem__, Z)`: each card tested in C, not in a generator step (a
-        hand's "can follow suit" in every trick game). v is evaluated only when Z has a
+        `not SETS.get(v, EMPTY).isdisjoint(Z)` (SETS: the cards of each value of A,
+        `value_sets`; where there are no module tables, `v in map(A.__getitem__, Z)`):
+        each card tested in C, not in a generator step (a hand's "can follow suit" in
+        every trick game). v is evaluated only when Z has a
         card, as the generator evaluated it: an error it raises is raised alike."""
         b = e.body
         if (not self.cx.optimize or e.where is not None or not isinstance(b, A.Binary)
@@ -898,9 +900,33 @@ class Exprs:
                                 for n in A.walk(other))):
                 table = _ATTR_TABLES.get(a.name, f"X_{a.name}")
                 value = self.as_tuple(other, inner)
+                sets = self.value_sets(table)
+                if sets is not None:  # the cards of each value: a test of Z's cards in C
+                    empty = self.value_sets("")
+                    return (f"((not {sets}.get({value}, {empty}).isdisjoint({src})) "
+                            f"if {plain_src} else False)")
                 return (f"(({value}) in map({table}.__getitem__, {src}) "
                         f"if {plain_src} else False)")
         return None
+
+    def value_sets(self, table: str) -> str | None:
+        """Optimised code: the name of a dict, filled when the module loads, from each value
+        of a card attribute's table (`SUIT`) to the frozenset of the cards that have it, so
+        that `v in map(SUIT.__getitem__, Z)` is `not SETS.get(v, EMPTY).isdisjoint(Z)` (the
+        values are numbers, truth values or none: equal is equally hashed). `table` ""
+        names the empty set. None: plain code, or no module tables."""
+        lines: list[str] | None = getattr(self, "module_lines", None)
+        tabled: dict[Any, str] | None = getattr(self, "_card_tables", None)
+        if lines is None or tabled is None:
+            return None
+        key = ("value sets", table)
+        if key not in tabled:
+            name = tabled[key] = self.cx.names.tmp("V")
+            n = len(self.cx.g.cards)
+            lines.append(f"{name} = frozenset()" if not table else
+                         f"{name} = {{_v: frozenset([_i for _i in range({n}) if {table}[_i] == _v])"
+                         f" for _v in frozenset({table})}}")
+        return tabled[key]
 
 
 def _plain_zone(e: A.Expr) -> bool:

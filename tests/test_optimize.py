@@ -910,9 +910,10 @@ def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
     assert "NODES[" not in step and "raise _GameOver" in src
     assert re.search(r"run\(s, \d+, \d+\)", step)  # the while loop goes back: run takes over
     # the decision reached is settled by its generator, copied in; so is the effect of a
-    # decision's only move (here each decision offers three: called through EFF)
+    # decision's only move, and those of a decision that offers several (here three:
+    # each under a test of the move's id, not called through EFF)
     assert "out.append(MV0[me][u_c])" in step and "legal_" not in step
-    assert "EFF[m[1]](s, m)" in step
+    assert "EFF[m[1]](s, m)" not in step and "_mid = m[1]" in step
     assert "STEP" not in plain.gen.source
     counted = compile_game(path, coverage=True)  # coverage: one store per arm, no copies
     assert "STEP" not in counted.gen.source
@@ -925,9 +926,10 @@ def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
     # Arsène's `p chooses play` offers one move: its effect is copied into the step
     arsene = compile_game("arsene", 4).gen.source
     steps = arsene[arsene.index("STEP[s[0]]"):].split("def step_")[1:]
-    inlined = [st for st in steps if "EFF[m[1]]" not in st]
-    assert inlined and all("    try:\n        me = m[0]\n" in st for st in inlined)
-    assert len(inlined) < len(steps)  # `keep | push`: two moves, called through EFF
+    assert all("EFF[m[1]]" not in st.split("\nSTEP =")[0] for st in steps)
+    single = [st for st in steps if "_mid = m[1]" not in st]
+    assert single and all("    try:\n        me = m[0]\n" in st for st in single)
+    assert len(single) < len(steps)  # `keep | push`: two moves, each under a test of its id
     # the simultaneous decision of Interaction keeps the general step
     inter = compile_game("interaction", 3)
     assert re.search(r"^STEP = \{\d+: step_\d+\}$", inter.gen.source, re.M)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from cardgame.interpreter.engine import compile_game
-from test_optimize import play_both
+from test_optimize import OPTIMISER_GAMES, play_both
 
 ARGMAX = """\
 game "Argmax"
@@ -142,3 +142,24 @@ def test_can_follow_suit_is_a_set_of_the_value_disjoint_from_the_hand(tmp_path: 
     for game in ("arsene", "hearts", "oh-hell"):  # every trick game's "can follow suit"
         src = compile_game(game).gen.source
         assert ".isdisjoint(s[" in src and "in map(SUIT.__getitem__" not in src, game
+
+
+def test_a_decision_of_several_moves_copies_their_effects_into_its_step(tmp_path: Path) -> None:
+    """At a decision that offers several moves (Arsène's `keep | push`, Interaction's
+    three plays), the step tests the move's id and runs that move's effect copied in,
+    not a call through EFF; an optional choice's pass still goes through EFF. Both play
+    as the plain code does (the optimiser game "opt1" has an optional choice of five)."""
+    for game, node in (("arsene", 28), ("interaction", 9)):
+        src = compile_game(game).gen.source
+        step = src[src.index(f"def step_{node}("):]
+        step = step[:step.index("\ndef ")]
+        assert "EFF[" not in step and "    _mid = m[1]\n" in step, game
+        assert len(re.findall(r"if _mid == \d+:|elif _mid == \d+:|\n\s+else:", step)) >= 2
+    path = tmp_path / "opt1.cardgame"
+    path.write_text(OPTIMISER_GAMES["opt1"], encoding="utf-8")
+    fast = compile_game(path)
+    plain = compile_game(path, optimize=False)
+    optional = [f for f in re.findall(r"^def step_\d+\(.*?(?=^\S)", fast.gen.source, re.M | re.S)
+                if "_mid = m[1]" in f and "EFF[_mid](s, m)" in f]
+    assert optional and all(f.count("_mid == ") == 5 for f in optional)
+    play_both(fast, plain, seeds=tuple(range(8)))

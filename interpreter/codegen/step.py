@@ -142,6 +142,24 @@ def framed(effect: list[str], body: list[str]) -> list[str]:
         ""])
 
 
+def chosen_effect(alts: tuple[int, ...], optional: bool,
+                  effects: dict[int, list[str]]) -> list[str]:
+    """The effect of the move played at a decision that offers several (`keep | push`):
+    each move's effect copied in under a test of the move's id, in the order of the
+    alternatives (the last one untested, where every move is one of them; an optional
+    choice's pass goes through EFF), not a call through EFF."""
+    out = ["        _mid = m[1]"]
+    for i, a in enumerate(alts):
+        last = i == len(alts) - 1 and not optional
+        out.append("        else:" if last and i > 0 else
+                   f"        {'if' if i == 0 else 'elif'} _mid == {a}:")
+        body = ["        " + ln for ln in effects[a] if ln.strip()]
+        out += body or ["            pass"]
+    if optional:
+        out += ["        else:", "            EFF[_mid](s, m)"]
+    return out
+
+
 def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
                       legal: dict[int, list[str]], draws: set[int] | None = None,
                       gen_draws: set[int] | None = None) -> list[str]:
@@ -262,6 +280,8 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         body = flow(d.succ, 0, (), "        ")
         if len(d.alts) == 1 and not d.optional and d.alts[0] in effects:
             effect = ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]
+        elif all(a in effects for a in d.alts):
+            effect = chosen_effect(d.alts, d.optional, effects)
         else:
             effect = ["        EFF[m[1]](s, m)"]
         lines += [f"def step_{d.node}(s, m):", "    s[2] += 1"]

@@ -793,7 +793,7 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
     # loop. (`any d in Z: d.suit == led` is a membership test: the cards of the suit led,
     # `_V.get(led, ...)`, not disjoint from the hand.)
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
-    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
+    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?(_m\d+ = MV\d+\[me\]\s*)?$", loops[0])
     assert re.search(r"if \(not \(\(not _V\d+\.get\(SUIT\[\(s\[\d+\] or _E\(\d+\)\)\[0\]\], "
                      r"_V\d+\)\.isdisjoint\(s\[\(\d+ \+ me\)\]\)\)", loops[1])
     assert "if " not in loops[2].split("out.append")[0]
@@ -808,7 +808,7 @@ def test_loop_invariant_quantifiers_are_computed_once_per_decision(tmp_path: Pat
                      loops[5])
     assert not re.search(r"(_h\d+) = sum\(", loops[4])
     # `dump`: it may fail (`top of pile`): once, where first reached
-    assert re.search(r"(_h\d+) = \.\.\.\s*$", loops[2])
+    assert re.search(r"(_h\d+) = \.\.\.\s*(_m\d+ = MV\d+\[me\]\s*)?$", loops[2])
     assert " is not ... else (_h" in loops[3]
     # `pair`: the inner count reads the outer quantifier's variable, which reads c
     assert "_h" not in loops[4].split("out.append")[0].split("\n", 1)[1]
@@ -843,11 +843,12 @@ def test_legal_move_tests_unswitched_on_an_invariant_first_disjunct(tmp_path: Pa
     loops = legal.split("for u_c in")
     assert len(loops) == 7  # follow three times (unswitched twice), risky, own twice
     # (each generator's code starts with a `# move NAME` line, which locates its errors)
-    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
+    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?(_m\d+ = MV\d+\[me\]\s*)?$", loops[0])
     assert re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[2])
     assert "if ((RANK[(s[" in loops[4] and "_E(" in loops[4]  # risky: in the loop
     turns = fast.gen.var_base["turns"]
-    assert re.search(rf"if \(s\[{turns}\] > 3\):\s*(# move own\s*)?$", loops[4])
+    assert re.search(rf"if \(s\[{turns}\] > 3\):\s*(# move own\s*)?(_m\d+ = MV\d+\[me\]\s*)?$",
+                     loops[4])
     assert "if " not in loops[5].split("out.append")[0]  # own, turns > 3: every card
     assert "if (RANK[u_c] > 10):" in loops[6]  # own, else: in the loop
     assert legal.count("if (not s[") == 1
@@ -885,7 +886,8 @@ def test_legal_move_tests_unswitched_on_an_invariant_if(tmp_path: Path) -> None:
     top = re.search(rf"(_h\d+) = RANK\[s\[{work}\]\[-1\]\]\s+(_h\d+) = \(\1 - 1\)", place)
     assert top and place.count(f"== {top.group(2)})") == 3
     assert "RANK[s[" not in place.replace(top.group(0), "")
-    led = re.search(rf"(_h\d+) = SUIT\[s\[{pile}\]\[-1\]\]\s+for u_c in", code["close"])
+    led = re.search(rf"(_h\d+) = SUIT\[s\[{pile}\]\[-1\]\]\s+(?:_m\d+ = MV\d+\[\w+\]\s+)?"
+                    r"for u_c in", code["close"])
     assert led and f"(SUIT[u_c] == {led.group(1)})" in code["close"]
     risky = code["risky"]
     assert risky.count("for u_c in") == 1 and f"(s[{work}] or _E(" in risky  # may fail
@@ -912,7 +914,7 @@ def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
     # the decision reached is settled by its generator, copied in; so is the effect of a
     # decision's only move, and those of a decision that offers several (here three:
     # each under a test of the move's id, not called through EFF)
-    assert "out.append(MV0[me][u_c])" in step and "legal_" not in step
+    assert _from_table(step, "MV0[me]", "c") and "legal_" not in step
     assert "EFF[m[1]](s, m)" not in step and "_mid = m[1]" in step
     assert "STEP" not in plain.gen.source
     counted = compile_game(path, coverage=True)  # coverage: one store per arm, no copies
@@ -1144,7 +1146,7 @@ def test_a_condition_written_as_a_def_is_unswitched_like_one_written_out(
     loops = legal.split("for u_c in")
     # follow twice (unswitched), risky, own twice (its later disjunct `turns > 3`)
     assert len(loops) == 6
-    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?$", loops[0])
+    assert re.search(r"if \(not s\[\d+\]\):\s*(# move \w+\s*)?(_m\d+ = MV\d+\[me\]\s*)?$", loops[0])
     led = re.search(r"else:\s+(?:# move \w+\s+)?(_h\d+) = SUIT\[s\[\d+\]\[0\]\]", loops[1])
     assert led and f"== {led.group(1)})" in loops[2].split("out.append")[0]
     assert legal.count("if (not s[") == 1  # the call is opened once, not again inside
@@ -1599,19 +1601,27 @@ def test_a_player_variable_that_always_holds_a_player_is_read_unchecked(
     assert "_ix(u_p," in fast.gen.source
 
 
+def _from_table(src: str, row: str, var: str) -> bool:
+    """Does src list a move from the row `row` of its table, read once before the loop
+    over the last parameter `var` (`_m = MV1[me]`, then `out.append(_m[u_c])`)?"""
+    return re.search(rf"(_m\d+) = {re.escape(row)}\n\s+for u_{var} in [^\n]*:\n"
+                     rf"(?:\s+if [^\n]*:\n)?\s+out\.append\(\1\[u_{var}\]\)", src) is not None
+
+
 def test_a_move_of_one_card_is_listed_from_a_table_of_its_moves() -> None:
     """A move whose one parameter is a card of a zone lists `(me, mid, c)` from a table of
     every seat's and card's move, made when the module loads (no tuple built per legal
-    move); a move of two cards reads `(me, mid, f, c)` from a table of rows. Plain code
-    builds them all; the moves listed are the same, in the same order."""
+    move), its row for `me` read once before the loop; a move of two cards reads `(me,
+    mid, f, c)` from a table of rows, the row of `me` and `f` read before the loop over
+    c. Plain code builds them all; the moves listed are the same, in the same order."""
     fast, plain = _both(ROOT / "games" / "interaction.cardgame", 4, {})
     src = fast.gen.source
     assert re.search(r"^MV1 = tuple\(tuple\(\(p, 1, c\) for c in range\(53\)\) "
                      r"for p in range\(5\)\)$", src, re.M)
-    assert "out.append(MV1[me][u_c])" in src and "out.append((me, 1, u_c))" not in src
+    assert _from_table(src, "MV1[me]", "c") and "out.append((me, 1, u_c))" not in src
     assert re.search(r"^MV3 = tuple\(tuple\(tuple\(\(p, 3, c, d\) for d in range\(53\)\) "
                      r"for c in range\(53\)\) for p in range\(5\)\)$", src, re.M)
-    assert "out.append(MV3[me][u_f][u_c])" in src  # (two cards)
+    assert _from_table(src, "MV3[me][u_f]", "c")  # (two cards)
     assert "out.append((me, 3, u_f, u_c))" not in src
     assert "MV1" not in plain.gen.source and "MV3" not in plain.gen.source
     assert "out.append((me, 3, u_f, u_c))" in plain.gen.source
@@ -1626,17 +1636,17 @@ def test_moves_of_zones_and_numbers_are_listed_from_tables(monkeypatch: pytest.M
     an unrolled move of constants stays a constant tuple. The moves are the same."""
     fast, plain = _both(ROOT / "games" / "besieged-castle.cardgame", 0, {})
     src = fast.gen.source
-    assert "out.append(MV0[1][u_a][u_b])" in src and "out.append(MV1[1][u_a])" in src
+    assert _from_table(src, "MV0[1][u_a]", "b") and _from_table(src, "MV1[1]", "a")
     assert "out.append((me, 0, u_a, u_b))" in plain.gen.source
     play_both(fast, plain, seeds=(1, 2, 3))
     calc = compile_game(ROOT / "games" / "calculation.cardgame")  # (unrolled: constants)
     assert "out.append((1, 1, 1))" in calc.gen.source and "MV1" not in calc.gen.source
     checked = compile_game(ROOT / "games" / "interaction.cardgame", 4).checked
-    assert "out.append(MV3[me][u_f][u_c])" in generate(checked).source
+    assert _from_table(generate(checked).source, "MV3[me][u_f]", "c")
     monkeypatch.setattr(moves_mod, "MOVE_TABLE_MAX", 5 * 53 * 53 - 1)
     small = generate(checked).source  # (compile_game would answer from its cache)
     assert "out.append((me, 3, u_f, u_c))" in small and "MV3" not in small  # (too big)
-    assert "out.append(MV1[me][u_c])" in small
+    assert _from_table(small, "MV1[me]", "c")
 
 
 def test_a_decider_known_when_compiling_lists_constant_moves(tmp_path: Path) -> None:

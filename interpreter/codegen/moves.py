@@ -447,6 +447,9 @@ class _Generator:
         self.mid = mid
         self.conds = conds
         self.unroll = unroll
+        # the row of the move table the innermost loop indexes (`_m = MV3[me]` before it:
+        # one subscript per move listed, not one per parameter and `me`), or None
+        self.row: str | None = None
 
     def level(self, lvl: int, fr: Frame, w: CodeWriter) -> None:
         """One instance of a level: its conditions, what is computed there (hoisted
@@ -489,7 +492,9 @@ class _Generator:
             codes = [fr.env[p.name].code for p in params]
             # (a move of constants, unrolled, is a constant tuple: no table)
             table = None if all(c.isdigit() for c in codes) else self.move_table()
-            if table is not None:  # (me, mid, a, ...) made once for every player and value
+            if table is not None and self.row is not None:  # (the row read before the loop)
+                inner.line(f"out.append({self.row}[{codes[-1]}])")
+            elif table is not None:  # (me, mid, a, ...) made once for every player and value
                 inner.line(f"out.append({table}[{me}]{''.join(f'[{c}]' for c in codes)})")
             else:
                 inner.line(f"out.append(({me}, {self.mid}{''.join(', ' + c for c in codes)}))")
@@ -518,7 +523,13 @@ class _Generator:
                 if cx.type_of(p.source) == "zone":
                     origin = src
                     src = f"s[{src}]"
+                row = self.move_table() if lvl + 1 == len(params) else None
+                if row is not None:  # the innermost loop: its row of the table, read once
+                    self.row = cx.names.tmp("m")
+                    inner.line(f"{self.row} = {row}[{me}]"
+                               + "".join(f"[{fr.env[q.name].code}]" for q in params[:-1]))
                 self.loop(lvl, p, src, origin, rng, fr, inner)
+                self.row = None
         self.close(lvl, conds, fr, w, inner)
 
     def move_table(self) -> str | None:

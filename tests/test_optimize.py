@@ -1213,7 +1213,8 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
 def test_a_random_pick_with_a_where_is_a_loop_then_one_draw() -> None:
     """Interaction's start player, `random p in players where score[p] == min(...)`: the
     players kept by a loop whose `min` (reading no player of the loop) is computed once,
-    lazily, then one draw; without a `where` the pick stays an expression."""
+    lazily, then one draw; without a `where` the pick stays an expression, its source
+    given to `_pick` as it is (no list of its values built first)."""
     src = compile_game("interaction", 4).gen.source
     flow = src[src.index("def n_"):src.index("NODES =")]
     assert re.search(r"(_h\d+) = \.\.\.\n\s+(_r\d+) = \[\]\n\s+for _q\d+ in .*:\n"
@@ -1221,7 +1222,10 @@ def test_a_random_pick_with_a_where_is_a_loop_then_one_draw() -> None:
                      r"\s+\2\.append\(_q\d+\)\n\s+\2 = _pick\(s, \2, \d+\)", flow)
     assert "_pick(s, tuple([" not in flow
     arsene = compile_game("arsene", 4).gen.source  # `random p in players`: no where
-    assert "_pick(s, tuple([_q" in arsene
+    assert "_pick(s, PLAYERS, " in arsene and "_pick(s, tuple([_q" not in arsene
+    assert "_pick(s, s[9], " in arsene  # `move random c in widow`
+    plain = compile_game("arsene", 4, optimize=False).gen.source
+    assert "_pick(s, tuple([_q" in plain
 
 
 def test_tests_known_when_compiling_are_folded() -> None:

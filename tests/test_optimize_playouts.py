@@ -4,9 +4,12 @@ game played alike with and without optimisation (`test_optimize.play_both`)."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
+import pytest
+from cardgame.interpreter.codegen import runtime
 from cardgame.interpreter.engine import compile_game
 from test_optimize import OPTIMISER_GAMES, play_both
 
@@ -163,3 +166,24 @@ def test_a_decision_of_several_moves_copies_their_effects_into_its_step(tmp_path
                 if "_mid = m[1]" in f and "EFF[_mid](s, m)" in f]
     assert optional and all(f.count("_mid == ") == 5 for f in optional)
     play_both(fast, plain, seeds=tuple(range(8)))
+
+
+def test_a_random_pick_draws_as_randrange(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_pick` draws its index as `random.Random.randrange` does, written out (one
+    getrandbits loop, no two Python calls): on this Python the check allows it, and with
+    or without it every pick gives the same value and leaves the same next seed."""
+    assert runtime._INDEX_BELOW
+    g = compile_game("arsene", 3)
+    args = (g.checked, g.gen.spans, [z.slot for z in g.gen.zone_slots], g.zone_text,
+            g.card_text)
+    pick = runtime.namespace(*args)["_pick"]
+    rng = random.Random(7)
+    for trial in range(400):
+        seq = tuple(range(rng.randint(1, 70)))
+        seed = rng.getrandbits(63) if trial % 5 else rng.randint(-5, 5)
+        a, b = [None, seed], [None, seed]
+        got = pick(a, seq, 0)
+        with monkeypatch.context() as m:
+            m.setattr(runtime, "_INDEX_BELOW", False)
+            want = pick(b, seq, 0)
+        assert (got, a) == (want, b)

@@ -875,6 +875,8 @@ class Exprs:
             return f"next(({var} for {var} in {src}{cond}), None)"
         if k == "each":
             return f"tuple([{body or var} for {var} in {src}{cond}])"
+        if k == "random" and not cond and self.cx.optimize:  # (`_pick` makes it a tuple)
+            return f"{self.cx.helper('_pick')}(s, {src}, {sid})"
         if k == "random":
             return f"{self.cx.helper('_pick')}(s, tuple([{var} for {var} in {src}{cond}]), {sid})"
         raise Diagnostic(f"internal: unknown quantifier {k}", e.span)  # pragma: no cover

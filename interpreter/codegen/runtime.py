@@ -350,7 +350,16 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if not seq:
             err(sid, "a random pick from nothing")
         r = _seeded(s[1])
-        v = seq[r.randrange(len(seq))]
+        k = len(seq)
+        if _INDEX_BELOW:  # `r.randrange(k)` written out (_below_check): the same draws
+            getrandbits = r.getrandbits
+            bits = k.bit_length()
+            j = getrandbits(bits)
+            while j >= k:
+                j = getrandbits(bits)
+            v = seq[j]
+        else:
+            v = seq[r.randrange(k)]
         s[1] = r.getrandbits(63)
         rec = glb["REC"]
         if rec is not None:
@@ -804,6 +813,27 @@ def _shuffle_check() -> tuple[Callable[[random.Random, list[Any]], None],
 
 
 _shuffle_list, _seeded = _shuffle_check()
+
+
+def _below_check() -> bool:
+    """Whether `random.Random.randrange(k)`, k >= 1, is on this Python the loop `_pick`
+    writes out (getrandbits of k's bit length until below k), drawing the same numbers
+    and leaving the generator in the same state: checked once per process."""
+    for seed in (0, 1, 2**62 + 7):
+        a, b = random.Random(seed), random.Random(seed)
+        for k in (1, 2, 3, 5, 8, 17, 64, 100, 2**40 + 3):
+            bits = k.bit_length()
+            j = b.getrandbits(bits)
+            while j >= k:
+                j = b.getrandbits(bits)
+            if a.randrange(k) != j:
+                return False
+        if a.getrandbits(63) != b.getrandbits(63):
+            return False
+    return True
+
+
+_INDEX_BELOW = _below_check()
 
 
 def _cards(n: int) -> str:

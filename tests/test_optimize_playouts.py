@@ -25,7 +25,9 @@ var low: player = 1
 var ge = 0
 var tricks[player] = 0
 var lows[player] = 0
+var aheads[player] = 0
 def high(c: card) = c.rank % 4
+def ahead(w: player) = tricks[w] > lows[w]
 def led = (bottom of trick).suit
 # the lowest_seat card of the led suit: a min with a where, `best == F` written the other way
 def lowest_seat =
@@ -50,10 +52,13 @@ flow {
     leader = winner
     lows[low] += 1
     tricks[leader] += ge
+    if ahead(left of leader) and ahead(low) {
+      aheads[low] += 1
+    }
     move all of trick to taken[leader]
   }
 }
-score = tricks[me] * 10 + lows[me]
+score = tricks[me] * 10 + lows[me] + aheads[me]
 result highest score
 """
 
@@ -187,3 +192,28 @@ def test_a_random_pick_draws_as_randrange(monkeypatch: pytest.MonkeyPatch) -> No
             m.setattr(runtime, "_INDEX_BELOW", False)
             want = pick(b, seq, 0)
         assert (got, a) == (want, b)
+
+
+def test_a_def_argument_certainly_a_player_indexes_unchecked(tmp_path: Path) -> None:
+    """A def inlined where a statement evaluates it, its argument certainly a player (a
+    player variable the rules keep a player: `ahead(low)`, Arsène's `can_push(trick_winner)`;
+    `left of leader`, computed once into a variable), indexes an array by its parameter
+    unchecked (`s[k + w]`, no `_ix`). Plain code checks; both play alike."""
+    path = tmp_path / "argmax.cardgame"
+    path.write_text(ARGMAX, encoding="utf-8")
+    fast = compile_game(path)
+    plain = compile_game(path, optimize=False)
+    tricks, lows = fast.gen.var_base["tricks"], fast.gen.var_base["lows"]
+    low = fast.gen.var_base["low"]
+    src = fast.gen.source
+    assert "low" in fast.gen.player_vars
+    # (an array's elements from its base + 1: `tricks[p]` is `s[base - 1 + p]`)
+    assert f"(s[{tricks - 1} + s[{low}]] > s[{lows - 1} + s[{low}]])" in src
+    assert re.search(rf"\(s\[{tricks - 1} \+ (_a\d+)\] > s\[{lows - 1} \+ \1\]\) "
+                     rf"if \(\(\1 := \(s\[\d+\] % 3 \+ 1\)\)", src)
+    assert "_ix(" not in src[src.index("def step_7"):src.index("STEP =")]
+    assert "_ix(" in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(12)))
+    arsene = compile_game("arsene", 4)
+    w = arsene.gen.var_base["trick_winner"]
+    assert f"_ix(s[{w}]" not in arsene.gen.source and f"s[{w}]" in arsene.gen.source

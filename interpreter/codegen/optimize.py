@@ -500,6 +500,8 @@ class Optimizing(Exprs):
                 lo = hi = ae.value
             if isinstance(ae, A.Me) and lo is None:  # a player (as `me` indexes unchecked)
                 lo, hi = 1, self.cx.n
+            if lo is None and self.certain_player(ae, fr):  # (`trick_winner`, `left of p`)
+                lo, hi = 1, self.cx.n
             if simple:
                 # a name or a literal is used as it is; a local keeps its level
                 inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
@@ -587,13 +589,17 @@ class Optimizing(Exprs):
                         lo = hi = ae.value
                     if isinstance(ae, A.Me) and lo is None:  # a player, as in inline_def
                         lo, hi = 1, cx.n
+                    if lo is None and self.certain_player(ae, fr):
+                        lo, hi = 1, cx.n
                     env[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                           hoisted=loc.hoisted if loc else False,
                                           param=loc.param if loc else None)
                 else:
                     var = names.tmp("a")
                     w.line(f"{var} = {a}")
-                    env[p.name] = Local(var, origin)
+                    player = self.certain_player(ae, fr)  # (its value, once computed)
+                    env[p.name] = Local(var, origin, 1 if player else None,
+                                        cx.n if player else None)
             nodes = names.nodes
             code = self.into(d.body, attrs.evolve(fr, env=env, rule=f"def {d.name}",
                                                   depth=fr.depth + 1), w, keep)

@@ -920,8 +920,10 @@ def test_each_decision_has_a_specialised_step(tmp_path: Path) -> None:
     counted = compile_game(path, coverage=True)  # coverage: one store per arm, no copies
     assert "STEP" not in counted.gen.source
     proc = src[src.index("def p_count_up"):src.index("def eff_")]
-    first, second = proc.split("for _f5 in")
-    assert "_ix(" not in first and "_ix(_f5" in second
+    loops = re.findall(r"for (_f\d+) in", proc)
+    assert len(loops) == 2
+    first, second = proc.split(f"for {loops[1]} in")
+    assert "_ix(" not in first and f"_ix({loops[1]}" in second
     plain_proc = plain.gen.source[plain.gen.source.index("def p_count_up"):]
     assert "_ix(_f1, 3" in plain_proc and "_ix(_q4, 3" in plain_proc  # plain code checks
     play_both(fast, plain, seeds=tuple(range(8)))

@@ -217,3 +217,20 @@ def test_a_def_argument_certainly_a_player_indexes_unchecked(tmp_path: Path) -> 
     arsene = compile_game("arsene", 4)
     w = arsene.gen.var_base["trick_winner"]
     assert f"_ix(s[{w}]" not in arsene.gen.source and f"s[{w}]" in arsene.gen.source
+
+
+def test_a_guarded_add_tests_the_value_it_computed() -> None:
+    """`chips[p] += gain` not proven within 64 bits: optimised code computes the new value
+    into a variable, stores it and guards that variable (`_v = s[t] + gain`, `s[t] = _v`,
+    `if _v > 2**63: _big`), not the slot read back; plain code keeps `+=` and the slot.
+    (tests/test_overflow.py plays both codes at the edges.)"""
+    fast = compile_game("interaction", 4)
+    plain = compile_game("interaction", 4, optimize=False)
+    proc = fast.gen.source[fast.gen.source.index("def p_score_everyone"):]
+    proc = proc[:proc.index("\ndef ")]
+    adds = re.findall(r"(_v\d+) = s\[(\w+)\] \+ (_v\d+)\n\s+s\[\2\] = \1\n"
+                      r"\s+if \1 > 9223372036854775808: _big\(\1, \d+\)", proc)
+    assert len(adds) == 2  # chips[p] and earned
+    assert "+=" not in proc
+    assert re.search(r"s\[\w+\] \+= ", plain.gen.source)
+    play_both(fast, plain, seeds=(1, 2))

@@ -88,6 +88,12 @@ class Stmts:
                 big = cx.helper("_big")
                 w.line(f"{target} = {big}({target} {st.op[0]} {value}, {sid})" if compound
                        else f"{target} = {big}({value}, {sid})")
+            elif compound and cx.optimize:
+                # the new value guarded as computed, not read back from its slot
+                v = cx.names.tmp("v")
+                w.line(f"{v} = {target} {st.op[0]} {value}")
+                w.line(f"{target} = {v}")
+                w.line(self.check(v, sid, computed=True, grows=self.grows(st, fr)))
             elif compound:
                 w.line(f"{target} {st.op} {value}")
                 w.line(self.check(target, sid, computed=True, grows=self.grows(st, fr)))

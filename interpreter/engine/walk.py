@@ -104,6 +104,7 @@ class Walker:
         self.all_cards = frozenset(range(g._ncards))
         self.players = tuple(range(1, g.players + 1))
         self.hidden_slots = tuple(g.zone_slot(z) for z in hidden_zones)
+        self._checkers: dict[tuple[Any, ...], Callable[[list[Any], Sequence[Move]], int]] = {}
         # an open game may have no card a seat cannot see at a decision: not when the
         # rules turn cards, nor when choices are kept secret until all have chosen
         self.may_be_open = not g.uses_faces and not g._sim
@@ -167,13 +168,9 @@ class Walker:
                     w.found, w.message = "leak", why
                     return w
         getrandbits = rng.getrandbits
-        zones_of = self.zones_of
-        ncards = self.ncards
-        all_cards = self.all_cards
         invariants = g.invariants
-        list_legal = self.list_legal
         score = g._score
-        players = self.players
+        check = self._checker(invariants, score)
         sim = g._sim
         steps = g._steps
         kept = g._sim_kept
@@ -191,26 +188,10 @@ class Walker:
         n = 0
         m: Move = ()
         while True:
-            # ---- the state reached: its cards, the invariants
-            zones = zones_of(s)
-            if sum(map(len, zones)) != ncards or set().union(*zones) != all_cards:
-                w.found, w.message = "conservation", "the cards in play"
-                break
-            if invariants:
-                lst = legal if type(legal) is list or not list_legal else list(legal)
-                try:
-                    bad = [name for name, fn in invariants if not fn(s, lst)]
-                except Exception as e:
-                    w.found, w.message = "invariant", f"evaluating an invariant failed: {e}"
-                    break
-                if bad:
-                    w.found, w.message = "invariant", ", ".join(bad)
-                    break
-            try:
-                for p in players:
-                    score(s, p)
-            except Exception as e:
-                w.found, w.message = "rule-error", f"the score: {e}"
+            # ---- the state reached: its cards, the invariants, the scores (one
+            # generated test of all three; what failed, again part by part: `_what`)
+            if check(s, legal):
+                w.found, w.message = self._what(s, legal, invariants, score)
                 break
             if n % json_every == json_every - 1:  # (the 256th state, the 512th...)
                 lost = self.json_differs(s)
@@ -344,6 +325,63 @@ class Walker:
         w.final = tuple(s)
         return w
 
+    def _checker(self, invariants: list[tuple[str, Any]], score: Callable[..., Any]
+                 ) -> Callable[[list[Any], Sequence[Move]], int]:
+        """One test of a state the walk reaches: its cards (every card id of the deck
+        once, in all the zones together), the declared invariants, the score of every
+        player; 0 when all hold (else `_what` says what failed). Written once per game
+        (and per set of invariant and score functions) from slot numbers alone: the
+        zones read by index, the invariants and scores called in turn, as the loop of
+        `_what` calls them."""
+        key = (score, *(fn for _, fn in invariants))
+        got = self._checkers.get(key)
+        if got is not None:
+            return got
+        zs = [f"s[{z}]" for z in self.zone_slots]
+        lines = ["def check(s, legal):",
+                 f"    if {' + '.join(f'len({z})' for z in zs)} != NCARDS "
+                 f"or set().union({', '.join(zs)}) != ALL:",
+                 "        return 1"]
+        env: dict[str, Any] = {"NCARDS": self.ncards, "ALL": self.all_cards,
+                               "SCORE": score, "list": list, "type": type, "set": set,
+                               "len": len, "Exception": Exception}
+        if invariants:
+            for i, (_, fn) in enumerate(invariants):
+                env[f"INV{i}"] = fn
+            if self.list_legal:
+                lines.append("    lst = legal if type(legal) is list else list(legal)")
+            else:
+                lines.append("    lst = legal")
+            test = " and ".join(f"INV{i}(s, lst)" for i in range(len(invariants)))
+            lines += ["    try:", f"        if not ({test}):", "            return 2",
+                      "    except Exception:", "        return 2"]
+        lines += ["    try:"] + [f"        SCORE(s, {p})" for p in self.players] + [
+            "    except Exception:", "        return 3", "    return 0"]
+        exec("\n".join(lines), env)  # noqa: S102  (slot numbers and names of ours only)
+        got = self._checkers[key] = env["check"]
+        return got
+
+    def _what(self, s: list[Any], legal: Sequence[Move], invariants: list[tuple[str, Any]],
+              score: Callable[..., Any]) -> tuple[str, str]:
+        """What `_checker`'s test found wrong: the property and the message."""
+        zones = self.zones_of(s)
+        if sum(map(len, zones)) != self.ncards or set().union(*zones) != self.all_cards:
+            return "conservation", "the cards in play"
+        if invariants:
+            lst = legal if type(legal) is list or not self.list_legal else list(legal)
+            try:
+                bad = [name for name, fn in invariants if not fn(s, lst)]
+            except Exception as e:
+                return "invariant", f"evaluating an invariant failed: {e}"
+            if bad:
+                return "invariant", ", ".join(bad)
+        try:
+            for p in self.players:
+                score(s, p)
+        except Exception as e:
+            return "rule-error", f"the score: {e}"
+        return "crash", "a check of the state failed, then held when made again"
+
     def json_differs(self, s: list[Any]) -> str | None:
         """Does the state survive a JSON round trip exactly (None: it does)?"""
         g = self.g
@@ -430,6 +468,19 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
     return advance
 
 
+def _shuffle(x: list[Any], getrandbits: Callable[[int], int]) -> None:
+    """`random.Random.shuffle(x)` of the generator whose `getrandbits` is given, its
+    `_randbelow` inlined: the same draws, so the same order (a draw of a shadow world
+    shuffles its cards; the call per card was a fifth of Crazy Eights' draws)."""
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
     if not slots:
         return lambda s: ()
@@ -471,6 +522,7 @@ class Told:
             tuple((2 + i, t == "list:card") for i, t in enumerate(types) if t in _CARDISH)
             for types in g.move_param_types]
         self.rng = random.Random(0)
+        self.getrandbits = self.rng.getrandbits
         self.ns = g.ns
         self.sim = g._sim
         # Shadow.follow looks cards up in the zones the seat cannot see alone, in slot
@@ -585,7 +637,7 @@ class Told:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
         new = cards.copy()
-        self.rng.shuffle(new)
+        _shuffle(new, self.getrandbits)
         t = s.copy()
         k = 0
         for z, at, n in spots:

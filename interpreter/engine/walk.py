@@ -468,10 +468,11 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
     return advance
 
 
-def _shuffle(x: list[Any], getrandbits: Callable[[int], int]) -> None:
-    """`random.Random.shuffle(x)` of the generator whose `getrandbits` is given, its
-    `_randbelow` inlined: the same draws, so the same order (a draw of a shadow world
-    shuffles its cards; the call per card was a fifth of Crazy Eights' draws)."""
+def _inline_shuffle(r: random.Random, x: list[Any]) -> None:
+    """`r.shuffle(x)` with `_randbelow` inlined: the same calls to `getrandbits`, so the
+    same order, without a method call per card (a fifth of Crazy Eights' draws of shadow
+    worlds). Used where `_shuffle_check` finds it equal to this Python's own."""
+    getrandbits = r.getrandbits
     for i in reversed(range(1, len(x))):
         n = i + 1
         k = n.bit_length()
@@ -479,6 +480,21 @@ def _shuffle(x: list[Any], getrandbits: Callable[[int], int]) -> None:
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_check() -> Callable[[random.Random, list[Any]], None]:
+    for seed in (0, 12345):
+        for n in (0, 1, 2, 33, 52):
+            a, b = list(range(n)), list(range(n))
+            ra, rb = random.Random(seed), random.Random(seed)
+            ra.shuffle(a)
+            _inline_shuffle(rb, b)
+            if a != b or ra.getrandbits(63) != rb.getrandbits(63):
+                return random.Random.shuffle
+    return _inline_shuffle
+
+
+shuffle_list = _shuffle_check()
 
 
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -522,7 +538,6 @@ class Told:
             tuple((2 + i, t == "list:card") for i, t in enumerate(types) if t in _CARDISH)
             for types in g.move_param_types]
         self.rng = random.Random(0)
-        self.getrandbits = self.rng.getrandbits
         self.ns = g.ns
         self.sim = g._sim
         # Shadow.follow looks cards up in the zones the seat cannot see alone, in slot
@@ -637,7 +652,7 @@ class Told:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
         new = cards.copy()
-        _shuffle(new, self.getrandbits)
+        shuffle_list(self.rng, new)  # (random's shuffle, its draws inlined: the same order)
         t = s.copy()
         k = 0
         for z, at, n in spots:

@@ -530,6 +530,11 @@ class Told:
         terms += [f"len(s[{z}]) == len(t[{z}])" for z in self.hidden]
         self.same: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
             "lambda s, t: " + " and ".join(terms), {"__builtins__": {}, "len": len})
+        # are two slot lists the same world (the zones the seat cannot see first: where
+        # a shadow differs, as a rule)?
+        self.identical: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
+            "lambda s, t: " + " and ".join([f"s[{z}] == t[{z}]" for z in self.hidden]
+                                          + ["s == t"]), {"__builtins__": {}})
         self.var_get = _getter(self.var_slots)
         self.var_name = {b + k: f"{name}[{k + 1}]" if n else name
                          for name, (b, n) in g._var_at.items() for k in range(n or 1)}
@@ -743,12 +748,16 @@ class Shadow:
     """A world the seat cannot tell from the walk's, stepped beside it on its own slot
     list with the walk's moves (each card a move names mapped to the card in its place)."""
 
-    __slots__ = ("t", "legal", "_dealt")
+    __slots__ = ("t", "legal", "_dealt", "alike")
 
     def __init__(self, t: list[Any], legal: Sequence[Move], cards: list[int],
                  new: list[int]) -> None:
         self.t = t
         self.legal = legal
+        # the mends made it the walk's own world (every card in the same place, the same
+        # slots): from then on each step here would be the walk's own step, so it is not
+        # played (`t` is left as it was); it tells the seat the same by construction
+        self.alike = False
         self._dealt = (cards, new)  # the cards dealt again, and what went in their places
 
     @property
@@ -768,6 +777,8 @@ class Shadow:
         here. None: the shadow goes on; `_DROP`: the seat can tell the worlds apart now
         (it sees another card, the move is refused here, the game ends in one...); else
         what the step tells the seat differently in the two worlds."""
+        if self.alike:
+            return self._alike(told, s)
         t = self.t
         shown, logs = told.shown, told.logs
         place = told.place
@@ -803,6 +814,9 @@ class Shadow:
                         mended = True
                     break
         if mended:  # (the legal moves listed here named the cards swapped)
+            if told.identical(before, t):  # the same world now: its step is the walk's
+                self.alike = True
+                return self._alike(told, s)
             try:
                 self.legal = told.settle(t)  # (Game._settle_lazily's own call)
             except Exception:
@@ -840,6 +854,17 @@ class Shadow:
         if tshown != shown or s[ENDED] is not None or t[ENDED] is not None:
             return _DROP
         return told.differs(s, t, legal, self.legal, logs, tlogs)
+
+
+    def _alike(self, told: Told, s: list[Any]) -> str | None:
+        """`follow` of a shadow that is the walk's own world before the step: the same
+        step (the game's only chance is the seed in its slots) shows the seat the same
+        cards and tells it the same, so the outcome is the walk's alone: dropped when
+        another thread took the recorder, when the step shuffled a zone the seat cannot
+        see, or when the game ended; else nothing differs."""
+        if told.ns["REC"] is not told or told.reshuffled or s[ENDED] is not None:
+            return _DROP
+        return None
 
 
 def _masked(logs: list[Any]) -> list[tuple[Any, ...]]:

@@ -468,16 +468,24 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
     return advance
 
 
+_FY_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
 def _inline_shuffle(r: random.Random, x: list[Any]) -> None:
-    """`r.shuffle(x)` with `_randbelow` inlined: the same calls to `getrandbits`, so the
-    same order, without a method call per card (a fifth of Crazy Eights' draws of shadow
-    worlds). Used where `_shuffle_check` finds it equal to this Python's own."""
+    """`r.shuffle(x)` with `_randbelow` inlined and the bit lengths looked up: the same
+    calls to `getrandbits`, so the same order, without a method call per card (a fifth
+    of Crazy Eights' draws of shadow worlds). Used where `_shuffle_check` finds it equal
+    to this Python's own."""
+    n = len(x)
+    steps = _FY_STEPS.get(n)
+    if steps is None:
+        steps = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+        if n <= 4096:
+            _FY_STEPS[n] = steps
     getrandbits = r.getrandbits
-    for i in reversed(range(1, len(x))):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in steps:
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
 
@@ -530,6 +538,11 @@ class Told:
         terms += [f"len(s[{z}]) == len(t[{z}])" for z in self.hidden]
         self.same: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
             "lambda s, t: " + " and ".join(terms), {"__builtins__": {}, "len": len})
+        # the same test with the node and no secret choice pending in either world: where
+        # it holds, `differs` comes down to the seat's legal moves (Shadow.follow)
+        self.quick: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
+            f"lambda s, t: s[{PC}] == t[{PC}] and not s[{PENDING}] and not t[{PENDING}] "
+            "and " + " and ".join(terms), {"__builtins__": {}, "len": len})
         # are two slot lists the same world (the zones the seat cannot see first: where
         # a shadow differs, as a rule)?
         self.identical: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
@@ -853,6 +866,10 @@ class Shadow:
             return _DROP
         if tshown != shown or s[ENDED] is not None or t[ENDED] is not None:
             return _DROP
+        if logs == tlogs and told.quick(s, t):  # (`differs`' first tests, at once)
+            if s[WHO] != told.seat and s[PC] not in told.sim:
+                return None
+            return told.moves_differ(s, legal, self.legal)
         return told.differs(s, t, legal, self.legal, logs, tlogs)
 
 

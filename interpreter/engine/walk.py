@@ -89,12 +89,16 @@ class Walker:
 
     def __init__(self, game: Game, max_moves: int, detect_loops: bool,
                  hidden_zones: Sequence[str] = (), dedupe: Dedupe | None = None,
-                 leak: dict[int, Sequence[str]] | None = None) -> None:
+                 leak: dict[int, Sequence[str]] | None = None,
+                 shuffles_later: bool = True) -> None:
         g = game
         self.g = g
         self.max_moves = max_moves
         self.detect_loops = detect_loops
         self.dedupe = dedupe
+        # whether a rule but the setup's statements may shuffle (`False`: a walk whose
+        # seat has fewer than two unseen cards after the deal never has a shadow)
+        self.shuffles_later = shuffles_later
         self.zone_slots = list(g._zone_slots)
         # every zone's cards at once (a tuple of the zones' tuples, one zone or more)
         get = itemgetter(*self.zone_slots)
@@ -137,10 +141,20 @@ class Walker:
         try:
             return self._walk(seed, rng, told)
         finally:
-            if ns["REC"] is told:
-                ns["REC"] = g._rec
-            g._rec.close()
+            if not told.released:
+                if ns["REC"] is told:
+                    ns["REC"] = g._rec
+                g._rec.close()
             told.reset()
+
+    def _release(self, told: Told) -> None:
+        """The walk stops observing (its leak check ends): the recorder as `walk` leaves
+        it at the end."""
+        g = self.g
+        if g.ns["REC"] is told:
+            g.ns["REC"] = g._rec
+        g._rec.close()
+        told.released = True
 
     def _walk(self, seed: int, rng: random.Random, told: Told | None) -> Walk:
         g = self.g
@@ -167,6 +181,13 @@ class Walker:
                 if why:
                     w.found, w.message = "leak", why
                     return w
+            elif not self.shuffles_later and len(told.shuffled - told.seen) < 2:
+                # no shadow world can be drawn on this walk: a draw needs two cards the
+                # seat has not seen (of those shuffled), the game shuffles nothing after
+                # the deal, and the seat only sees more cards (FreeCell, the Castles: the
+                # deck dealt face up); the walk goes on unobserved
+                self._release(told)
+                told = None
         getrandbits = rng.getrandbits
         invariants = g.invariants
         score = g._score
@@ -586,6 +607,7 @@ class Told:
         self.wait = 0
         self.real = True  # (False while the shadow's step runs)
         self.reshuffled = False  # the walk's last step shuffled a zone the seat cannot see
+        self.released = False  # (Walker._release: the walk stopped observing)
 
     def start(self, s: list[Any], seed: int) -> None:
         """After the deal: what the setup showed the seat is seen."""

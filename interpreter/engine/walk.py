@@ -555,15 +555,19 @@ class Told:
         # variables, the sizes of the zones it cannot see: one test of both slot lists,
         # written once per game and seat from slot numbers (ints) alone (in detail when
         # they differ)
-        terms = [f"s[{i}] == t[{i}]" for i in (WHO, *sorted(self.visible), *self.var_slots)]
-        terms += [f"len(s[{z}]) == len(t[{z}])" for z in self.hidden]
+        # (who decides, the zones it sees and the variables read as one tuple each: one
+        # comparison of two tuples, not one of each slot)
+        seen_slots = (WHO, *sorted(self.visible), *self.var_slots)
+        sizes = " and ".join(f"len(s[{z}]) == len(t[{z}])" for z in self.hidden) or "True"
+        env = {"__builtins__": {}, "len": len, "SEEN": _getter(seen_slots),
+               "SEEN_AT": _getter((PC, *seen_slots))}
         self.same: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
-            "lambda s, t: " + " and ".join(terms), {"__builtins__": {}, "len": len})
+            f"lambda s, t: SEEN(s) == SEEN(t) and {sizes}", env)
         # the same test with the node and no secret choice pending in either world: where
         # it holds, `differs` comes down to the seat's legal moves (Shadow.follow)
         self.quick: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
-            f"lambda s, t: s[{PC}] == t[{PC}] and not s[{PENDING}] and not t[{PENDING}] "
-            "and " + " and ".join(terms), {"__builtins__": {}, "len": len})
+            f"lambda s, t: not s[{PENDING}] and not t[{PENDING}] and SEEN_AT(s) == SEEN_AT(t) "
+            f"and {sizes}", env)
         # are two slot lists the same world (the zones the seat cannot see first: where
         # a shadow differs, as a rule)?
         self.identical: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307

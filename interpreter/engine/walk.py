@@ -352,20 +352,20 @@ class Walker:
         once, in all the zones together), the declared invariants, the score of every
         player; 0 when all hold (else `_what` says what failed). Written once per game
         (and per set of invariant and score functions) from slot numbers alone: the
-        zones read by index, the invariants and scores called in turn, as the loop of
+        zones read at once, the invariants and scores called in turn, as the loop of
         `_what` calls them."""
         key = (score, *(fn for _, fn in invariants))
         got = self._checkers.get(key)
         if got is not None:
             return got
-        zs = [f"s[{z}]" for z in self.zone_slots]
         lines = ["def check(s, legal):",
-                 f"    if {' + '.join(f'len({z})' for z in zs)} != NCARDS "
-                 f"or set().union({', '.join(zs)}) != ALL:",
+                 "    zones = ZONES(s)",
+                 "    if sum(map(len, zones)) != NCARDS or set().union(*zones) != ALL:",
                  "        return 1"]
         env: dict[str, Any] = {"NCARDS": self.ncards, "ALL": self.all_cards,
                                "SCORE": score, "list": list, "type": type, "set": set,
-                               "len": len, "Exception": Exception}
+                               "len": len, "sum": sum, "map": map, "Exception": Exception,
+                               "ZONES": self.zones_of}
         if invariants:
             for i, (_, fn) in enumerate(invariants):
                 env[f"INV{i}"] = fn

@@ -23,9 +23,10 @@ by default. With `--no-fast` the fast walks are off (the search as it was before
 With `--profile GAME` it profiles one run of that game instead and prints the top of the
 profile (cumulative and own time).
 
-With `--compare DIR` it also runs the same search from another checkout (its `interpreter`
-package, e.g. a worktree of main), interleaved with this one, and prints both `all`
-figures and their ratio.
+With `--compare DIR` it also runs the same search from another checkout (DIR is the
+checkout, e.g. /work/main, or a directory holding its `cardgame/` package), interleaved
+with this one, and prints both `all` figures and their ratio. `--only TEXT` keeps the
+games whose names contain TEXT (`--only castle`).
 """
 
 from __future__ import annotations
@@ -86,6 +87,26 @@ def one(root: Path | None, game: str, examples: int | None, seconds: float | Non
     return moves, t, games, ok, fmoves, ft, fgames
 
 
+def package_root(d: str) -> Path:
+    """A directory holding a `cardgame/` package: `d` itself, or, for a checkout (its
+    `interpreter/`, `grammar/`, `games/`, `repl/` at the top, as /work/main has them), a
+    temporary directory whose `cardgame/` links to them."""
+    root = Path(d).resolve()
+    if (root / "cardgame").is_dir() or not (root / "interpreter").is_dir():
+        return root
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="fuzz-speed-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    (tmp / "cardgame").mkdir()
+    for part in ("interpreter", "grammar", "games", "repl"):
+        if (root / part).exists():
+            (tmp / "cardgame" / part).symlink_to(root / part)
+    return tmp
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -95,9 +116,10 @@ def main() -> None:
     ap.add_argument("--only", default="")
     ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     ap.add_argument("--compare", default=None,
-                    help="a directory holding another version's cardgame/ package "
-                         "(interpreter, grammar, games: e.g. `git archive main interpreter "
-                         "grammar games repl | tar -x -C DIR/cardgame`)")
+                    help="another version: a checkout (e.g. /work/main) or a directory "
+                         "holding its cardgame/ package (interpreter, grammar, games: e.g. "
+                         "`git archive main interpreter grammar games repl | tar -x -C "
+                         "DIR/cardgame`)")
     ap.add_argument("--this", default=None,
                     help="measure this directory's cardgame/ package as `now` (a snapshot, "
                          "so that editing the checkout does not disturb a long run)")
@@ -126,8 +148,8 @@ def main() -> None:
         return
     games = [x for x in GAMES if a.only in x]
     roots: list[tuple[str, Path | None]] = [
-        ("now", Path(a.this).resolve() if a.this else None)] + (
-        [("before", Path(a.compare).resolve())] if a.compare else [])
+        ("now", package_root(a.this) if a.this else None)] + (
+        [("before", package_root(a.compare))] if a.compare else [])
     best: dict[tuple[str, str], float] = {}  # (label, game) -> the best `all` figure
     fast: dict[str, float] = {}
     full: dict[str, float] = {}

@@ -89,12 +89,16 @@ class Walker:
 
     def __init__(self, game: Game, max_moves: int, detect_loops: bool,
                  hidden_zones: Sequence[str] = (), dedupe: Dedupe | None = None,
-                 leak: dict[int, Sequence[str]] | None = None) -> None:
+                 leak: dict[int, Sequence[str]] | None = None,
+                 shuffles_later: bool = True) -> None:
         g = game
         self.g = g
         self.max_moves = max_moves
         self.detect_loops = detect_loops
         self.dedupe = dedupe
+        # whether a rule but the setup's statements may shuffle (`False`: a walk whose
+        # seat has fewer than two unseen cards after the deal never has a shadow)
+        self.shuffles_later = shuffles_later
         self.zone_slots = list(g._zone_slots)
         # every zone's cards at once (a tuple of the zones' tuples, one zone or more)
         get = itemgetter(*self.zone_slots)
@@ -104,6 +108,7 @@ class Walker:
         self.all_cards = frozenset(range(g._ncards))
         self.players = tuple(range(1, g.players + 1))
         self.hidden_slots = tuple(g.zone_slot(z) for z in hidden_zones)
+        self._checkers: dict[tuple[Any, ...], Callable[[list[Any], Sequence[Move]], int]] = {}
         # an open game may have no card a seat cannot see at a decision: not when the
         # rules turn cards, nor when choices are kept secret until all have chosen
         self.may_be_open = not g.uses_faces and not g._sim
@@ -136,10 +141,20 @@ class Walker:
         try:
             return self._walk(seed, rng, told)
         finally:
-            if ns["REC"] is told:
-                ns["REC"] = g._rec
-            g._rec.close()
+            if not told.released:
+                if ns["REC"] is told:
+                    ns["REC"] = g._rec
+                g._rec.close()
             told.reset()
+
+    def _release(self, told: Told) -> None:
+        """The walk stops observing (its leak check ends): the recorder as `walk` leaves
+        it at the end."""
+        g = self.g
+        if g.ns["REC"] is told:
+            g.ns["REC"] = g._rec
+        g._rec.close()
+        told.released = True
 
     def _walk(self, seed: int, rng: random.Random, told: Told | None) -> Walk:
         g = self.g
@@ -166,14 +181,17 @@ class Walker:
                 if why:
                     w.found, w.message = "leak", why
                     return w
+            elif not self.shuffles_later and len(told.shuffled - told.seen) < 2:
+                # no shadow world can be drawn on this walk: a draw needs two cards the
+                # seat has not seen (of those shuffled), the game shuffles nothing after
+                # the deal, and the seat only sees more cards (FreeCell, the Castles: the
+                # deck dealt face up); the walk goes on unobserved
+                self._release(told)
+                told = None
         getrandbits = rng.getrandbits
-        zones_of = self.zones_of
-        ncards = self.ncards
-        all_cards = self.all_cards
         invariants = g.invariants
-        list_legal = self.list_legal
         score = g._score
-        players = self.players
+        check = self._checker(invariants, score)
         sim = g._sim
         steps = g._steps
         kept = g._sim_kept
@@ -191,26 +209,10 @@ class Walker:
         n = 0
         m: Move = ()
         while True:
-            # ---- the state reached: its cards, the invariants
-            zones = zones_of(s)
-            if sum(map(len, zones)) != ncards or set().union(*zones) != all_cards:
-                w.found, w.message = "conservation", "the cards in play"
-                break
-            if invariants:
-                lst = legal if type(legal) is list or not list_legal else list(legal)
-                try:
-                    bad = [name for name, fn in invariants if not fn(s, lst)]
-                except Exception as e:
-                    w.found, w.message = "invariant", f"evaluating an invariant failed: {e}"
-                    break
-                if bad:
-                    w.found, w.message = "invariant", ", ".join(bad)
-                    break
-            try:
-                for p in players:
-                    score(s, p)
-            except Exception as e:
-                w.found, w.message = "rule-error", f"the score: {e}"
+            # ---- the state reached: its cards, the invariants, the scores (one
+            # generated test of all three; what failed, again part by part: `_what`)
+            if check(s, legal):
+                w.found, w.message = self._what(s, legal, invariants, score)
                 break
             if n % json_every == json_every - 1:  # (the 256th state, the 512th...)
                 lost = self.json_differs(s)
@@ -344,6 +346,63 @@ class Walker:
         w.final = tuple(s)
         return w
 
+    def _checker(self, invariants: list[tuple[str, Any]], score: Callable[..., Any]
+                 ) -> Callable[[list[Any], Sequence[Move]], int]:
+        """One test of a state the walk reaches: its cards (every card id of the deck
+        once, in all the zones together), the declared invariants, the score of every
+        player; 0 when all hold (else `_what` says what failed). Written once per game
+        (and per set of invariant and score functions) from slot numbers alone: the
+        zones read at once, the invariants and scores called in turn, as the loop of
+        `_what` calls them."""
+        key = (score, *(fn for _, fn in invariants))
+        got = self._checkers.get(key)
+        if got is not None:
+            return got
+        lines = ["def check(s, legal):",
+                 "    zones = ZONES(s)",
+                 "    if sum(map(len, zones)) != NCARDS or set().union(*zones) != ALL:",
+                 "        return 1"]
+        env: dict[str, Any] = {"NCARDS": self.ncards, "ALL": self.all_cards,
+                               "SCORE": score, "list": list, "type": type, "set": set,
+                               "len": len, "sum": sum, "map": map, "Exception": Exception,
+                               "ZONES": self.zones_of}
+        if invariants:
+            for i, (_, fn) in enumerate(invariants):
+                env[f"INV{i}"] = fn
+            if self.list_legal:
+                lines.append("    lst = legal if type(legal) is list else list(legal)")
+            else:
+                lines.append("    lst = legal")
+            test = " and ".join(f"INV{i}(s, lst)" for i in range(len(invariants)))
+            lines += ["    try:", f"        if not ({test}):", "            return 2",
+                      "    except Exception:", "        return 2"]
+        lines += ["    try:"] + [f"        SCORE(s, {p})" for p in self.players] + [
+            "    except Exception:", "        return 3", "    return 0"]
+        exec("\n".join(lines), env)  # noqa: S102  (slot numbers and names of ours only)
+        got = self._checkers[key] = env["check"]
+        return got
+
+    def _what(self, s: list[Any], legal: Sequence[Move], invariants: list[tuple[str, Any]],
+              score: Callable[..., Any]) -> tuple[str, str]:
+        """What `_checker`'s test found wrong: the property and the message."""
+        zones = self.zones_of(s)
+        if sum(map(len, zones)) != self.ncards or set().union(*zones) != self.all_cards:
+            return "conservation", "the cards in play"
+        if invariants:
+            lst = legal if type(legal) is list or not self.list_legal else list(legal)
+            try:
+                bad = [name for name, fn in invariants if not fn(s, lst)]
+            except Exception as e:
+                return "invariant", f"evaluating an invariant failed: {e}"
+            if bad:
+                return "invariant", ", ".join(bad)
+        try:
+            for p in self.players:
+                score(s, p)
+        except Exception as e:
+            return "rule-error", f"the score: {e}"
+        return "crash", "a check of the state failed, then held when made again"
+
     def json_differs(self, s: list[Any]) -> str | None:
         """Does the state survive a JSON round trip exactly (None: it does)?"""
         g = self.g
@@ -430,6 +489,43 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
     return advance
 
 
+_FY_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _inline_shuffle(r: random.Random, x: list[Any]) -> None:
+    """`r.shuffle(x)` with `_randbelow` inlined and the bit lengths looked up: the same
+    calls to `getrandbits`, so the same order, without a method call per card (a fifth
+    of Crazy Eights' draws of shadow worlds). Used where `_shuffle_check` finds it equal
+    to this Python's own."""
+    n = len(x)
+    steps = _FY_STEPS.get(n)
+    if steps is None:
+        steps = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+        if n <= 4096:
+            _FY_STEPS[n] = steps
+    getrandbits = r.getrandbits
+    for i, k in steps:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_check() -> Callable[[random.Random, list[Any]], None]:
+    for seed in (0, 12345):
+        for n in (0, 1, 2, 33, 52):
+            a, b = list(range(n)), list(range(n))
+            ra, rb = random.Random(seed), random.Random(seed)
+            ra.shuffle(a)
+            _inline_shuffle(rb, b)
+            if a != b or ra.getrandbits(63) != rb.getrandbits(63):
+                return random.Random.shuffle
+    return _inline_shuffle
+
+
+shuffle_list = _shuffle_check()
+
+
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
     if not slots:
         return lambda s: ()
@@ -459,10 +555,24 @@ class Told:
         # variables, the sizes of the zones it cannot see: one test of both slot lists,
         # written once per game and seat from slot numbers (ints) alone (in detail when
         # they differ)
-        terms = [f"s[{i}] == t[{i}]" for i in (WHO, *sorted(self.visible), *self.var_slots)]
-        terms += [f"len(s[{z}]) == len(t[{z}])" for z in self.hidden]
+        # (who decides, the zones it sees and the variables read as one tuple each: one
+        # comparison of two tuples, not one of each slot)
+        seen_slots = (WHO, *sorted(self.visible), *self.var_slots)
+        sizes = " and ".join(f"len(s[{z}]) == len(t[{z}])" for z in self.hidden) or "True"
+        env = {"__builtins__": {}, "len": len, "SEEN": _getter(seen_slots),
+               "SEEN_AT": _getter((PC, *seen_slots))}
         self.same: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
-            "lambda s, t: " + " and ".join(terms), {"__builtins__": {}, "len": len})
+            f"lambda s, t: SEEN(s) == SEEN(t) and {sizes}", env)
+        # the same test with the node and no secret choice pending in either world: where
+        # it holds, `differs` comes down to the seat's legal moves (Shadow.follow)
+        self.quick: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
+            f"lambda s, t: not s[{PENDING}] and not t[{PENDING}] and SEEN_AT(s) == SEEN_AT(t) "
+            f"and {sizes}", env)
+        # are two slot lists the same world (the zones the seat cannot see first: where
+        # a shadow differs, as a rule)?
+        self.identical: Callable[[list[Any], list[Any]], bool] = eval(  # noqa: S307
+            "lambda s, t: " + " and ".join([f"s[{z}] == t[{z}]" for z in self.hidden]
+                                          + ["s == t"]), {"__builtins__": {}})
         self.var_get = _getter(self.var_slots)
         self.var_name = {b + k: f"{name}[{k + 1}]" if n else name
                          for name, (b, n) in g._var_at.items() for k in range(n or 1)}
@@ -501,6 +611,7 @@ class Told:
         self.wait = 0
         self.real = True  # (False while the shadow's step runs)
         self.reshuffled = False  # the walk's last step shuffled a zone the seat cannot see
+        self.released = False  # (Walker._release: the walk stopped observing)
 
     def start(self, s: list[Any], seed: int) -> None:
         """After the deal: what the setup showed the seat is seen."""
@@ -585,7 +696,7 @@ class Told:
             self.wait = s[MOVES] + REDRAW_AFTER
             return None
         new = cards.copy()
-        self.rng.shuffle(new)
+        shuffle_list(self.rng, new)  # (random's shuffle, its draws inlined: the same order)
         t = s.copy()
         k = 0
         for z, at, n in spots:
@@ -676,12 +787,16 @@ class Shadow:
     """A world the seat cannot tell from the walk's, stepped beside it on its own slot
     list with the walk's moves (each card a move names mapped to the card in its place)."""
 
-    __slots__ = ("t", "legal", "_dealt")
+    __slots__ = ("t", "legal", "_dealt", "alike")
 
     def __init__(self, t: list[Any], legal: Sequence[Move], cards: list[int],
                  new: list[int]) -> None:
         self.t = t
         self.legal = legal
+        # the mends made it the walk's own world (every card in the same place, the same
+        # slots): from then on each step here would be the walk's own step, so it is not
+        # played (`t` is left as it was); it tells the seat the same by construction
+        self.alike = False
         self._dealt = (cards, new)  # the cards dealt again, and what went in their places
 
     @property
@@ -701,6 +816,8 @@ class Shadow:
         here. None: the shadow goes on; `_DROP`: the seat can tell the worlds apart now
         (it sees another card, the move is refused here, the game ends in one...); else
         what the step tells the seat differently in the two worlds."""
+        if self.alike:
+            return self._alike(told, s)
         t = self.t
         shown, logs = told.shown, told.logs
         place = told.place
@@ -736,6 +853,9 @@ class Shadow:
                         mended = True
                     break
         if mended:  # (the legal moves listed here named the cards swapped)
+            if told.identical(before, t):  # the same world now: its step is the walk's
+                self.alike = True
+                return self._alike(told, s)
             try:
                 self.legal = told.settle(t)  # (Game._settle_lazily's own call)
             except Exception:
@@ -772,7 +892,22 @@ class Shadow:
             return _DROP
         if tshown != shown or s[ENDED] is not None or t[ENDED] is not None:
             return _DROP
+        if logs == tlogs and told.quick(s, t):  # (`differs`' first tests, at once)
+            if s[WHO] != told.seat and s[PC] not in told.sim:
+                return None
+            return told.moves_differ(s, legal, self.legal)
         return told.differs(s, t, legal, self.legal, logs, tlogs)
+
+
+    def _alike(self, told: Told, s: list[Any]) -> str | None:
+        """`follow` of a shadow that is the walk's own world before the step: the same
+        step (the game's only chance is the seed in its slots) shows the seat the same
+        cards and tells it the same, so the outcome is the walk's alone: dropped when
+        another thread took the recorder, when the step shuffled a zone the seat cannot
+        see, or when the game ended; else nothing differs."""
+        if told.ns["REC"] is not told or told.reshuffled or s[ENDED] is not None:
+            return _DROP
+        return None
 
 
 def _masked(logs: list[Any]) -> list[tuple[Any, ...]]:

@@ -61,7 +61,8 @@ class FastWalks:
         hidden = sorted({z for p in range(1, g.players + 1) for z in hidden_zones(g, p)})
         self.walker = Walker(g, play.max_moves, play.detect_loops, hidden,
                              self._dedupe if play.dup_texts else None,
-                             {p: hidden_zones(g, p) for p in play.leak_seats})
+                             {p: hidden_zones(g, p) for p in play.leak_seats},
+                             shuffles_later=play.shuffles_later)
         # the seats whose leak check the walks make, one per walk in turn (none: a game
         # whose rules turn cards, or where every seat sees every card)
         self.leak_seats = sorted(self.walker.leak or ())

@@ -19,7 +19,7 @@ from ..engine import Game, Move, State
 from ..errors import CardgameError, IllegalMove, RuleError
 from ..lang import ast as A
 from ..observe import has_hidden, hidden_zones, view
-from .told import Leak, Shadows
+from .told import Leak, Shadows, shuffles_after_setup
 
 # property id -> what it promises (the report's headline says which one failed)
 PROPERTIES: dict[str, str] = {
@@ -123,6 +123,7 @@ class Playthrough:
             p: hidden_zones(g, p) for p in range(1, g.players + 1)}
         # or cards the rules turn face down: the leak check watches every seat then
         self.leak_seats = [p for p in range(1, g.players + 1) if has_hidden(g, p)]
+        self.shuffles_later = bool(self.leak_seats) and shuffles_after_setup(g)
         # a repeated state means a possible endless game unless a limit ends it; the
         # slot of moves played is left out of the comparison, unless a rule reads it
         self.detect_loops = not g.limit and "moves_played" not in names_used(g)
@@ -220,7 +221,7 @@ class Playthrough:
         try:
             # (the view is looked up here at each call: a test swaps it for a leaky one)
             return Shadows(self.g, seed, seats, lambda g, s, p: view(g, s, p),
-                           self.shadow_salt)
+                           self.shadow_salt, self.shuffles_later)
         except Leak as e:
             raise self.fail("leak", e.why, seed, [], st, player=e.seat) from None
         except CardgameError:

@@ -25,9 +25,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
+
 from ..engine import Event, Game, Move, State
 from ..engine import events as E
 from ..errors import CardgameError
+from ..lang import ast as A
 from ..observe import (
     Observation,
     explained,
@@ -107,7 +110,7 @@ class Shadows:
 
     def __init__(self, g: Game, seed: int, seats: Sequence[int],
                  view: Callable[[Game, State, int], dict[str, Any]] = view,
-                 salt: int = 0) -> None:
+                 salt: int = 0, shuffles_later: bool = True) -> None:
         self.g = g
         self.view = view
         self.seed = seed
@@ -126,6 +129,15 @@ class Shadows:
         self.watched: dict[int, list[bool]] = {p: [] for p in self.seats}
         self.since: dict[int, list[set[int]]] = {p: [] for p in self.seats}
         self._see(events)
+        # `closed`: no seat can ever have a shadow world in this playthrough: the game
+        # shuffles nothing after the setup (`shuffles_later`: no shuffle statement but
+        # the setup's), and every seat has fewer than two places of the shuffles so far
+        # whose cards it was not shown since (FreeCell, Besieged Castle: the deck is
+        # dealt face up). A draw needs two such places, and they only become fewer as
+        # the seat sees more cards, so every draw would fail: the real steps are not
+        # observed at all (each was the move played again with its events)
+        self.closed = not shuffles_later and all(
+            sum(map(len, self._free(p))) < 2 for p in self.seats)
         self.worlds: dict[int, list[Shadow]] = {p: [] for p in self.seats}
         self.checks = 0
         self.spawned = 0
@@ -156,10 +168,7 @@ class Shadows:
     def spawn(self, p: int, keep: bool = True) -> Shadow | None:
         """Draw a new shadow for `p` from the start; raises Leak when the replay itself
         meets a step that tells `p` something (two worlds with the same history so far)."""
-        # each shuffle: the places of the cards not shown to p since (none if p watched it)
-        free = [[] if self.watched[p][k] else
-                [i for i, c in enumerate(order) if c not in self.since[p][k]]
-                for k, order in enumerate(self.orders)]
+        free = self._free(p)
         if sum(len(f) for f in free) < 2:
             return None
         rng = self.rng
@@ -189,6 +198,13 @@ class Shadows:
                     self.worlds[p].append(sh)
                 return sh
         return None
+
+    def _free(self, p: int) -> list[list[int]]:
+        """Each shuffle so far: the places of the cards not shown to `p` since (none if
+        `p` watched it)."""
+        return [[] if self.watched[p][k] else
+                [i for i, c in enumerate(order) if c not in self.since[p][k]]
+                for k, order in enumerate(self.orders)]
 
     def _rewrite(self, sh: Shadow, order: Order) -> Callable[[list[int]], list[int]]:
         """The shuffles of a shadow: its k-th shuffle (k counted over the game) gives
@@ -268,6 +284,8 @@ class Shadows:
     def check(self, st: State, views: bool) -> None:
         """At a decision: every shadow must show its seat the same view (when `views`) and,
         when the seat decides, the same legal moves. Raises Leak."""
+        if self.closed:  # (no world, and none can be drawn: see __init__)
+            return
         g = self.g
         movers = g.to_move(st)
         for p in self.seats:
@@ -330,6 +348,9 @@ class Shadows:
         """The playthrough plays `m` from `st`: play it in every shadow (mended first so
         that the cards the step shows are the real ones). Raises Leak when a step tells a
         seat something that depends on cards it cannot see."""
+        if self.closed:  # (no world to play it in, and none can be drawn: see __init__)
+            self.moves.append(m)
+            return
         g = self.g
         _, events = g.apply_observed(st, m)
         self.moves.append(m)
@@ -464,6 +485,30 @@ class Shadows:
                  f"({sh.swapped(g)})")
         return (f"p{p} is told something that depends on cards p{p} cannot see: "
                 + _difference(list(a), list(b), move) + f", {where}")
+
+
+def shuffles_after_setup(g: Game) -> bool:
+    """Does any rule but the setup's own statements shuffle a zone (a `shuffle` in a
+    move, the flow, a procedure... anywhere in the checked game but its setup; a
+    procedure the setup alone calls counts too)?"""
+    c = g.checked
+    stack: list[Any] = [getattr(c, f.name) for f in attrs.fields(type(c)) if f.name != "setup"]
+    seen: set[int] = set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Shuffle):
+            return True
+        if isinstance(x, (str, int, float, bool, type(None))) or id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, (tuple, list, set, frozenset)):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)))
+    return False
 
 
 def _swap(g: Game, st: State, x: int, y: int) -> State:

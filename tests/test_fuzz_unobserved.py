@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from cardgame.interpreter.engine import compile_game
+from cardgame.interpreter.engine.walk import Walker
 from cardgame.interpreter.fuzz import Playthrough
 from cardgame.interpreter.fuzz.fast import FastWalks
 from cardgame.interpreter.fuzz.told import shuffles_after_setup
@@ -60,28 +61,30 @@ def test_a_playthrough_observes_only_where_a_shadow_can_be_drawn(game: str,
 @pytest.mark.parametrize(("game", "observed"), [
     ("freecell", False), ("besieged-castle", False), ("golf", True), ("calculation", True),
 ])
-def test_a_walk_observes_only_where_a_shadow_can_be_drawn(game: str, observed: bool) -> None:
+def test_a_walk_observes_only_where_a_shadow_can_be_drawn(game: str, observed: bool,
+                                                          monkeypatch: Any) -> None:
     g = compile_game(game)
     fw = FastWalks(Playthrough(g), 0)
     assert fw.leak_seats  # (a seat that cannot see the deck)
-    recs: list[Any] = []
-    real = g.ns["score"]
+    released: list[int] = []
+    real = Walker._release
 
-    def score(s: list[Any], p: int) -> Any:  # (called at every state of the walk)
-        recs.append(g.ns["REC"])
-        return real(s, p)
+    def release(self: Walker, told: Any) -> None:  # (the walk stops observing)
+        released.append(told.seat)
+        real(self, told)
 
-    g.ns["score"] = score
-    try:
-        rng = random.Random(1)
-        w = fw.walker.walk(rng.getrandbits(32), rng, fw.leak_seats[0])
-    finally:
-        g.ns["score"] = real
-    assert w.found is None and w.moves > 0 and recs
-    # every state of the walk observed, or none
-    assert all(r is not None for r in recs) is observed
-    assert any(r is not None for r in recs) is observed
-    assert g.ns["REC"] is None  # (handed back at the end, observed or not)
+    monkeypatch.setattr(Walker, "_release", release)
+    rng = random.Random(1)
+    seat = fw.leak_seats[0]
+    w = fw.walker.walk(rng.getrandbits(32), rng, seat)
+    assert w.found is None and w.moves > 0 and w.leak_seat == seat
+    # released at once after the deal where no shadow can ever be drawn, else never
+    assert released == ([] if observed else [seat])
+    assert (w.shadows > 0) is observed
+    # the game's recorder is handed back either way: an observed step tells its events
+    state = g.new_state(1)
+    _, events = g.apply_observed(state, g.legal_moves(state)[0])
+    assert events
 
 
 def test_a_leak_after_a_reshuffle_is_still_found_by_the_walks() -> None:

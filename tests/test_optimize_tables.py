@@ -4,9 +4,11 @@ and the game played alike with and without optimisation (`test_optimize.play_bot
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
+from cardgame.interpreter.codegen.runtime import namespace
 from cardgame.interpreter.engine import compile_game
 from test_optimize import play_both
 
@@ -109,3 +111,32 @@ def test_an_attribute_of_an_outer_card_parameter_is_computed_at_its_level() -> N
     inner = shift[shift.index("for u_b"):]
     assert "RANK[u_c]" not in inner and "COLOR[u_c]" not in inner
     play_both(fast, compile_game("klondike", optimize=False), seeds=tuple(range(4)))
+
+
+class _NoIter(tuple):  # type: ignore[type-arg]
+    """Turned cards that fail when Python code iterates over them."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        raise AssertionError("the turned cards were iterated")
+
+
+def test_a_card_turned_back_leaves_the_turned_cards_by_its_index() -> None:
+    """`_unturn` (a card moved takes its new zone's face; Klondike, every move): one card
+    leaves the tuple of turned cards by its index, not by a generator over the tuple;
+    cards none of which is turned leave it as it is. The same tuples as the filter."""
+    g = compile_game("klondike")
+    ns = namespace(g.checked, g.gen.spans, [z.slot for z in g.gen.zone_slots], g.zone_text,
+                   g.card_text)
+    unturn = ns["_unturn"]
+    rng = random.Random(3)
+    for _ in range(300):
+        turned = tuple(sorted(rng.sample(range(52), rng.randint(0, 20))))
+        c = rng.randrange(52)
+        s: list[tuple[int, ...]] = [_NoIter(turned)]
+        unturn(s, 0, c)
+        assert s[0] == tuple(x for x in turned if x != c)
+        ids = set(rng.sample(range(52), rng.randint(0, 5)))
+        s = [turned]
+        unturn(s, 0, tuple(ids))
+        assert s[0] == tuple(x for x in turned if x not in ids)
+        assert type(s[0]) is tuple

@@ -140,3 +140,56 @@ def test_a_card_turned_back_leaves_the_turned_cards_by_its_index() -> None:
         unturn(s, 0, tuple(ids))
         assert s[0] == tuple(x for x in turned if x not in ids)
         assert type(s[0]) is tuple
+
+
+COUNTS = """\
+game "Counts"
+players 1
+deck standard
+zone cell[4] "cell": face up, row
+zone column[3] "column": face up, fanned
+zone pile[9] "pile": face up, squared
+setup {
+  shuffle deck
+  deal 3 from deck to column
+  deal 2 from deck to cell
+}
+def free_cells = count f in cell where f is empty
+move park(a in column) "park {a}"
+  when a is not empty "{a} is empty"
+  when free_cells > 0 and (count c in column where c is not empty) >= 1 "no free cell"
+{
+  move top of a to first f in cell where f is empty
+}
+move back(f in cell) "back {f}"
+  when f is not empty "{f} is empty"
+  when (count p in pile where p is empty) > 3 "no pile"
+{
+  move top of f to column[1]
+}
+end stuck when no_moves "no legal move is left"
+limit 40 moves "long"
+score = count f in cell where f is not empty
+"""
+
+
+def test_a_count_of_the_zones_of_a_short_array_is_written_out(tmp_path: Path) -> None:
+    """`count f in cell where f is empty` over an array of at most COUNT_ZONES zones, a
+    test of the zone alone: one `(1 if W else 0)` per zone, W for its slot, not a
+    generator summed (FreeCell's `free_cells`, each step). Over more zones (pile[9]): the
+    generator. Plain code keeps the generator; both play alike."""
+    path = tmp_path / "counts.cardgame"
+    path.write_text(COUNTS, encoding="utf-8")
+    fast = compile_game(path)
+    plain = compile_game(path, optimize=False)
+    legal = _legal(fast.gen.source)
+    assert re.search(r"\(\(1 if \(not s\[\d+\]\) else 0\)( \+ \(1 if \(not s\[\d+\]\) else 0\)){3}\)",
+                     legal)
+    assert re.search(r"\(\(1 if \(not not s\[\d+\]\) else 0\)( \+ \(1 if .*? else 0\)){2}\)",
+                     legal)
+    assert "sum(1 for _q" in legal.split("# move back")[1]  # nine piles: the generator
+    assert "sum(1 for _q" not in legal.split("# move back")[0]
+    assert "(1 if" not in _legal(plain.gen.source)
+    play_both(fast, plain, seeds=tuple(range(10)))
+    free = _legal(compile_game("freecell").gen.source).split("# move park")[1]
+    assert free.lstrip().startswith("if (((1 if (not s[")

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from ..errors import Diagnostic
 from ..lang import ast as A
 from .bounds import Bounds, fits
@@ -23,6 +25,7 @@ MAX_RANGE = 100_000  # the most values a range or repeat may run over
 # own draws nothing from the step budget: it costs at most SHORT times its code, as straight
 # code does, and the hot paths of the games are mostly such loops.
 SHORT = 64
+COUNT_ZONES = 8  # `count z in Z where W` over at most this many zones: one term per zone
 _LIST_FUNCS = ("sum", "min", "max", "sorted", "reverse", "rest")
 _ATTR_TABLES = {"rank": "RANK", "suit": "SUIT", "color": "COLOR", "joker": "JOKER"}
 # code that reads a value without computing anything: a name, a slot at a constant index
@@ -522,6 +525,39 @@ class Exprs:
         self.cx.names.draws += 1  # the function draws a step for each call
         return f"d_{d.name}(s{''.join(', ' + a for a in args)})"
 
+    def count_written_out(self, e: A.Quant, plain: bool, inner: Frame) -> str | None:
+        """Optimised code: `count f in cell where W` over a zone array of at most
+        COUNT_ZONES zones, W a test of the zone alone (no body, nothing drawn or charged
+        to the budget): the sum of one `(1 if W else 0)` per zone, W lowered for its slot
+        (FreeCell's `free_cells`: `(1 if (not s[7]) else 0) + ...`), not a generator
+        summed. The same values in the same order, with W evaluated for each zone as the
+        generator evaluates it."""
+        if (not self.cx.optimize or not plain or e.body is not None or e.where is None
+                or not isinstance(e.source, A.Name)):
+            return None
+        ref = self.cx.ref(e.source)
+        if ref.kind != "zone_array" or ref.decl.grid is not None:
+            return None
+        for x in A.walk(e.where):  # a test of the zone: no loop, no def, no function
+            if isinstance(x, (A.Quant, A.Call)) or (
+                    isinstance(x, A.Name) and self.cx.ref(x).kind == "def"):
+                return None
+        n = self.cx.dim(ref)[1]
+        if not 2 <= n <= COUNT_ZONES:
+            return None
+        base = self.cx.slot(ref)
+        names = self.cx.names
+        drew = (names.draws, names.impure, names.walrus, names.unsafe)
+        terms = []
+        for slot in range(base, base + n):
+            one = inner.scope()
+            one.env[e.var] = attrs.evolve(one.env[e.var], code=str(slot), lo=slot, hi=slot,
+                                          positions=None)
+            terms.append(f"(1 if {self.expr(e.where, one)} else 0)")
+        if (names.draws, names.impure, names.walrus, names.unsafe) != drew:
+            return None  # (a test that draws, changes or binds: the generator)
+        return "(" + " + ".join(terms) + ")"
+
     def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:
         if isinstance(e, A.Name):
             ref = self.cx.ref(e)
@@ -863,6 +899,9 @@ class Exprs:
                 return f"all({where} for {var} in {src})"
             return f"all({body} for {var} in {src}{cond})"
         if k == "count":
+            unrolled = self.count_written_out(e, src == plain_src and pure, inner)
+            if unrolled is not None:
+                return unrolled
             if body is not None and where is not None:
                 return f"sum(1 for {var} in {src} if {where} and {body})"
             c = body or where

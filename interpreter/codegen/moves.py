@@ -573,7 +573,11 @@ class _Generator:
         """The loop over parameter p's values, and the next level inside it."""
         loop = fr.scope()
         vlo, vhi = self.cx.value_range(p.source)
-        loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1, param=rng)
+        domain = None
+        if isinstance(p.source, A.Name) and self.cx.ref(p.source).kind == "zone_array":
+            domain = src  # (a constant tuple of slots: optimize.py's tables of zone tops)
+        loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1, param=rng,
+                                 domain=domain)
         inner.line(f"for u_{p.name} in {src}:")
         with inner.indented():
             self.level(lvl + 1, loop, inner)
@@ -588,7 +592,24 @@ class _Generator:
         tables = [code for _, code in fr.tables.values()] if lvl == 0 and fr.tables else []
         w.lines += [inner.ind + t for t in tables]
         w.lines += [f"{inner.ind}{v} = {c}" for v, c in hoisted]
+        if h is not None:
+            w.lines += [inner.ind + ln for ln in self.fill_lines(h.levels[lvl].fills)]
         w.lines += inner.lines
+
+    def fill_lines(self, fills: dict[tuple[str, int], dict[str, str]]) -> list[str]:
+        """The lists of attributes of the top (or bottom) card of each zone of an array
+        (optimize.py's `zone_top_table`): one list per attribute, indexed by slot, and one
+        loop over the array's zones that fills them from each non-empty zone."""
+        out: list[str] = []
+        slots = self.cx.layout.zone_slots[-1].slot + 1
+        names = self.cx.names
+        for (domain, idx), by_table in fills.items():
+            z, c = names.tmp("z"), names.tmp("c")
+            out += [f"{var} = [None] * {slots}" for var in by_table.values()]
+            out += [f"for {z} in {domain}:", f"{INDENT}if s[{z}]:",
+                    f"{INDENT * 2}{c} = s[{z}][{idx}]"]
+            out += [f"{INDENT * 2}{var}[{z}] = {table}[{c}]" for table, var in by_table.items()]
+        return out
 
 
 # the helpers that raise only where `Moves.may_raise` says an expression may fail (an

@@ -35,7 +35,7 @@ import attrs
 
 from ..lang import ast as A
 from .context import Ctx
-from .exprs import Exprs, where_left
+from .exprs import _ATTR_TABLES, Exprs, where_left
 from .writer import INDENT, INNER, CodeWriter, Frame, Hoist, Local
 
 INLINE_DEPTH = 12  # deeper than this, a def is called
@@ -506,7 +506,8 @@ class Optimizing(Exprs):
                 # a name or a literal is used as it is; a local keeps its level
                 inner[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                       hoisted=loc.hoisted if loc else False,
-                                      param=loc.param if loc else None)
+                                      param=loc.param if loc else None,
+                                      domain=loc.domain if loc else None)
             elif len(d.params) == 1 and _arithmetic_of_once(d.body, p.name):
                 # used once, first: the argument's code in place of a bound variable
                 inner[p.name] = Local(f"({a})", origin, lo, hi)
@@ -593,7 +594,8 @@ class Optimizing(Exprs):
                         lo, hi = 1, cx.n
                     env[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                           hoisted=loc.hoisted if loc else False,
-                                          param=loc.param if loc else None)
+                                          param=loc.param if loc else None,
+                                      domain=loc.domain if loc else None)
                 else:
                     var = names.tmp("a")
                     w.line(f"{var} = {a}")
@@ -949,16 +951,55 @@ class Optimizing(Exprs):
         h = fr.hoist
         if (isinstance(h, _Hoist) and h.cur > 0 and e.name != "face_up"
                 and isinstance(e.obj, A.Unary) and e.obj.op in ("top", "bottom")):
+            by_zone = self.zone_top_table(e, e.obj, h, fr)
+            if by_zone is not None:
+                return by_zone
             # an attribute of the top of a zone that reads no value of this loop (`(top of
             # work).rank` where an unswitched test said work is not empty)
             return self.invariant(h, fr, "attr", e, super().attr)
         return super().attr(e, fr)
+
+    def zone_top_table(self, e: A.Attr, top: A.Unary, h: _Hoist, fr: Frame) -> str | None:
+        """`(top of b).rank` where b is the parameter of the innermost of two or more
+        loops, over the zones of a zone array, and an earlier test of this evaluation said
+        b is not empty (`b is empty or (top of b).rank == ...`): the attribute of the top
+        card of each non-empty zone of the array, in a list indexed by the zone's slot,
+        filled by one loop before the loops (`moves.fill_lines`), read here (`_h[u_b]`),
+        rather than `RANK[s[u_b][-1]]` once for each value of the outer loops (FreeCell's
+        and Klondike's `shift`: every pair of columns, every step). An attribute of a card
+        cannot fail and the state cannot change while the moves are listed; the list
+        holds the top of each zone the test allows reading, and is read only where the
+        top itself would have been."""
+        loc = self.cx.local(top.operand, fr.env)
+        if (loc is None or loc.domain is None or loc.level is None or loc.level != h.cur
+                or h.cur < 2 or h.statements or h.outer is not None
+                or self.cx.type_of(top.operand) != "zone"):
+            return None
+        guard = h.guards.get(value_key(self.cx, top.operand, fr.env))
+        if guard is None:
+            return None
+        table = _ATTR_TABLES.get(e.name, f"X_{e.name}")
+        h.read(guard)
+        code = self.local_code(loc, fr)
+        fill = h.levels[0].fills.setdefault((loc.domain, -1 if top.op == "top" else 0), {})
+        if table not in fill:
+            fill[table] = self.cx.names.tmp("h")
+        h.read(0)
+        return f"{fill[table]}[{code}]"
 
     def card_attr(self, e: A.Attr, table: str, obj: str, fr: Frame) -> str:
         h = fr.hoist
         loc = self.cx.local(e.obj, fr.env)
         if h is not None and loc is not None and loc.hoisted and loc.level is not None:
             # the card is hoisted: so is its attribute
+            return h.hoist(loc.level, ("attr", table, loc.code), f"{table}[{obj}]",
+                           self.cx.names)
+        if (isinstance(h, _Hoist) and loc is not None and loc.level is not None
+                and 0 < loc.level < h.cur and not h.statements and h.outer is None
+                and self.cx.type_of(e.obj) == "card"
+                and not self.card_may_be_none(e.obj, fr)):
+            # a card bound by an outer loop (Klondike's `c in a` of `shift(a, c, b)`): its
+            # attribute computed once per card, at the card's level, not for every b
             return h.hoist(loc.level, ("attr", table, loc.code), f"{table}[{obj}]",
                            self.cx.names)
         return super().card_attr(e, table, obj, fr)

@@ -451,12 +451,19 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     # face; `pub[z]` says whether zone slot z is face up
     @export
     def _unturn(s: list[Any], f: int, cs: Any) -> None:
-        """The cards `cs` (an id or ids) take their zone's face."""
+        """The cards `cs` (an id or ids) take their zone's face. The turned cards are
+        distinct ids, so one card leaves by its index (a search and two slices in C,
+        not a tuple rebuilt by a generator: Klondike turns a card back at every move),
+        and cards none of which is turned leave the tuple as it is."""
+        t = s[f]
         if isinstance(cs, int):
-            s[f] = tuple(x for x in s[f] if x != cs)
+            if cs in t:
+                i = t.index(cs)
+                s[f] = t[:i] + t[i + 1:]
         else:
             gone = set(cs)
-            s[f] = tuple(x for x in s[f] if x not in gone)
+            if not gone.isdisjoint(t):
+                s[f] = tuple(x for x in t if x not in gone)
 
     @export
     def _turnto(s: list[Any], f: int, cs: Any, turned: bool) -> None:

@@ -112,6 +112,8 @@ class Local:
     level: int | None = None
     hoisted: bool = False  # ...whether it is a value the optimiser hoisted...
     param: tuple[str, int, int] | None = None  # ...and a move parameter over lo..hi
+    # a move parameter over the zones of a zone array: that array's constant tuple of slots
+    domain: str | None = None
     # a quantifier's variable over `1..size(Z)`: Z's value key (optimize.value_key), whose
     # positions it ranges over while Z cannot change (Z[i] needs no check)
     positions: Any = None
@@ -126,6 +128,9 @@ class HoistLevel:
 
     lines: list[tuple[str, str]] = attrs.Factory(list)  # (variable, code)
     by_key: dict[Any, str] = attrs.Factory(dict)  # value key -> variable
+    # attributes of the top (or bottom) card of each zone of a zone array, filled by one
+    # loop (optimize.py's `zone_top_table`): (array's tuple, index) -> {attr table: list}
+    fills: dict[tuple[str, int], dict[str, str]] = attrs.Factory(dict)
 
 
 @attrs.define

@@ -210,10 +210,10 @@ LEAKY = [MUTANTS / "duel-peek.cardgame", MUTANTS / "duel-log-leak.cardgame",
          MUTANTS / "deep" / "deep-duel-spade-peek.cardgame",
          MUTANTS / "deep" / "deep-inter-late-peek.cardgame",
          *(LEAKS / f"{n}-leak.cardgame" for n in ("gamble-branch", "gamble-log", "gamble-size",
-                                                  "gamble-var", "recycle"))]
+                                                  "gamble-var", "recycle", "branch-node"))]
 CLEAN = [MUTANTS / "duel.cardgame", LEAKS / "follow.cardgame", LEAKS / "recycle.cardgame",
          *(LEAKS / f"{n}-clean.cardgame" for n in ("gamble-branch", "gamble-log", "gamble-size",
-                                                   "gamble-var", "recycle"))]
+                                                   "gamble-var", "recycle", "branch-node"))]
 
 
 @pytest.mark.parametrize("path", LEAKY, ids=lambda p: p.stem)

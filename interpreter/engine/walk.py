@@ -880,7 +880,7 @@ class Shadow:
         told.shown, told.logs = tshown, tlogs
         told.real = False
         try:
-            self.legal = told.advance(t, pc, mm, self.legal)
+            self.legal = told.advance(t, t[PC], mm, self.legal)  # (the shadow's own node)
         except Exception:
             return _DROP
         finally:

@@ -2,7 +2,7 @@
 walks" and "Speed"): a game whose seats can never have a shadow world is not observed,
 on the walks nor on the full playthroughs; a game that can is, and its leaks are still
 found. (That the walks and the playthroughs are the same as before is shown by hashes of
-fixed-seed runs: docs/fuzz.md, "Every bundled game at the end of the ninth session".)
+fixed-seed runs: docs/fuzz.md, "The fuzzer's walks made cheaper (ninth session)".)
 """
 
 from __future__ import annotations

@@ -1255,7 +1255,7 @@ class _OwnRandrange(random.Random):
 
 def test_a_playout_draws_inline_as_randrange_does() -> None:
     """The fast path draws each move's index with `getrandbits` inline (where
-    `_below_check` found that to be `_randbelow` on this Python): the same games as
+    `codegen.runtime.draws_below` found that to be `_randbelow` on this Python): the same games as
     drawing through `randrange`, seed for seed."""
     from cardgame.interpreter.engine import playout
 

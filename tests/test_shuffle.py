@@ -66,3 +66,22 @@ def test_a_game_deals_as_random_random_and_chains_the_seed(tmp_path) -> None:
         r2.shuffle(a)
         assert g.zone_cards(st, "deck") == [g.card_text[c] for c in deck[:-20]]
         assert g.zone_cards(st, "a") == [g.card_text[c] for c in a]
+
+
+def test_the_written_out_draw_is_checked_against_the_library() -> None:
+    """`draws_below` says whether a draw is the getrandbits loop the engine writes out (the
+    playouts' move index, `_pick`'s index): the library's own draws are, on this Python;
+    a draw that differs, or that leaves the generator elsewhere, is not. The engine's
+    shuffles (the rules' and the fuzzer's shadow worlds) are one function."""
+    assert runtime.draws_below(random.Random.randrange)
+    assert runtime.draws_below(lambda r, k: r._randbelow(k))  # type: ignore[attr-defined]
+    assert not runtime.draws_below(lambda r, k: 0)  # the same index for every k
+    assert not runtime.draws_below(lambda r, k: r.randrange(k) if k < 100 else 0)
+
+    def drifts(r: random.Random, k: int) -> int:  # the right index, one draw too many
+        j = r.randrange(k)
+        r.getrandbits(1)
+        return j
+
+    assert not runtime.draws_below(drifts)
+    assert runtime.shuffle_list is runtime._shuffle_list

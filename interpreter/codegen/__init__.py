@@ -9,12 +9,12 @@ from typing import Any
 from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
 from .module import Generated, generate
 from .probe import Probe, prober
-from .runtime import MAX_LIST, MAX_VALUES, STEPS, GameOver, namespace
+from .runtime import MAX_LIST, MAX_VALUES, STEPS, GameOver, draws_below, namespace, shuffle_list
 from .writer import Arm
 
 __all__ = ["Arm", "ENDED", "MAX_LIST", "MAX_VALUES", "MOVES", "PC", "PENDING", "RNG", "STEPS",
-           "WHO", "Explainer", "GameOver", "Generated", "Probe", "explainer", "flow_dot", "generate",
-           "namespace", "prober"]
+           "WHO", "Explainer", "GameOver", "Generated", "Probe", "draws_below", "explainer",
+           "flow_dot", "generate", "namespace", "prober", "shuffle_list"]
 
 
 def __getattr__(name: str) -> Any:

@@ -351,7 +351,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             err(sid, "a random pick from nothing")
         r = _seeded(s[1])
         k = len(seq)
-        if _INDEX_BELOW:  # `r.randrange(k)` written out (_below_check): the same draws
+        if _INDEX_BELOW:  # `r.randrange(k)` written out (draws_below): the same draws
             getrandbits = r.getrandbits
             bits = k.bit_length()
             j = getrandbits(bits)
@@ -822,10 +822,11 @@ def _shuffle_check() -> tuple[Callable[[random.Random, list[Any]], None],
 _shuffle_list, _seeded = _shuffle_check()
 
 
-def _below_check() -> bool:
-    """Whether `random.Random.randrange(k)`, k >= 1, is on this Python the loop `_pick`
-    writes out (getrandbits of k's bit length until below k), drawing the same numbers
-    and leaving the generator in the same state: checked once per process."""
+def draws_below(draw: Callable[[random.Random, int], int]) -> bool:
+    """Whether `draw(r, k)` (k >= 1) is, on this Python, the loop the engine writes out
+    (getrandbits of k's bit length until below k): the same numbers drawn and the
+    generator left in the same state, checked on a few seeds and bounds. Checked once per
+    process for `randrange` (`_pick`) and `_randbelow` (the playouts' driver)."""
     for seed in (0, 1, 2**62 + 7):
         a, b = random.Random(seed), random.Random(seed)
         for k in (1, 2, 3, 5, 8, 17, 64, 100, 2**40 + 3):
@@ -833,14 +834,16 @@ def _below_check() -> bool:
             j = b.getrandbits(bits)
             while j >= k:
                 j = b.getrandbits(bits)
-            if a.randrange(k) != j:
+            if draw(a, k) != j:
                 return False
         if a.getrandbits(63) != b.getrandbits(63):
             return False
     return True
 
 
-_INDEX_BELOW = _below_check()
+_INDEX_BELOW = draws_below(random.Random.randrange)
+# the shuffle of the rules' `shuffle`, for the engine's own shuffles too (the same order)
+shuffle_list = _shuffle_list
 
 
 def _cards(n: int) -> str:

@@ -17,7 +17,18 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, NoReturn
 
-from ..codegen import MOVES, PC, PENDING, RNG, STEPS, WHO, GameOver, Generated, namespace
+from ..codegen import (
+    MOVES,
+    PC,
+    PENDING,
+    RNG,
+    STEPS,
+    WHO,
+    GameOver,
+    Generated,
+    draws_below,
+    namespace,
+)
 from ..errors import NOSPAN, CardgameError, RuleError, Span
 from ..lang import Checked
 from ..lang import ast as A
@@ -90,26 +101,11 @@ def _locate(tb: Any) -> tuple[str, Span] | None:
     return None
 
 
-def _below_check() -> bool:
-    """Whether `random.Random._randbelow` is, on this Python, the loop that
-    `_play_randomly` writes out (getrandbits of the bit length until below the bound):
-    checked once per process on a few seeds and bounds."""
-    if getattr(random.Random, "_randbelow", None) is not _RANDBELOW_WITH_BITS:
-        return False
-    for seed in (0, 1, 2**62 + 7):
-        a, b = random.Random(seed), random.Random(seed)
-        for k in (1, 2, 3, 5, 8, 17, 64, 100, 2**40 + 3):
-            bits = k.bit_length()
-            j = b.getrandbits(bits)
-            while j >= k:
-                j = b.getrandbits(bits)
-            if a._randbelow(k) != j:  # type: ignore[attr-defined]
-                return False
-    return a.getrandbits(63) == b.getrandbits(63)
-
-
 _RANDBELOW_WITH_BITS = getattr(random.Random, "_randbelow_with_getrandbits", None)
-_INLINE_BELOW = _below_check()
+# whether `random.Random._randbelow` is, on this Python, the loop `_play_randomly` writes
+# out (checked once per process)
+_INLINE_BELOW = (getattr(random.Random, "_randbelow", None) is _RANDBELOW_WITH_BITS
+                 and draws_below(lambda r, k: r._randbelow(k)))  # type: ignore[attr-defined]
 
 
 class Machine:

@@ -43,7 +43,7 @@ from operator import itemgetter
 from threading import get_ident
 from typing import Any
 
-from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO
+from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, shuffle_list
 from .game import Game
 from .state import Move, State
 
@@ -487,43 +487,6 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
         return step_settle(s, m)
 
     return advance
-
-
-_FY_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
-def _inline_shuffle(r: random.Random, x: list[Any]) -> None:
-    """`r.shuffle(x)` with `_randbelow` inlined and the bit lengths looked up: the same
-    calls to `getrandbits`, so the same order, without a method call per card (a fifth
-    of Crazy Eights' draws of shadow worlds). Used where `_shuffle_check` finds it equal
-    to this Python's own."""
-    n = len(x)
-    steps = _FY_STEPS.get(n)
-    if steps is None:
-        steps = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-        if n <= 4096:
-            _FY_STEPS[n] = steps
-    getrandbits = r.getrandbits
-    for i, k in steps:
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _shuffle_check() -> Callable[[random.Random, list[Any]], None]:
-    for seed in (0, 12345):
-        for n in (0, 1, 2, 33, 52):
-            a, b = list(range(n)), list(range(n))
-            ra, rb = random.Random(seed), random.Random(seed)
-            ra.shuffle(a)
-            _inline_shuffle(rb, b)
-            if a != b or ra.getrandbits(63) != rb.getrandbits(63):
-                return random.Random.shuffle
-    return _inline_shuffle
-
-
-shuffle_list = _shuffle_check()
 
 
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:

@@ -28,7 +28,6 @@ from ..lang import ast as A
 from .context import Ctx
 from .exprs import Exprs
 from .module import def_functions, tables
-from .moves import conjuncts
 from .stmts import Stmts
 from .writer import Frame, Local
 
@@ -101,7 +100,7 @@ def _move_tests(stmts: Stmts, md: A.MoveDecl, mid: int, out: list[str]) -> list[
                              if md.when is not None else ())
     tests: list[Test] = []
     for cl in clauses:
-        parts = [cl.cond] if cl.reason else conjuncts(cl.cond)
+        parts = [cl.cond] if cl.reason else A.conjuncts(cl.cond)
         for k, c in enumerate(parts):
             i = len(tests)
             func = f"t_{mid}_{i}"

@@ -870,7 +870,7 @@ class Exprs:
             # not empty: top of place` takes the top unchecked)
             saved = self.chain_start(inner)
             for test in kept:
-                for fact in _conjuncts(test):
+                for fact in A.conjuncts(test):
                     self.chain_fact(fact, "and", inner)
             body = self.as_tuple(e.body, inner)
             self.chain_end(inner, saved)
@@ -1003,12 +1003,6 @@ def summed_conjunct(source: A.Expr, var: str, where: A.Expr | None) -> A.Expr | 
     return None
 
 
-def _conjuncts(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, A.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
 def where_left(e: A.Quant, optimize: bool) -> list[A.Expr]:
     """The conjuncts of a quantifier's `where` left to test, in order: optimised, without
     the one its `subsets of Z` source guarantees (`summed_conjunct`)."""
@@ -1019,4 +1013,4 @@ def where_left(e: A.Quant, optimize: bool) -> list[A.Expr]:
         known = summed_conjunct(e.source, e.var, e.where)
     if known is None:
         return [e.where]
-    return [c for c in _conjuncts(e.where) if c is not known]
+    return [c for c in A.conjuncts(e.where) if c is not known]

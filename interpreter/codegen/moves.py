@@ -113,7 +113,7 @@ class Moves:
         listed are constants, `(1, 2, 3)`, not tuples built for each decision). `share`:
         the values of the state it shares with the other generators of its decision
         (`optimize.Sharing`)."""
-        conj: list[_Conj] = list(conjuncts(md.when)) if md.when is not None else []
+        conj: list[_Conj] = list(A.conjuncts(md.when)) if md.when is not None else []
         if self.cx.optimize:
             for p in md.params:  # `taken in subsets of table where (sum ...) == c.rank`
                 known = summed_conjunct(p.source, p.name, p.where)
@@ -646,12 +646,6 @@ def _if_else(test: str, yes: list[str], no: list[str]) -> list[str]:
 def disjuncts(e: A.Expr) -> list[A.Expr]:
     if isinstance(e, A.Binary) and e.op == "or":
         return disjuncts(e.left) + disjuncts(e.right)
-    return [e]
-
-
-def conjuncts(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, A.Binary) and e.op == "and":
-        return conjuncts(e.left) + conjuncts(e.right)
     return [e]
 
 

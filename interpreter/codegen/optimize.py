@@ -565,7 +565,6 @@ class Optimizing(Exprs):
             pre = self._pre.get(id(e))
             if pre is not None:  # (a `first` an argmax loop answered)
                 return pre
-        if isinstance(e, A.Quant):
             code = self.loop_quant(e, fr, w)
             if code is not None:
                 return code
@@ -595,7 +594,7 @@ class Optimizing(Exprs):
                     env[p.name] = Local(a, origin, lo, hi, level=loc.level if loc else 0,
                                           hoisted=loc.hoisted if loc else False,
                                           param=loc.param if loc else None,
-                                      domain=loc.domain if loc else None)
+                                          domain=loc.domain if loc else None)
                 else:
                     var = names.tmp("a")
                     w.line(f"{var} = {a}")

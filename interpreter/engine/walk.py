@@ -721,8 +721,6 @@ class Told:
         if (s[PENDING] or t[PENDING]) and [mv if mv[0] == p else mv[0] for mv in s[PENDING] or ()] \
                 != [mv if mv[0] == p else mv[0] for mv in t[PENDING] or ()]:
             return f"who has chosen depends on cards p{p} cannot see"
-        if s[WHO] != p and s[PC] not in self.sim:
-            return None  # (the seat does not decide: moves_differ's first test)
         return self.moves_differ(s, legal, tlegal)
 
     def moves_differ(self, s: list[Any], legal: Sequence[Move], tlegal: Sequence[Move]
@@ -860,7 +858,6 @@ class Shadow:
                 return None
             return told.moves_differ(s, legal, self.legal)
         return told.differs(s, t, legal, self.legal, logs, tlogs)
-
 
     def _alike(self, told: Told, s: list[Any]) -> str | None:
         """`follow` of a shadow that is the walk's own world before the step: the same

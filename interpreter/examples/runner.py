@@ -126,19 +126,12 @@ def _exprs(ex: A.ExampleDecl) -> list[A.Expr]:
             if st.kind == "set" and e is st.target and isinstance(e, A.Index):
                 out.append(e.index)
             if st.kind == "expect":
-                for part in _conjuncts(e):
+                for part in A.conjuncts(e):
                     if part is not e:
                         out.append(part)
                     if isinstance(part, A.Binary) and part.op in _COMPARE:
                         out += [part.left, part.right]
     return out
-
-
-def _conjuncts(e: A.Expr) -> list[A.Expr]:
-    """The parts of `a and b and c` (e itself when it is not an `and`)."""
-    if isinstance(e, A.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
 
 
 class _Run:
@@ -238,7 +231,7 @@ class _Run:
             return
         # the first part of an `and` that fails, and what each side of it was
         part = e
-        for c in _conjuncts(e):
+        for c in A.conjuncts(e):
             try:
                 if not self.probes.value(self.state, self.at[id(c)]):
                     part = c

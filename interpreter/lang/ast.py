@@ -700,6 +700,13 @@ class PositionOf(Expr):
     zone: Expr = attrs.field(factory=Expr)
 
 
+def conjuncts(e: Expr) -> list[Expr]:
+    """The parts of `a and b and c`, in order (e itself when it is not an `and`)."""
+    if isinstance(e, Binary) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
 def sum_tests(where: Expr, var: str) -> Iterator[tuple[Expr, Quant, Expr]]:
     """The conjuncts of `where` (an `and` of them) that compare a sum over the set `var`
     with something, `(sum x in var: E) == T` or `T == (sum ...)`: each as (the conjunct,

@@ -31,7 +31,7 @@ from . import state as state_mod
 from .events import CHOICE, LOG, PUBLIC, REVEAL, Event, Recorder
 from .playout import Machine
 from .positions import Position
-from .state import Move, Reached, State
+from .state import Move, Reached, State, raw_slots
 
 if TYPE_CHECKING:  # imported when a refusal is first explained (never on the hot path)
     from .refusal import Refusals
@@ -162,16 +162,16 @@ class Game(Machine):
 
     def _ensure_settled(self, state: State) -> None:
         if state._legal is None:
-            s = list(state._s or state.slots)
+            s = list(raw_slots(state))
             state._legal = self._settle(s) if s[ENDED] is None else []
             state._ended = s[ENDED]
 
     def settle(self, state: State) -> State:
         """A state built by hand (from slots) with its limit and end conditions applied."""
         self._ensure_settled(state)
-        if state._ended == (state._s or state.slots)[ENDED]:
+        if state._ended == raw_slots(state)[ENDED]:
             return state
-        slots = list(state._s or state.slots)
+        slots = list(raw_slots(state))
         slots[ENDED] = state._ended
         return State(tuple(slots), [])
 
@@ -227,7 +227,7 @@ class Game(Machine):
         move = tuple(move)
         if move not in self.legal_moves(state):
             raise IllegalMove(self.why_illegal(state, move))
-        s = list(state._s or state.slots)
+        s = list(raw_slots(state))
         self._step(s, move)
         return State(tuple(s))
 
@@ -240,13 +240,13 @@ class Game(Machine):
         of a simultaneous choice when it completes, the cards moved, shuffles, random
         picks and log lines of the rules that ran, then what became public (PUBLIC)."""
         move = tuple(move)
-        sim = (state._s or state.slots)[PC] in self._sim
+        sim = raw_slots(state)[PC] in self._sim
         head = [Event(CHOICE, actor=move[0], move=move, secret=sim,
                       where=self._where(state, move), turned=self._turned_of(state, move))]
         if sim and move in self.legal_moves(state):
             pending = (*self.pending(state), move)
-            if len(pending) == len((state._s or state.slots)[WHO]):
-                order = {p: i for i, p in enumerate((state._s or state.slots)[WHO])}
+            if len(pending) == len(raw_slots(state)[WHO]):
+                order = {p: i for i, p in enumerate(raw_slots(state)[WHO])}
                 head += [Event(REVEAL, actor=m[0], move=m, where=self._where(state, m),
                                turned=self._turned_of(state, m))
                          for m in sorted(pending, key=lambda m: order[m[0]])]
@@ -323,7 +323,7 @@ class Game(Machine):
         """The cards that lie turned from their zone's face: face down in a face-up zone,
         face up in a face-down or owner zone (empty when the rules never turn a card)."""
         f = self.gen.faces_slot
-        return frozenset((state._s or state.slots)[f]) if f is not None else frozenset()
+        return frozenset(raw_slots(state)[f]) if f is not None else frozenset()
 
     def face_up(self, state: State, card: int) -> bool:
         """Does `card` lie face up (its zone is face up and it is not turned, or it is
@@ -365,7 +365,7 @@ class Game(Machine):
             raise IllegalMove("the game is over")
         if not 1 <= player <= self.players:
             raise IllegalMove(f"there is no player {player}")
-        slots = list(state._s or state.slots)
+        slots = list(raw_slots(state))
         slots[ENDED] = f"{CONCEDED}{player}"
         return State(tuple(slots), [])
 
@@ -377,7 +377,7 @@ class Game(Machine):
 
     # ------------------------------------------------------------------ questions
     def conceded_by(self, state: State) -> int | None:
-        r = (state._s or state.slots)[ENDED]
+        r = raw_slots(state)[ENDED]
         if isinstance(r, str) and r.startswith(CONCEDED):
             return int(r[len(CONCEDED):])
         return None
@@ -396,7 +396,7 @@ class Game(Machine):
 
     def ended(self, state: State) -> Any:
         """Why the game ended as the state records it (None while playing or not settled)."""
-        return (state._s or state.slots)[ENDED]
+        return raw_slots(state)[ENDED]
 
     def to_move(self, state: State) -> tuple[int, ...]:
         """Who must decide now: one player, each player yet to choose, or nobody (the end)."""
@@ -411,12 +411,12 @@ class Game(Machine):
 
     def pending(self, state: State) -> tuple[Move, ...]:
         """At a simultaneous choice: the choices made so far (secret until all have chosen)."""
-        s = state._s or state.slots
+        s = raw_slots(state)
         return tuple(s[PENDING] or ()) if s[PC] in self._sim else ()
 
     def decision(self, state: State) -> int:
         """The decision point the flow waits at (a key of `decisions`)."""
-        return int((state._s or state.slots)[PC])
+        return int(raw_slots(state)[PC])
 
     @property
     def decisions(self) -> dict[int, Any]:
@@ -431,17 +431,17 @@ class Game(Machine):
         return flow_dot(self.name, self.gen)
 
     def moves_played(self, state: State) -> int:
-        return int((state._s or state.slots)[MOVES])
+        return int(raw_slots(state)[MOVES])
 
     def position_key(self, state: State) -> tuple[Any, ...]:
         """The state without its move counter: equal for a position reached again."""
         return state_mod.position_key(state)
 
     def phase(self, state: State) -> str:
-        return self.gen.node_phase.get((state._s or state.slots)[PC], "")
+        return self.gen.node_phase.get(raw_slots(state)[PC], "")
 
     def scores(self, state: State) -> list[int]:
-        s = list(state._s or state.slots)
+        s = list(raw_slots(state))
         return [self._score(s, p) for p in range(1, self.players + 1)]
 
     def results(self, state: State) -> list[str]:
@@ -449,7 +449,7 @@ class Game(Machine):
         Against a role (`result against dealer: ...`): 'win', 'push' or 'loss'."""
         if not self.is_terminal(state):
             return [""] * self.players
-        s = list(state._s or state.slots)
+        s = list(raw_slots(state))
         res = self.checked.result
         gave_up = self.conceded_by(state)
         if res is not None and res.kind == "against":
@@ -470,7 +470,7 @@ class Game(Machine):
 
     def check_invariants(self, state: State) -> list[str]:
         """Names of declared invariants that do not hold in this state."""
-        s = list(state._s or state.slots)
+        s = list(raw_slots(state))
         legal = self.legal_moves(state)
         bad = []
         for name, fn in self.ns["INVARIANTS"]:
@@ -488,7 +488,7 @@ class Game(Machine):
         (A condition that fails to evaluate does not hold.)"""
         fn = self.ns["EXPECTS"][k][1]
         try:
-            return bool(fn(list(state._s or state.slots),
+            return bool(fn(list(raw_slots(state)),
                            self.legal_moves(state) if legal is None else legal))
         except CardgameError:
             return False
@@ -497,7 +497,7 @@ class Game(Machine):
         """The rule error that evaluating a declared invariant raises, if any."""
         fn = dict(self.ns["INVARIANTS"])[name]
         try:
-            fn(list(state._s or state.slots), self.legal_moves(state))
+            fn(list(raw_slots(state)), self.legal_moves(state))
         except CardgameError as e:
             return e
         return None
@@ -597,7 +597,7 @@ class Game(Machine):
     def zone_ids(self, state: State, zone: str) -> tuple[int, ...]:
         """The card ids in a zone, bottom first."""
         slot = self._zone_at.get(zone)
-        ids: tuple[int, ...] = (state._s or state.slots)[
+        ids: tuple[int, ...] = raw_slots(state)[
             slot if slot is not None else positions.zone_slot(self, zone)]
         return ids
 
@@ -607,23 +607,23 @@ class Game(Machine):
 
     def zone_contents(self, state: State) -> dict[str, tuple[int, ...]]:
         """Every zone's card ids, bottom first, by zone name in the layout's order."""
-        s = state._s or state.slots
+        s = raw_slots(state)
         return {name: s[slot] for name, slot in self._zone_at.items()}
 
     def variables(self, state: State) -> dict[str, Any]:
         """Every variable's value by name (a list for an array)."""
-        s = state._s or state.slots
+        s = raw_slots(state)
         return {name: s[base] if n is None else list(s[base:base + n])
                 for name, (base, n) in self._var_at.items()}
 
     def all_card_ids(self, state: State) -> list[int]:
         """The card ids of every zone, zone after zone (each once in a sound state)."""
-        s = state._s or state.slots
+        s = raw_slots(state)
         return [c for z in self._zone_slots for c in s[z]]
 
     def var(self, state: State, name: str) -> Any:
         """A variable's value (a list for an array), or one element: `chips[p2]`."""
-        return positions.read_var(self, (state._s or state.slots), name)
+        return positions.read_var(self, raw_slots(state), name)
 
     def differences(self, a: State, b: State) -> list[str]:
         """What differs between two states of this game: zones, variables and the
@@ -676,7 +676,7 @@ class Game(Machine):
                             max_moves: int = 1_000_000) -> tuple[State, int]:
         """`random_playout` from any state (search rollouts from a determinized world):
         the state reached and the number of moves played (at most `max_moves`)."""
-        s = list(state._s or state.slots)
+        s = list(raw_slots(state))
         n = self._play_randomly(s, self.legal_moves(state), rng, max_moves) if not \
             self.is_terminal(state) else 0
         return State(tuple(s)), n
@@ -687,7 +687,7 @@ class Game(Machine):
         score when there is one (found in a random order), else a random move."""
         if self.is_terminal(state):
             return state, 0
-        s, n = self._play_greedily(list(state._s or state.slots), self.legal_moves(state), rng,
+        s, n = self._play_greedily(list(raw_slots(state)), self.legal_moves(state), rng,
                                    max_moves)
         return State(tuple(s)), n
 
@@ -700,7 +700,7 @@ class Game(Machine):
         if self.is_terminal(state):
             return state, 0
         res = self.checked.result
-        s, n = self._play_leading(list(state._s or state.slots), self.legal_moves(state), rng, max_moves,
+        s, n = self._play_leading(list(raw_slots(state)), self.legal_moves(state), rng, max_moves,
                                   self.players, res is not None and res.kind == "lowest")
         return State(tuple(s)), n
 

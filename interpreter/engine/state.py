@@ -94,6 +94,13 @@ class Reached(State):
         return t
 
 
+def raw_slots(state: State) -> Sequence[Any]:
+    """The slots as the engine reads them: the list of a state `Game.apply` reached
+    (`Reached`: never changed, no tuple made), else the tuple. (`apply` and `to_move`,
+    run per move by bots and search, write it out.)"""
+    return state._s or state.slots
+
+
 def position_key(state: State) -> tuple[Any, ...]:
     """The state without its move counter: equal for a position reached again."""
     s = state.slots

@@ -194,13 +194,19 @@ def tables(cx: Ctx) -> list[str]:
 
 
 def setup(stmts: Stmts) -> list[str]:
-    """The initial values of the variables, then the setup block."""
+    """The initial values of the variables, then the setup block.
+
+    Optimised code (without coverage) splits it where the setup first may draw from the
+    random generator (`draws_chance`): `setup_fixed`, the variables and the statements
+    before that point, reads nothing of the state but the slots before setup (the seed
+    least of all), so the engine runs it once per compiled game and copies its slots for
+    each deal (playout.Machine._dealt); `setup_drawn` runs the rest. `setup` runs both."""
     cx = stmts.cx
-    out = ["def setup(s):", f"    _B[0] = {STEPS}  # each entry point starts a budget"]
+    g = cx.g
     w = CodeWriter("    ")
     if cx.layout.faces is not None:
         w.line(f"s[{cx.layout.faces}] = ()  # no card turned yet")
-    for v in cx.g.vars.values():
+    for v in g.vars.values():
         fr = Frame({}, f"var {v.name}")
         code = stmts.x.as_tuple(v.init, fr)
         base = cx.layout.var_base[v.name]
@@ -217,10 +223,42 @@ def setup(stmts: Stmts) -> list[str]:
         with w.indented():
             w.line(f"s[{base} + _i] = {code}")
             w.lines += [w.ind + ln for ln in guard.lines]
-    stmts.block(cx.g.setup, Frame({}, "setup"), w)
-    out += w.lines
-    out.append("")
-    return out
+    budget = f"    _B[0] = {STEPS}  # each entry point starts a budget"
+    if not cx.optimize or cx.coverage or draws_chance(g, tuple(v.init for v in g.vars.values())):
+        stmts.block(g.setup, Frame({}, "setup"), w)
+        return ["def setup(s):", budget] + w.lines + [""]
+    k = 0  # the statements before the first that may draw (or binds a name the rest reads)
+    while k < len(g.setup) and not isinstance(g.setup[k], A.LetStmt) and not draws_chance(
+            g, g.setup[k]):
+        k += 1
+    stmts.block(g.setup[:k], Frame({}, "setup"), w)
+    rest = CodeWriter("    ")
+    stmts.block(g.setup[k:], Frame({}, "setup"), rest)
+    return (["def setup(s):", budget, "    setup_fixed(s)", "    setup_drawn(s)", "",
+             "def setup_fixed(s):  # the same for every seed: run once, its slots copied"]
+            + w.lines + ["", "def setup_drawn(s):"] + rest.lines + [""])
+
+
+def draws_chance(g: Checked, root: object) -> bool:
+    """May running `root` (statements or expressions) draw from the random generator: a
+    `shuffle`, a random pick (`random x in L`, `random(L)`), in it or in a def or a
+    procedure it calls? (Conservative: a name that may be a def's counts as a call.)"""
+    seen: set[str] = set()
+    todo = [root]
+    while todo:
+        for n in A.walk(todo.pop()):
+            if (isinstance(n, A.Shuffle) or (isinstance(n, A.Quant) and n.kind == "random")
+                    or (isinstance(n, A.Call) and n.func == "random")):
+                return True
+            name = (n.func if isinstance(n, (A.Call, A.CallStmt))
+                    else n.name if isinstance(n, A.Name) else None)
+            if name is not None and name not in seen:
+                seen.add(name)
+                if name in g.defs:
+                    todo.append(g.defs[name].body)
+                if name in g.procs:
+                    todo.append(g.procs[name].body)
+    return False
 
 
 def decision_generators(cx: Ctx, graph: FlowGraph, moves: Moves,

@@ -108,6 +108,13 @@ _INLINE_BELOW = (getattr(random.Random, "_randbelow", None) is _RANDBELOW_WITH_B
                  and draws_below(lambda r, k: r._randbelow(k)))  # type: ignore[attr-defined]
 
 
+class _Undrawn:
+    """The seed slot while the part of the setup that must not draw runs: no random
+    generator takes it as a seed (unhashable), so a draw fails."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class Machine:
     """A compiled game's generated code and layout, with the loops that run it in place."""
 
@@ -171,6 +178,12 @@ class Machine:
             blank[z] = ()
         blank[gen.zone_base["deck"]] = tuple(range(self._ncards))
         self._blank = blank
+        # optimised code: the part of the setup that is the same for every seed
+        # (codegen/module.py `setup`), run once on the first deal: its slots, copied for
+        # each deal, the budget it left, and the rest of the setup (None: not yet; False:
+        # the setup is not split, or that part fails)
+        self._fixed: tuple[list[Any], int, Callable[[list[Any]], None]] | bool | None = (
+            None if "setup_fixed" in ns else False)
 
     # What the generated namespace or the checked rules hold already: properties, not
     # attributes (a Game keeps few: see Game.__init__)
@@ -334,16 +347,44 @@ class Machine:
         """The deal, the flow to the first decision and its moves, as one call each; where
         one fails, again part by part (the same seed: it fails the same way), for the
         error that names the rule, the moves then listed by `settle`."""
-        s = self._blank.copy()
-        s[RNG] = seed
+        fixed = self._fixed
+        if fixed is None:
+            fixed = self._fix()
         try:
-            self._setup(s)
+            if fixed and self.ns["REC"] is None:
+                # (observed, the setup runs whole: the recorder sees each card it moves)
+                s = fixed[0].copy()  # type: ignore[index]
+                s[RNG] = seed
+                self._budget[0] = fixed[1]  # type: ignore[index]
+                fixed[2](s)  # type: ignore[index]
+            else:
+                s = self._blank.copy()
+                s[RNG] = seed
+                self._setup(s)
             self._gen_run(s, s[PC])
             return s, self._gen_settle(s)
         except Exception:
             s = self._init_slots(seed)
             self._run(s)
             return s, settle(s)
+
+    def _fix(self) -> tuple[list[Any], int, Callable[[list[Any]], None]] | bool | None:
+        """`_fixed`, made: the slots after `setup_fixed`, the budget it left, and
+        `setup_drawn`. Where that part of the setup fails, or would read the random
+        generator's seed (the seed slot holds a value no generator takes, and must hold it
+        still), it is False: every deal then runs the whole setup (failing as it would)."""
+        if self.ns["REC"] is not None:
+            return None  # (the recorder would see these moves: later)
+        s = self._blank.copy()
+        s[RNG] = undrawn = _Undrawn()
+        try:
+            self._budget[0] = STEPS
+            self.ns["setup_fixed"](s)
+            ok = s[RNG] is undrawn
+        except Exception:
+            ok = False
+        self._fixed = fixed = (s, self._budget[0], self.ns["setup_drawn"]) if ok else False
+        return fixed
 
     # ------------------------------------------------------------------ playouts
     def random_playout(self, seed: int, rng: random.Random,

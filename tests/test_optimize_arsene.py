@@ -1,0 +1,168 @@
+"""The tenth session's speed rules for random playouts (issue 12, target 2: Arsène): each
+rule's shape in the generated code or the engine, a test that fails with the rule switched
+off, and the games played alike with and without it (`test_optimize.play_both` against the
+plain code, or the same playouts with the rule off)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cardgame.interpreter.engine import compile_game
+from cardgame.interpreter.engine.game import Game
+from cardgame.interpreter.errors import RuleError
+from test_optimize import play_both
+
+# ---------------------------------------------------------------- the setup, once
+# The setup builds the table the same way for every seed (stores, cards out of the game),
+# then shuffles: the part before the first draw runs once per compiled game.
+FIXED = """\
+game "Fixed"
+players 3
+deck standard
+zone stores: face up, row
+zone out: face down, squared
+zone hand[player]: owner, fanned
+zone pile: face up, squared
+var store[3]: list = []
+var dealer: player = 1
+var kept = 0
+def tops = (count c in deck where c.rank >= 11)
+proc deal_round() {
+  shuffle deck
+  deal 4 from deck to hand[players]
+}
+setup {
+  for r in 1..3 {
+    move first c in deck where c.suit == diamonds and c.rank == r to stores
+  }
+  store[1] = [1, 2]
+  move each c in deck where c.rank == 13 to out
+  kept = tops
+  SPLIT
+}
+move play(c in hand[me]) "play {c}" { move c to pile }
+flow {
+  repeat 4 times {
+    for p in players from dealer { p chooses play }
+  }
+}
+score = size(pile)
+result highest score
+"""
+
+# what follows the fixed part: the first statement that may draw, and what comes after
+SPLITS = {
+    "pick": "dealer = random p in players\n  deal_round()",
+    "proc": "deal_round()\n  dealer = random p in players",
+    "let": "let n = kept + 1\n  store[2] = [n]\n  deal_round()",
+    "nothing drawn": "store[3] = [kept]\n  deal 4 from deck to hand[players]",
+}
+
+
+def _fixed_game(tmp_path: Path, split: str, **kw: Any) -> Game:
+    path = tmp_path / f"fixed_{split.replace(' ', '_')}.cardgame"
+    path.write_text(FIXED.replace("SPLIT", SPLITS[split]), encoding="utf-8")
+    return compile_game(path, **kw)
+
+
+def _counting(g: Game, name: str) -> list[int]:
+    """Count the calls of a generated function (the namespace's, as the code calls it)."""
+    calls = [0]
+    f = g.ns[name]
+
+    def counted(*a: Any) -> Any:
+        calls[0] += 1
+        return f(*a)
+
+    g.ns[name] = counted
+    return calls
+
+
+@pytest.mark.parametrize("split", sorted(SPLITS))
+def test_the_setup_before_its_first_draw_runs_once(tmp_path: Path, split: str) -> None:
+    """The setup is split where it first may draw (a random pick, a shuffle in a procedure
+    it calls) or binds a name the rest reads (`let`): `setup_fixed` runs once, on the
+    first deal, and each deal copies its slots; the deals, the flow and the playouts are
+    those of the plain code (which runs the whole setup each time)."""
+    fast = _fixed_game(tmp_path, split)
+    src = fast.gen.source
+    fixed = src[src.index("def setup_fixed(s):"):src.index("def setup_drawn(s):")]
+    drawn = src[src.index("def setup_drawn(s):"):src.index("\ndef ", src.index("def setup_drawn"))]
+    assert "_pick" not in fixed and "_shuffle" not in fixed and "p_deal_round" not in fixed
+    assert "_take_many" in fixed  # (the cards out of the game: the same every time)
+    if split == "nothing drawn":
+        assert "_deal(" in fixed and "pass" in drawn
+    else:
+        assert "p_deal_round" in drawn and ("_pick" in drawn) == (split != "let")
+    calls = _counting(fast, "setup_fixed")
+    plain = compile_game(tmp_path / f"fixed_{split.replace(' ', '_')}.cardgame", optimize=False)
+    assert "setup_fixed" not in plain.gen.source
+    for seed in range(6):
+        a, b = fast.random_playout(seed, random.Random(seed)), plain.random_playout(
+            seed, random.Random(seed))
+        assert a == b
+    assert calls[0] == 1  # the first deal's alone
+    play_both(fast, plain, seeds=(1, 2, 3))
+
+
+def test_a_setup_whose_fixed_part_fails_fails_at_each_deal(tmp_path: Path) -> None:
+    """A rule error in the fixed part is not kept: every deal fails with it, as the plain
+    code's does."""
+    path = tmp_path / "failing.cardgame"
+    path.write_text(FIXED.replace("SPLIT", SPLITS["pick"]).replace(
+        "store[1] = [1, 2]", "store[1] = [1, 2]\n  store[2] = [(top of pile).rank]"),
+        encoding="utf-8")
+    for optimize in (True, False):
+        g = compile_game(path, optimize=optimize)
+        for seed in range(2):
+            with pytest.raises(RuleError) as e:
+                g.random_playout(seed, random.Random(seed))
+            assert "(in setup)" in str(e.value) and "nothing" in str(e.value)
+
+
+def test_a_fixed_part_that_would_draw_is_not_kept(tmp_path: Path) -> None:
+    """The engine keeps the fixed part's slots only where it left the seed alone: run
+    with a seed no generator takes, a part that draws (here: made to) fails, nothing is
+    kept, and every deal runs the whole setup, drawing from its own seed."""
+    g = _fixed_game(tmp_path, "pick")
+    fixed_part = g.ns["setup_fixed"]
+
+    def draws(s: list[Any]) -> None:
+        fixed_part(s)
+        s[g.gen.var_base["kept"]] = g.ns["_pick"](s, (1, 2, 3, 4, 5, 6, 7, 8), 0)
+
+    g.ns["setup_fixed"] = draws
+    try:
+        g._fixed = False  # the whole setup at each deal
+        ref = [g.random_playout(seed, random.Random(seed)) for seed in range(4)]
+        assert len({r[0][g.gen.var_base["kept"]] for r in ref}) > 1
+        g._fixed = None
+        assert [g.random_playout(seed, random.Random(seed)) for seed in range(4)] == ref
+        assert g._fixed is False
+    finally:
+        g.ns["setup_fixed"] = fixed_part
+        g._fixed = None
+
+
+def test_an_observed_deal_runs_the_whole_setup(tmp_path: Path) -> None:
+    """While a call is observed, the setup runs whole: the events of the deal show every
+    card the fixed part moves, as the plain code's do, after playouts made the copy."""
+    fast = _fixed_game(tmp_path, "pick")
+    plain = compile_game(tmp_path / "fixed_pick.cardgame", optimize=False)
+    fast.random_playout(0, random.Random(0))
+    assert fast._fixed
+    a, b = fast.start_observed(5)[1], plain.start_observed(5)[1]
+    assert a == b
+    assert [e.card for e in a if e.dst == "stores"] == [26, 27, 28]  # the diamond A, 2, 3
+
+
+def test_arsene_setup_is_split_before_the_dealer_is_drawn() -> None:
+    """Arsène: the stores and the cards out of the game (3 players) are the fixed part;
+    the random dealer starts the rest."""
+    for players in (3, 4):
+        src = compile_game("arsene", players).gen.source
+        drawn = src[src.index("def setup_drawn(s):"):src.index("\ndef ", src.index("def setup_drawn"))]
+        assert "_pick(s, PLAYERS" in drawn and drawn.count("\n") == 2

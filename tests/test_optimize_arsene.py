@@ -166,3 +166,118 @@ def test_arsene_setup_is_split_before_the_dealer_is_drawn() -> None:
         src = compile_game("arsene", players).gen.source
         drawn = src[src.index("def setup_drawn(s):"):src.index("\ndef ", src.index("def setup_drawn"))]
         assert "_pick(s, PLAYERS" in drawn and drawn.count("\n") == 2
+
+
+# ---------------------------------------------------------------- simultaneous rounds
+ROUND = """\
+game "Round"
+players 4
+deck standard
+zone hand[player]: owner, fanned
+zone pile: face up, squared
+var gave[player] = 0
+move give(c in hand[me]) "give {c}" {
+  move c to pile
+  gave[me] += c.rank
+}
+move keep "keep"
+flow {
+  shuffle deck
+  deal 10 from deck to hand[players]
+  repeat 3 times {
+    simultaneously players choose give
+    simultaneously (each p in players from 3 where gave[p] < 15) choose give
+    simultaneously players choose give | keep
+  }
+}
+score = gave[me]
+result highest score
+"""
+
+
+def test_every_player_choosing_at_once_needs_no_check(tmp_path: Path) -> None:
+    """`simultaneously players choose`: every player, once each, never nobody: optimised
+    code sets the choosers without `_players` and its test of an empty list (a list
+    expression keeps both), and the round's first listing makes no set of those who
+    chose. The same games as plain code's."""
+    path = tmp_path / "round.cardgame"
+    path.write_text(ROUND, encoding="utf-8")
+    fast, plain = compile_game(path), compile_game(path, optimize=False)
+    src = fast.gen.source
+    nodes = src[:src.index("NODES = (")]
+    assert nodes.count("s[5] = PLAYERS\n") == 2
+    assert nodes.count("_players(") == 1 and nodes.count("if not s[5]: return") == 1
+    assert "done = {m[0] for m in s[3]} if s[3] else ()" in src
+    assert "s[5] = PLAYERS" not in plain.gen.source
+    assert "if s[3] else ()" not in plain.gen.source
+    play_both(fast, plain, seeds=tuple(range(6)))
+    for seed in range(6):
+        assert (fast.random_playout(seed, random.Random(seed))
+                == plain.random_playout(seed, random.Random(seed)))
+
+
+def test_a_round_is_carried_out_in_the_players_order(tmp_path: Path) -> None:
+    """`in_players_order`: the round's choices in the order of the players' list, as a
+    stable sort by each chooser's place gives them (each chooser once, or twice, or one
+    not in the list: the sort's KeyError); the playouts' end of a round and `_step` use
+    it."""
+    from cardgame.interpreter.engine import playout
+
+    rnd = random.Random(7)
+    for n in (1, 2, 3, 4, 8, 9):
+        who = tuple(rnd.sample(range(1, 12), n))
+        for _ in range(20):
+            pending = [(p, 0, rnd.randrange(52)) for p in rnd.sample(who, len(who))]
+            if rnd.random() < 0.3:  # one chose twice
+                pending.insert(rnd.randrange(len(pending) + 1), (rnd.choice(who), 1, 0))
+            order = {p: i for i, p in enumerate(who)}
+            assert playout.in_players_order(pending, who) == sorted(
+                pending, key=lambda mv: order[mv[0]])
+        with pytest.raises(KeyError):
+            playout.in_players_order([(who[0], 0, 1), (99, 0, 2)], who)
+    calls = [0]
+    orig = playout.in_players_order
+
+    def counted(pending: Any, who: Any) -> list[Any]:
+        calls[0] += 1
+        return orig(pending, who)
+
+    path = tmp_path / "round.cardgame"
+    path.write_text(ROUND, encoding="utf-8")
+    g = compile_game(path)
+    playout.in_players_order = counted  # type: ignore[assignment]
+    try:
+        g.random_playout(1, random.Random(1))
+        assert calls[0] >= 6  # (the rounds of every player; the others', when not empty)
+        played = calls[0]
+        st = g.new_state(1)
+        while not g.is_terminal(st):
+            st = g.apply(st, g.legal_moves(st)[0])
+        assert calls[0] >= played + 6
+    finally:
+        playout.in_players_order = orig
+
+
+def test_playouts_call_each_decisions_step_by_its_node() -> None:
+    """The fast playouts find a decision's step in `_plain_by_pc` (a list by node), and
+    the simultaneous ones (None there) by the round's own path: Arsène 3p's steps, counted
+    through that list, make every move but the dummy's round."""
+    g = compile_game("arsene", 3)
+    saved = list(g._plain_by_pc)
+    calls = [0]
+
+    def counting(f: Any) -> Any:
+        def step(s: list[Any], m: Any) -> Any:
+            calls[0] += 1
+            return f(s, m)
+        return step
+
+    ref = g.random_playout(3, random.Random(3))
+    g._plain_by_pc[:] = [None if f is None else counting(f) for f in saved]
+    try:
+        s, n = g.random_playout(3, random.Random(3))
+        assert (s, n) == ref
+        deals = s[g.gen.var_base["deals"]]
+        assert calls[0] == n - 3 * deals
+    finally:
+        g._plain_by_pc[:] = saved

@@ -321,7 +321,11 @@ class FlowLowering:
         who = self.x.expr(st.who, fr)
         dn = self.nodes[d]
         who_const = None
-        if st.simultaneous:
+        skip = None
+        if st.simultaneous and cx.optimize and isinstance(st.who, A.Players):
+            # every player, once each: nothing to check, and never nobody
+            dn.body += [f"s[5] = {who}", "s[3] = ()"]
+        elif st.simultaneous:
             sid = cx.names.span_id(st.who.span, fr.rule)
             dn.body.append(f"s[5] = {cx.helper('_players')}({who}, {sid})")
             skip = len(dn.body)  # with nobody to choose, go straight on
@@ -338,7 +342,7 @@ class FlowLowering:
                 dn.body.append(f"s[5] = {cx.helper('_player')}({who}, {sid})")
         dn.exit = Stop()
         cont = self.new_node(st.span, fr)
-        if st.simultaneous:
+        if skip is not None:
             dn.body.insert(skip, Branch("not s[5]", cont))
         alts = tuple(cx.layout.move_ids[m] for m in st.moves)
         self.decisions[d] = Decision(d, alts, st.optional, st.simultaneous, cont, st.span,

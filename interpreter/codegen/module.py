@@ -336,7 +336,8 @@ def legal_body(cx: Ctx, d: Decision, generators: dict[int, list[str]]) -> list[s
     """The body of `legal_<d>(s)` (indented from 0), ending with `return out`."""
     out = ["out = []"]
     if d.simultaneous:
-        out.append("done = {m[0] for m in s[3]}")
+        # (the round's first listing: nobody has chosen yet, no set to make)
+        out.append("done = {m[0] for m in s[3]}" + (" if s[3] else ()" if cx.optimize else ""))
         out.append("for me in s[5]:")
         out.append("    if me in done: continue")
         ind = "    "

@@ -108,6 +108,18 @@ _INLINE_BELOW = (getattr(random.Random, "_randbelow", None) is _RANDBELOW_WITH_B
                  and draws_below(lambda r, k: r._randbelow(k)))  # type: ignore[attr-defined]
 
 
+def in_players_order(pending: Sequence[Move], who: Sequence[int]) -> list[Move]:
+    """The choices of a simultaneous round, carried out in the order of the players' list
+    `who` (as `sorted` by each chooser's place in it, stably): where each chooser chose
+    once, the choice of each player of the list in turn (a small round: no table)."""
+    if len(who) <= 8:
+        todo = [mv for p in who for mv in pending if mv[0] == p]
+        if len(todo) == len(pending):
+            return todo
+    order = {p: i for i, p in enumerate(who)}
+    return sorted(pending, key=lambda mv: order[mv[0]])
+
+
 class _Undrawn:
     """The seed slot while the part of the setup that must not draw runs: no random
     generator takes it as a seed (unhashable), so a draw fails."""
@@ -295,8 +307,7 @@ class Machine:
                 s[PENDING] = pending
                 return
             s[PENDING] = None
-            order = {p: i for i, p in enumerate(s[WHO])}
-            todo = sorted(pending, key=lambda mv: order[mv[0]])
+            todo = in_players_order(pending, s[WHO])
         else:
             todo = [m]
             s[MOVES] += 1
@@ -408,6 +419,13 @@ class Machine:
                 getrandbits = rng.getrandbits
                 kept = self._sim_kept
                 simsteps = self._simsteps
+                # each decision's own step by its node (a list: cheaper than a test of
+                # the simultaneous ones and a lookup), None at a simultaneous one; where
+                # moves may stay unlisted (SetMoves) `_plain_by_pc` lists them: None at
+                # every node, each step found in `steps`
+                plain: Sequence[Callable[..., Sequence[Move]] | None] = self._plain_by_pc
+                if self.gen.lazy_moves:
+                    plain = [None] * len(plain)
                 while legal and n < max_moves:
                     k = len(legal)
                     bits = k.bit_length()
@@ -416,13 +434,21 @@ class Machine:
                         j = getrandbits(bits)
                     m = legal[j]
                     pc = s[PC]
-                    if pc in sim:
+                    own = plain[pc]
+                    if own is not None:
+                        legal = own(s, m)
+                    elif pc in sim:
                         pending = s[PENDING] + (m,)
                         if len(pending) < len(s[WHO]) and pc in kept:
-                            # the round goes on (as `_step` keeps a choice)
+                            # the round goes on (as `_step` keeps a choice): the legal
+                            # moves listed before less the chooser's (`_others_moves`)
                             s[PENDING] = pending
                             s[MOVES] += 1
-                            legal = self._others_moves(legal, m[0])
+                            if type(legal) is list:
+                                p = m[0]
+                                legal = [mv for mv in legal if mv[0] != p]
+                            else:
+                                legal = legal.without(m[0])  # type: ignore[attr-defined]
                         elif pc in simsteps and len(pending) == len(s[WHO]):
                             legal = self._end_round(s, m, pending, simsteps[pc])
                         else:
@@ -479,8 +505,7 @@ class Machine:
         before = s.copy()
         s[PENDING] = None
         s[MOVES] += 1
-        order = {p: i for i, p in enumerate(s[WHO])}
-        todo = sorted(pending, key=lambda mv: order[mv[0]])
+        todo = in_players_order(pending, s[WHO])
         try:
             return simstep(s, todo)
         except CardgameError:

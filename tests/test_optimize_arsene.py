@@ -219,8 +219,9 @@ def test_every_player_choosing_at_once_needs_no_check(tmp_path: Path) -> None:
 def test_a_round_is_carried_out_in_the_players_order(tmp_path: Path) -> None:
     """`in_players_order`: the round's choices in the order of the players' list, as a
     stable sort by each chooser's place gives them (each chooser once, or twice, or one
-    not in the list: the sort's KeyError); the playouts' end of a round and `_step` use
-    it."""
+    not in the list: the sort's KeyError); `_step` uses it, and the playouts' end of a
+    round where the list is not every player's (where it is, the choices sorted: each
+    player chose once). The games are those of plain code: see the test above."""
     from cardgame.interpreter.engine import playout
 
     rnd = random.Random(7)
@@ -245,15 +246,19 @@ def test_a_round_is_carried_out_in_the_players_order(tmp_path: Path) -> None:
     path = tmp_path / "round.cardgame"
     path.write_text(ROUND, encoding="utf-8")
     g = compile_game(path)
+    arsene = compile_game("arsene", 3)
     playout.in_players_order = counted  # type: ignore[assignment]
     try:
-        g.random_playout(1, random.Random(1))
-        assert calls[0] >= 6  # (the rounds of every player; the others', when not empty)
-        played = calls[0]
         st = g.new_state(1)
         while not g.is_terminal(st):
             st = g.apply(st, g.legal_moves(st)[0])
-        assert calls[0] >= played + 6
+        assert calls[0] >= 6  # (the rounds of every player; the others', when not empty)
+        # the playouts: a round of every player is carried out sorted (each chose once)
+        calls[0] = 0
+        s, n = arsene.random_playout(2, random.Random(2))
+        assert calls[0] == 0 and s[arsene.gen.var_base["deals"]] > 1
+        g.random_playout(1, random.Random(1))
+        assert 0 < calls[0] <= 3  # (the rounds of some players)
     finally:
         playout.in_players_order = orig
 
@@ -281,3 +286,53 @@ def test_playouts_call_each_decisions_step_by_its_node() -> None:
         assert calls[0] == n - 3 * deals
     finally:
         g._plain_by_pc[:] = saved
+
+
+# ---------------------------------------------------------------- chance events
+def test_each_chance_event_seeds_a_generator_of_the_pool_again() -> None:
+    """A shuffle or random pick seeds a generator from the state's seed: one taken from a
+    pool and seeded again (a thread takes one and puts it back), which draws as a new
+    `random.Random(seed)` does, here checked against the library's own, and is the same
+    object from one event to the next."""
+    from cardgame.interpreter.codegen import runtime
+
+    assert runtime._RESEEDS is runtime._seeded
+    g = compile_game("arsene", 3)
+    shuffle, pick = g.ns["_shuffle"], g.ns["_pick"]
+    runtime._POOL.clear()
+    rnd = random.Random(3)
+    for _ in range(30):
+        seed = rnd.getrandbits(63)
+        s = [None, seed]
+        cards = tuple(range(rnd.randrange(40)))
+        ref = random.Random(seed)
+        lst = list(cards)
+        ref.shuffle(lst)
+        assert shuffle(s, cards) == tuple(lst) and s[1] == ref.getrandbits(63)
+        seq = tuple(range(1, rnd.randrange(2, 9)))
+        ref = random.Random(s[1])
+        v = seq[ref.randrange(len(seq))]
+        assert pick(s, seq, 0) == v and s[1] == ref.getrandbits(63)
+    assert len(runtime._POOL) == 1
+
+
+def test_threads_each_take_their_own_generator() -> None:
+    """Playouts in threads at once deal and pick as one thread alone does."""
+    import threading
+
+    g = compile_game("arsene", 3)
+    ref = {seed: g.random_playout(seed, random.Random(seed)) for seed in range(12)}
+    got: dict[int, Any] = {}
+
+    def play(seeds: range) -> None:
+        for _ in range(3):
+            for seed in seeds:
+                got[seed] = g.random_playout(seed, random.Random(seed))
+                assert got[seed] == ref[seed]
+
+    threads = [threading.Thread(target=play, args=(range(i, 12, 3),)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == ref

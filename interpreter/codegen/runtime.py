@@ -349,7 +349,12 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         seq = tuple(seq)
         if not seq:
             err(sid, "a random pick from nothing")
-        r = _seeded(s[1])
+        seed = s[1]
+        if _seeded is _RESEEDS and type(seed) is int:  # one of the pool, seeded again
+            r = _POOL.pop() if _POOL else _new_seeded(0)
+            _SEED(r, seed)
+        else:
+            r = _seeded(seed)
         k = len(seq)
         if _INDEX_BELOW:  # `r.randrange(k)` written out (draws_below): the same draws
             getrandbits = r.getrandbits
@@ -361,6 +366,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         else:
             v = seq[r.randrange(k)]
         s[1] = r.getrandbits(63)
+        _POOL.append(r)
         rec = glb["REC"]
         if rec is not None:
             rec.pick(v)
@@ -368,10 +374,16 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
 
     @export
     def _shuffle(s: list[Any], cards: tuple[int, ...]) -> tuple[int, ...]:
-        r = _seeded(s[1])
+        seed = s[1]
+        if _seeded is _RESEEDS and type(seed) is int:  # (as `_pick`)
+            r = _POOL.pop() if _POOL else _new_seeded(0)
+            _SEED(r, seed)
+        else:
+            r = _seeded(seed)
         lst = list(cards)
         _shuffle_list(r, lst)
         s[1] = r.getrandbits(63)
+        _POOL.append(r)
         relabel = glb["RELABEL"]
         if relabel is not None:  # a world of observe.worlds: other cards in these places
             lst = relabel(lst)
@@ -820,6 +832,26 @@ def _shuffle_check() -> tuple[Callable[[random.Random, list[Any]], None],
 
 
 _shuffle_list, _seeded = _shuffle_check()
+# Each chance event seeds a generator: one of the pool, seeded again (a thread takes one
+# from the list and puts it back, so threads never share one), where seeding again gives
+# the state a new generator has (checked once per process: `_RESEEDS` is then `_seeded`,
+# else None and `_seeded` makes one each time, as it does where it is replaced)
+_POOL: list[random.Random] = []
+
+
+def _reseed_check() -> bool:
+    if _seeded is not _new_seeded:
+        return False
+    r = _new_seeded(0)
+    for seed in (0, 2**62 + 12345, 2**63 - 1, 12345):
+        r.getrandbits(32 * 700)  # (a used generator: past a twist of its state)
+        _SEED(r, seed)
+        if r.getstate() != random.Random(seed).getstate():
+            return False
+    return True
+
+
+_RESEEDS = _seeded if _reseed_check() else None
 
 
 def draws_below(draw: Callable[[random.Random, int], int]) -> bool:

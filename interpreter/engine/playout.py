@@ -419,6 +419,7 @@ class Machine:
                 getrandbits = rng.getrandbits
                 kept = self._sim_kept
                 simsteps = self._simsteps
+                players = self.ns["PLAYERS"]
                 # each decision's own step by its node (a list: cheaper than a test of
                 # the simultaneous ones and a lookup), None at a simultaneous one; where
                 # moves may stay unlisted (SetMoves) `_plain_by_pc` lists them: None at
@@ -450,7 +451,7 @@ class Machine:
                             else:
                                 legal = legal.without(m[0])  # type: ignore[attr-defined]
                         elif pc in simsteps and len(pending) == len(s[WHO]):
-                            legal = self._end_round(s, m, pending, simsteps[pc])
+                            legal = self._end_round(s, m, pending, simsteps[pc], players)
                         else:
                             self._step(s, m)
                             legal = self._settle_lazily(s)
@@ -496,16 +497,23 @@ class Machine:
         return n
 
     def _end_round(self, s: list[Any], m: Move, pending: tuple[Move, ...],
-                   simstep: Callable[..., Sequence[Move]]) -> Sequence[Move]:
+                   simstep: Callable[..., Sequence[Move]],
+                   players: tuple[int, ...] | None = None) -> Sequence[Move]:
         """`_step` then `_settle_lazily` for the last choice `m` of a simultaneous round
         (`pending`, m included): the choices carried out in the players' order and the
         flow run on to the next decision by the generated SIMSTEP. Where that fails, the
         step is played again from a copy of the slots before it, part by part (the slots
-        hold the random seed: it fails the same way), for the error that names the rule."""
+        hold the random seed: it fails the same way), for the error that names the rule.
+
+        The random playouts pass `players` (PLAYERS, 1..n): a round of every player is
+        carried out in the order of its choices sorted, for each player chose once there
+        (the moves they draw from are those of the players who have not chosen:
+        `legal_<node>`, `_others_moves`), so the first items, the choosers, decide it."""
         before = s.copy()
         s[PENDING] = None
         s[MOVES] += 1
-        todo = in_players_order(pending, s[WHO])
+        who = s[WHO]
+        todo = sorted(pending) if who == players else in_players_order(pending, who)
         try:
             return simstep(s, todo)
         except CardgameError:

@@ -336,3 +336,33 @@ def test_threads_each_take_their_own_generator() -> None:
     for t in threads:
         t.join()
     assert got == ref
+
+
+# ---------------------------------------------------------------- the trick's loop
+def test_a_loop_over_the_players_keeps_their_list_as_it_is() -> None:
+    """`for p in players from leader` in the flow keeps `ORDER[...]` (a tuple of the
+    tables) as the list it walks, with no copy; plain code copies it (`tuple(...)`)."""
+    fast, plain = compile_game("arsene", 3), compile_game("arsene", 3, optimize=False)
+    loops = [ln.strip() for ln in fast.gen.source.splitlines()
+             if ln.strip().startswith("s[55] = ")]
+    assert loops and all(ln.startswith("s[55] = ORDER[") for ln in loops)
+    assert "s[55] = tuple(ORDER[" in plain.gen.source
+    for seed in range(4):
+        assert (fast.random_playout(seed, random.Random(seed))
+                == plain.random_playout(seed, random.Random(seed)))
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 37, 10_000])
+def test_a_playout_stops_at_its_limit_of_moves(limit: int) -> None:
+    """`max_moves`: the playout plays that many moves, or to the end when it comes first,
+    and stops where the API, move for move, stops."""
+    g = compile_game("arsene", 3)
+    s, n = g.random_playout(5, random.Random(5), limit)
+    st, rng = g.new_state(5), random.Random(5)
+    for _ in range(limit):
+        legal = g.legal_moves(st)
+        if not legal:
+            break
+        st = g.apply(st, legal[rng.randrange(len(legal))])
+    assert n == min(limit, g.random_playout(5, random.Random(5))[1])
+    assert tuple(s) == st.slots

@@ -381,7 +381,10 @@ class FlowLowering:
             src = x.expr(st.source, fr)
             if cx.type_of(st.source) == "zone":
                 src = f"s[{src}]"
-            self.nodes[node].body += [f"s[{lst}] = tuple({src})", f"s[{pos}] = 0"]
+            if not (cx.optimize and (isinstance(st.source, A.Players) or (
+                    isinstance(st.source, A.Unary) and st.source.op == "players_from"))):
+                src = f"tuple({src})"  # (the players, from one: a tuple of the tables)
+            self.nodes[node].body += [f"s[{lst}] = {src}", f"s[{pos}] = 0"]
             self.close(node, head)
             self.nodes[head].body += [Branch(f"s[{pos}] >= len(s[{lst}])", exit_),
                                       f"s[{var}] = s[{lst}][s[{pos}]]", f"s[{pos}] += 1"]

@@ -427,7 +427,10 @@ class Machine:
                 plain: Sequence[Callable[..., Sequence[Move]] | None] = self._plain_by_pc
                 if self.gen.lazy_moves:
                     plain = [None] * len(plain)
-                while legal and n < max_moves:
+                if not legal:
+                    return 0
+                # (a `for` counts the moves: cheaper than a test and an addition each)
+                for n in range(1, max_moves + 1):
                     k = len(legal)
                     bits = k.bit_length()
                     j = getrandbits(bits)
@@ -457,7 +460,8 @@ class Machine:
                             legal = self._settle_lazily(s)
                     else:
                         legal = steps[pc](s, m)
-                    n += 1
+                    if not legal:
+                        return n
                 return n
             step = self._step
             settle = self._settle_lazily

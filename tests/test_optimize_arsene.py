@@ -227,6 +227,7 @@ def test_a_round_is_carried_out_in_the_players_order(tmp_path: Path) -> None:
     rnd = random.Random(7)
     for n in (1, 2, 3, 4, 8, 9):
         who = tuple(rnd.sample(range(1, 12), n))
+        ordered = tuple(sorted(who))
         for _ in range(20):
             pending = [(p, 0, rnd.randrange(52)) for p in rnd.sample(who, len(who))]
             if rnd.random() < 0.3:  # one chose twice
@@ -234,6 +235,9 @@ def test_a_round_is_carried_out_in_the_players_order(tmp_path: Path) -> None:
             order = {p: i for i, p in enumerate(who)}
             assert playout.in_players_order(pending, who) == sorted(
                 pending, key=lambda mv: order[mv[0]])
+            # a list in order (as PLAYERS is): a stable sort by chooser is that
+            assert sorted(pending, key=playout._CHOOSER) == playout.in_players_order(
+                pending, ordered)
         with pytest.raises(KeyError):
             playout.in_players_order([(who[0], 0, 1), (99, 0, 2)], who)
     calls = [0]

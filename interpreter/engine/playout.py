@@ -13,6 +13,7 @@ errors pass unchanged, anything else becomes a `RuleError` that names the rule.
 from __future__ import annotations
 
 import linecache
+import operator
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, NoReturn
@@ -106,6 +107,9 @@ _RANDBELOW_WITH_BITS = getattr(random.Random, "_randbelow_with_getrandbits", Non
 # out (checked once per process)
 _INLINE_BELOW = (getattr(random.Random, "_randbelow", None) is _RANDBELOW_WITH_BITS
                  and draws_below(lambda r, k: r._randbelow(k)))  # type: ignore[attr-defined]
+
+
+_CHOOSER = operator.itemgetter(0)
 
 
 def in_players_order(pending: Sequence[Move], who: Sequence[int]) -> list[Move]:
@@ -509,15 +513,15 @@ class Machine:
         step is played again from a copy of the slots before it, part by part (the slots
         hold the random seed: it fails the same way), for the error that names the rule.
 
-        The random playouts pass `players` (PLAYERS, 1..n): a round of every player is
-        carried out in the order of its choices sorted, for each player chose once there
-        (the moves they draw from are those of the players who have not chosen:
-        `legal_<node>`, `_others_moves`), so the first items, the choosers, decide it."""
+        The random playouts pass `players` (PLAYERS: 1..n in order): a round of every
+        player is carried out in the order of its choices stably sorted by chooser, which
+        is their order by place in that list."""
         before = s.copy()
         s[PENDING] = None
         s[MOVES] += 1
         who = s[WHO]
-        todo = sorted(pending) if who == players else in_players_order(pending, who)
+        todo = (sorted(pending, key=_CHOOSER) if who == players
+                else in_players_order(pending, who))
         try:
             return simstep(s, todo)
         except CardgameError:

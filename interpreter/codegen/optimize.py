@@ -88,8 +88,12 @@ class Optimizing(Exprs):
 
     def quant(self, e: A.Quant, fr: Frame) -> str:
         h = fr.hoist
-        if not isinstance(h, _Hoist) or h.cur == 0 or e.kind == "random":
+        if (not isinstance(h, _Hoist) or (h.cur == 0 and h.share is None)
+                or e.kind == "random"):
             return self.deck_quant(e, fr) or super().quant(e, fr)
+        # (at level 0, a generator's quantifier outside any loop: shared with the other
+        # generators of its decision that compute it, `Sharing`: Crazy Eights' `draw`
+        # and `pass_turn` test `not can_play(me)` once a decision)
         try:  # equal quantifiers at one level share one variable
             key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
         except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing

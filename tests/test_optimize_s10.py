@@ -109,3 +109,78 @@ def test_a_quantifier_outside_the_loops_is_shared_by_a_decisions_generators(
     walrus = re.findall(r"\((_v\d+) if \1 is not \.\.\. else \(\1 := any\(", f)
     assert len(walrus) == 2 and len(set(walrus)) == 1
     assert len(re.findall(r"any\(", f)) == 2
+
+
+PAIRS = """\
+game "Pairs"
+players 3
+deck standard
+zone hand[player]: owner, fanned
+zone trick: face up, row
+zone pile[player]: face up, squared
+var points[player] = 0
+setup {
+  shuffle deck
+  deal 6 from deck to hand
+}
+move play(c in hand[me]) "play {c}" { move c to trick  points[me] += c.rank }
+move take "take" when trick is not empty { move all of trick to pile[me] }
+move wait "wait" { points[me] += 0 }
+flow {
+  repeat 30 times {
+    for p in players { p chooses play | take | wait }
+  }
+}
+score = points[me]
+result highest score
+invariant even "hands within one": all p in players: all q in players: size(hand[p]) <= size(hand[q]) + 1
+invariant even2 "written the other way": all p in players: all q in players: size(hand[q]) + 2 >= size(hand[p])
+invariant close "points within 12": all p in players: all q in players where points[p] < points[q] + 12
+invariant above "an empty trick: true": all p in players: all c in trick: size(hand[p]) + 9 > c.rank
+invariant rows "a product of two ranges": all i in 1..size(trick): all j in 1..size(pile[1]): i - 3 < j + size(hand[2])
+"""
+
+
+def _invariant(src: str, name: str) -> str:
+    (f,) = re.findall(rf"^def inv_{name}\(s, _legal\):\n(?:    .*\n)*", src, re.M)
+    return f
+
+
+def test_all_pairs_compared_is_one_bound(tmp_path: Path) -> None:
+    """`all p in X: all q in Y: A op B` (A reading only p, B only q, op < <= > >=) is a
+    loop finding the least (greatest) B, then one testing each A against it, not a loop
+    per pair (Hearts' and Oh Hell's even hands); the sides written either way, Y empty
+    (true), a `where` as the inner test. Invariants that fail at times (uneven hands,
+    points apart) and hold at others: both codes say alike at every step."""
+    path = tmp_path / "pairs.cardgame"
+    path.write_text(PAIRS, encoding="utf-8")
+    src = _source(path)
+    for name, bound in (("even", "<"), ("even2", "<"), ("close", "<"), ("above", ">"),
+                        ("rows", "<")):
+        f = _invariant(src, name)
+        assert re.search(rf"if (_m\d+) is \.\.\.:\n", f), name
+        assert re.search(rf"if \1 is None or _b\d+ {bound} (_m\d+): \1 = _b\d+"
+                         .replace(r"\1", r"(_m\d+)", 1), f), name
+    plain = generate(check(load(path), None, {}), optimize=False).source
+    assert "is ...:" not in _invariant(plain, "even")
+    fast = compile_game(path)
+    slow = compile_game(path, optimize=False)
+    play_both(fast, slow, seeds=tuple(range(12)))
+    for game in ("hearts", "oh-hell"):
+        src = _source(f"games/{game}.cardgame")
+        f = _invariant(src, "even_hands" if game == "hearts" else "hands_even")
+        assert re.search(r"if _m\d+ is \.\.\.:", f), game
+
+
+def test_all_pairs_keeps_the_pairs_where_a_side_may_fail(tmp_path: Path) -> None:
+    """A side that may fail (the top of an empty hand) or reads both variables keeps
+    the nested loops: which pairs are evaluated, and in what order, decides the error."""
+    path = tmp_path / "pairs.cardgame"
+    path.write_text(PAIRS.replace(
+        'invariant rows', 'invariant tops "fails": all p in players: all q in players: '
+        'size(hand[p]) <= (top of hand[q]).rank + 13\n'
+        'invariant both "both": all p in players: all q in players: points[p] + points[q] <= 600 + size(hand[q])\n'
+        'invariant rows'), encoding="utf-8")
+    src = _source(path)
+    for name in ("tops", "both"):
+        assert "is ...:" not in _invariant(src, name), name

@@ -787,6 +787,13 @@ class Optimizing(Exprs):
             bound = self.all_pairs(e, fr, w)
             if bound is not None:
                 return bound
+        if k in ("any", "all") and fr.hoist is None:  # (over a few zones: one term each)
+            probe = fr.scope()
+            probe.env[e.var] = Local("_", None, *cx.loop_range(e.source), certain=True)
+            written = self.zones_written_out(
+                e, self.short(e.source, fr) and self.leaf((e.where, e.body)), probe)
+            if written is not None:
+                return written
         if k == "count" and e.where is None and e.body is None:
             return None
         if k == "sum" and cx.type_of(e) != "int":

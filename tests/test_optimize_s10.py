@@ -230,6 +230,8 @@ invariant places "at most one card a place": all place in tri: size(place) <= 1
 invariant free_first "free first": all place in tri: place is not empty or not (place is covered)
 invariant short_cols "columns of at most 4 cards": all v in cols: size(v) <= 4
 invariant wide_few "wide zones of at most 1 card": all w in wide: size(w) <= 1
+invariant ranked "a top that may fail: the loop": all v in cols: v is empty or (top of v).rank >= 1
+invariant faces "a face: the loop": all v in cols: v is empty or (top of v).face_up
 """
 
 
@@ -254,7 +256,8 @@ def test_a_few_zones_are_written_out_one_term_each(tmp_path: Path) -> None:
     assert re.search(r"\(not not \(\(\(not not s\[\d+\]\)\) and ", legal)
     for name in ("places", "free_first", "short_cols"):
         assert re.search(r"return bool\(\(not not \(\(", _invariant(src, name)), name
-    assert "for _q" in _invariant(src, "wide_few")
+    for name in ("wide_few", "ranked", "faces"):
+        assert "for _q" in _invariant(src, name), name
     plain = generate(check(load(path), None, {}), optimize=False).source
     assert "*((" not in plain and "COVER[" in plain
     fast = compile_game(path)

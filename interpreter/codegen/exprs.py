@@ -588,7 +588,8 @@ class Exprs:
         values in the same order, each test and value evaluated for each zone in the
         generator's order (`any`/`all` stop where the generator stops), so an error is
         raised where the generator raises it; None where the list is charged to the
-        budget or a test draws, changes anything or binds a value."""
+        budget, a test draws, changes anything or binds a value, reads a face, or (any,
+        all) may fail."""
         cx = self.cx
         k = e.kind
         if (not cx.optimize or not plain or k not in ("each", "any", "all")
@@ -605,6 +606,8 @@ class Exprs:
         for x in A.walk((where, body)):  # the zone's own values: no loop, no def
             if isinstance(x, A.Quant) or (isinstance(x, A.Name) and cx.ref(x).kind == "def"):
                 return None
+            if isinstance(x, A.Attr) and x.name == "face_up":
+                return None  # (a loop tests faces in a set of the turned cards made once)
             if isinstance(x, A.Call) and (cx.callee(x) is not None
                                           or x.func not in ("covered", "size")):
                 return None
@@ -614,6 +617,7 @@ class Exprs:
         base = cx.slot(ref)
         names = cx.names
         drew = (names.draws, names.impure, names.walrus)
+        unsafe = names.unsafe
         terms = []
         for slot in range(base, base + n):
             one = inner.scope()
@@ -633,6 +637,8 @@ class Exprs:
                          else f"{value}")
         if (names.draws, names.impure, names.walrus) != drew:
             return None  # (a test that draws, changes or binds: the generator)
+        if k != "each" and names.unsafe != unsafe:
+            return None  # (a test that may fail: the loop, which knows what `or` tested)
         if k == "each":
             return "(" + ", ".join(terms) + ",)"
         return "(not not (" + f" {'and' if k == 'all' else 'or'} ".join(terms) + "))"

@@ -930,6 +930,9 @@ class Optimizing(Exprs):
         names = cx.names
         saved = (names.unsafe, names.impure, names.draws, names.walrus)
         pv, qv = names.tmp("q"), names.tmp("q")
+        # (X and Y: evaluated once each, as the nested loops evaluate them once for X and
+        # once for each p for Y, a value of the state that cannot change meanwhile: they
+        # may fail, where the loops fail, but neither draw nor change anything)
         ps, qs = cx.type_of(e.source), cx.type_of(inner.source)
         env_p, env_q = dict(fr.env), dict(fr.env)
         p_origin = q_origin = None
@@ -947,7 +950,8 @@ class Optimizing(Exprs):
         checked = (names.unsafe, names.impure, names.draws)
         a = self.expr(p_side, attrs.evolve(fr, env=env_p))
         b = self.expr(q_side, attrs.evolve(fr, env=env_q))
-        if (names.unsafe, names.impure, names.draws) != checked:
+        if ((names.unsafe, names.impure, names.draws) != checked
+                or (names.impure, names.draws) != saved[1:3]):
             names.unsafe, names.impure, names.draws, names.walrus = saved
             return None
         x_src = self.charge(x_src, e.source, (e.where, e.body), e.span, fr)

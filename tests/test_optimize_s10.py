@@ -119,6 +119,7 @@ zone hand[player]: owner, fanned
 zone trick: face up, row
 zone pile[player]: face up, squared
 var points[player] = 0
+var mark[player]: int = none
 setup {
   shuffle deck
   deal 6 from deck to hand
@@ -138,6 +139,10 @@ invariant even2 "written the other way": all p in players: all q in players: siz
 invariant close "points within 12": all p in players: all q in players where points[p] < points[q] + 12
 invariant above "an empty trick: true": all p in players: all c in trick: size(hand[p]) + 9 > c.rank
 invariant rows "a product of two ranges": all i in 1..size(trick): all j in 1..size(pile[1]): i - 3 < j + size(hand[2])
+invariant total "points of at most 60 in all": (sum p in players: points[p]) <= 60
+invariant someone "someone holds 3 cards or more": any p in players: size(hand[p]) >= 3
+invariant all_low "every player's points under 25": all p in players: points[p] < 25
+invariant marked "a mark may be none: the loop": any p in players: mark[p] == none
 """
 
 
@@ -260,6 +265,31 @@ def test_a_few_zones_are_written_out_one_term_each(tmp_path: Path) -> None:
         assert "for _q" in _invariant(src, name), name
     plain = generate(check(load(path), None, {}), optimize=False).source
     assert "*((" not in plain and "COVER[" in plain
+    fast = compile_game(path)
+    slow = compile_game(path, optimize=False)
+    play_both(fast, slow, seeds=tuple(range(12)))
+
+
+def test_the_players_are_written_out_one_term_each(tmp_path: Path) -> None:
+    """`any`/`all`/`sum` over the players (their number known when compiling): one term
+    a player, the player a constant (`s[17] + s[18] + s[19]`, an `and` or `or` that stops
+    where the loop stops), in invariants and in the flow; a term that may fail (an
+    optional variable, which may be none) keeps the loop. Both codes say alike (the
+    invariants fail at times)."""
+    path = tmp_path / "pairs.cardgame"
+    path.write_text(PAIRS, encoding="utf-8")
+    src = _source(path)
+    assert re.search(r"= \(\(s\[\d+\]\) \+ \(s\[\d+\]\) \+ \(s\[\d+\]\)\)\n",
+                     _invariant(src, "total"))
+    assert re.search(r"\(not not \(\(\(len\(s\[\d+\]\) >= 3\)\) or \(\(len",
+                     _invariant(src, "someone"))
+    assert re.search(r"\(not not \(\(\(s\[\d+\] < 25\)\) and \(\(s", _invariant(src, "all_low"))
+    for name in ("total", "someone", "all_low"):
+        assert "for _q" not in _invariant(src, name), name
+    assert "for _q" in _invariant(src, "marked")
+    for game in ("interaction", "hearts"):  # Interaction's chips, Hearts' end of the game
+        assert re.search(r"\(not not \(\(\(s\[\d+\] >= \d+\)\) (and|or) ",
+                         _source(f"games/{game}.cardgame")), game
     fast = compile_game(path)
     slow = compile_game(path, optimize=False)
     play_both(fast, slow, seeds=tuple(range(12)))

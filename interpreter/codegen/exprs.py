@@ -27,6 +27,7 @@ MAX_RANGE = 100_000  # the most values a range or repeat may run over
 SHORT = 64
 COUNT_ZONES = 8  # `count z in Z where W` over at most this many zones: one term per zone
 WRITE_ZONES = 32  # `each`/`any`/`all` over at most this many zones: one term per zone
+PLAYERS_WRITTEN = 8  # ...and over the players, up to this many (`sum` too)
 _LIST_FUNCS = ("sum", "min", "max", "sorted", "reverse", "rest")
 _ATTR_TABLES = {"rank": "RANK", "suit": "SUIT", "color": "COLOR", "joker": "JOKER"}
 # code that reads a value without computing anything: a name, a slot at a constant index
@@ -592,16 +593,26 @@ class Exprs:
         all) may fail."""
         cx = self.cx
         k = e.kind
-        if (not cx.optimize or not plain or k not in ("each", "any", "all")
-                or not isinstance(e.source, A.Name)):
+        if not cx.optimize or not plain or k not in ("each", "any", "all", "sum"):
             return None
-        ref = cx.ref(e.source)
-        if ref.kind != "zone_array":
+        if isinstance(e.source, A.Players):  # the players, 1..n: n known when compiling
+            if not 2 <= cx.n <= PLAYERS_WRITTEN:
+                return None
+            values = list(range(1, cx.n + 1))
+        elif isinstance(e.source, A.Name) and cx.ref(e.source).kind == "zone_array":
+            ref = cx.ref(e.source)
+            n = cx.dim(ref)[1]
+            if not 2 <= n <= WRITE_ZONES:
+                return None
+            values = list(range(cx.slot(ref), cx.slot(ref) + n))
+        else:
             return None
         where, body = e.where, e.body
         if k == "all" and body is None:
             where, body = None, where
         if k != "each" and (where is not None or body is None):
+            return None
+        if k == "sum" and cx.type_of(e) != "int":
             return None
         for x in A.walk((where, body)):  # the zone's own values: no loop, no def
             if isinstance(x, A.Quant) or (isinstance(x, A.Name) and cx.ref(x).kind == "def"):
@@ -611,15 +622,11 @@ class Exprs:
             if isinstance(x, A.Call) and (cx.callee(x) is not None
                                           or x.func not in ("covered", "size")):
                 return None
-        n = cx.dim(ref)[1]
-        if not 2 <= n <= WRITE_ZONES:
-            return None
-        base = cx.slot(ref)
         names = cx.names
         drew = (names.draws, names.impure, names.walrus)
         unsafe = names.unsafe
         terms = []
-        for slot in range(base, base + n):
+        for slot in values:
             one = inner.scope()
             one.env[e.var] = attrs.evolve(one.env[e.var], code=str(slot), lo=slot, hi=slot,
                                           positions=None)
@@ -641,6 +648,8 @@ class Exprs:
             return None  # (a test that may fail: the loop, which knows what `or` tested)
         if k == "each":
             return "(" + ", ".join(terms) + ",)"
+        if k == "sum":
+            return "(" + " + ".join(terms) + ")"
         return "(not not (" + f" {'and' if k == 'all' else 'or'} ".join(terms) + "))"
 
     def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:
@@ -942,7 +951,7 @@ class Exprs:
 
     def _quant(self, e: A.Quant, var: str, src: str, inner: Frame, fr: Frame) -> str:
         names = self.cx.names
-        if e.kind in ("each", "any", "all") and self.cx.optimize:
+        if e.kind in ("each", "any", "all", "sum") and self.cx.optimize:
             written = self.zones_written_out(
                 e, self.short(e.source, fr) and self.leaf((e.where, e.body)), inner)
             if written is not None:

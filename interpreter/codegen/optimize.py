@@ -787,7 +787,7 @@ class Optimizing(Exprs):
             bound = self.all_pairs(e, fr, w)
             if bound is not None:
                 return bound
-        if k in ("any", "all") and fr.hoist is None:  # (over a few zones: one term each)
+        if k in ("any", "all", "sum") and fr.hoist is None:  # (a few zones, players: a term each)
             probe = fr.scope()
             probe.env[e.var] = Local("_", None, *cx.loop_range(e.source), certain=True)
             written = self.zones_written_out(

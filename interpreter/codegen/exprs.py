@@ -589,8 +589,7 @@ class Exprs:
         values in the same order, each test and value evaluated for each zone in the
         generator's order (`any`/`all` stop where the generator stops), so an error is
         raised where the generator raises it; None where the list is charged to the
-        budget, a test draws, changes anything or binds a value, reads a face, or (any,
-        all) may fail."""
+        budget, a test draws, changes anything or binds a value, or reads a face."""
         cx = self.cx
         k = e.kind
         if not cx.optimize or not plain or k not in ("each", "any", "all", "sum"):
@@ -624,7 +623,6 @@ class Exprs:
                 return None
         names = cx.names
         drew = (names.draws, names.impure, names.walrus)
-        unsafe = names.unsafe
         terms = []
         for slot in values:
             one = inner.scope()
@@ -644,8 +642,6 @@ class Exprs:
                          else f"{value}")
         if (names.draws, names.impure, names.walrus) != drew:
             return None  # (a test that draws, changes or binds: the generator)
-        if k != "each" and names.unsafe != unsafe:
-            return None  # (a test that may fail: the loop, which knows what `or` tested)
         if k == "each":
             return "(" + ", ".join(terms) + ",)"
         if k == "sum":

@@ -295,3 +295,46 @@ def test_the_players_are_written_out_one_term_each(tmp_path: Path) -> None:
     fast = compile_game(path)
     slow = compile_game(path, optimize=False)
     play_both(fast, slow, seeds=tuple(range(12)))
+
+
+ORDER = """\
+game "Order"
+players 2
+deck standard
+zone cols[4] "cols": face up, fanned
+zone waste: face up, squared
+var who: player = 1
+setup {
+  shuffle deck
+  for c in cols {
+    move top of deck to c
+  }
+  move all of deck to waste
+}
+move lift(v in cols) "lift {v}" when v is not empty { move top of v to waste }
+# the top of an empty column fails: at the first empty one, as the loop fails
+move check_all "check" when all v in cols: (top of v).rank >= 1 { }
+move refill(v in cols) "refill {v}" when waste is not empty { move top of waste to v }
+flow {
+  repeat 40 times {
+    who chooses refill | lift | check_all
+    who = left of who
+  }
+}
+score = size(waste)
+result highest score
+"""
+
+
+def test_written_out_terms_fail_where_the_loop_fails(tmp_path: Path) -> None:
+    """A written-out `all` whose terms may fail (the top of an empty column) raises the
+    error the loop raises (the same place, the same column first): both codes end alike,
+    with the same rule error at the same step."""
+    path = tmp_path / "order.cardgame"
+    path.write_text(ORDER, encoding="utf-8")
+    (legal,) = _function(_source(path), "# move check_all")
+    assert re.search(r"\(not not \(\(\(RANK\[\(s\[\d+\] or _E\(\d+\)\)\[-1\]\] >= 1\)\) and ",
+                     legal)
+    fast = compile_game(path)
+    slow = compile_game(path, optimize=False)
+    play_both(fast, slow, seeds=tuple(range(16)))

@@ -26,6 +26,8 @@ MAX_RANGE = 100_000  # the most values a range or repeat may run over
 # code does, and the hot paths of the games are mostly such loops.
 SHORT = 64
 COUNT_ZONES = 8  # `count z in Z where W` over at most this many zones: one term per zone
+WRITE_ZONES = 32  # `each`/`any`/`all` over at most this many zones: one term per zone
+PLAYERS_WRITTEN = 8  # ...and over the players, up to this many (`sum` too)
 _LIST_FUNCS = ("sum", "min", "max", "sorted", "reverse", "rest")
 _ATTR_TABLES = {"rank": "RANK", "suit": "SUIT", "color": "COLOR", "joker": "JOKER"}
 # code that reads a value without computing anything: a name, a slot at a constant index
@@ -501,6 +503,11 @@ class Exprs:
             return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
                     "sorted": f"tuple(sorted({src}))"}[f]
         if f == "covered":  # a place of the zone that covers it holds a card
+            if cx.optimize and args[0].isdigit():  # a known place: its covers' slots
+                cover = self.cover_of(int(args[0]))
+                if cover is not None:
+                    return ("(not not (" + " or ".join(f"s[{c}]" for c in cover) + "))"
+                            if cover else "False")
             return f"any(map(s.__getitem__, COVER[{args[0]}]))"
         if f == "distance":
             n = cx.const_int(e.args[2]) if cx.optimize else None
@@ -557,6 +564,89 @@ class Exprs:
         if (names.draws, names.impure, names.walrus, names.unsafe) != drew:
             return None  # (a test that draws, changes or binds: the generator)
         return "(" + " + ".join(terms) + ")"
+
+    def cover_of(self, slot: int) -> tuple[int, ...] | None:
+        """The slots of the places that cover a zone's slot (module.tables' `COVER`), None
+        where the slot is no zone's."""
+        cx = self.cx
+        for z in cx.g.zones.values():
+            base = cx.layout.zone_base[z.name]
+            size = z.dim[1] if z.dim is not None else 1
+            if base <= slot < base + size:
+                if slot - base >= len(z.covers):
+                    return ()
+                return tuple(cx.layout.zone_base[zn] + max(k, 1) - 1
+                             for zn, k in z.covers[slot - base])
+        return None
+
+    def zones_written_out(self, e: A.Quant, plain: bool, inner: Frame) -> str | None:
+        """Optimised code: `each z in Z where W: B`, `any z in Z: T`, `all z in Z: T` over
+        a zone array (a grid's places too) of at most WRITE_ZONES zones, W, B and T
+        reading the zone without a loop or a def (Pyramid's `free` places: `each place
+        in pyramid where place is not empty and place is not covered: top of place`):
+        one term per zone, the zone's slot a constant, so that `covered` reads the slots
+        of its covers, known when compiling, not a table and a `map` per place. The same
+        values in the same order, each test and value evaluated for each zone in the
+        generator's order (`any`/`all` stop where the generator stops), so an error is
+        raised where the generator raises it; None where the list is charged to the
+        budget, a test draws, changes anything or binds a value, or reads a face."""
+        cx = self.cx
+        k = e.kind
+        if not cx.optimize or not plain or k not in ("each", "any", "all", "sum"):
+            return None
+        if isinstance(e.source, A.Players):  # the players, 1..n: n known when compiling
+            if not 2 <= cx.n <= PLAYERS_WRITTEN:
+                return None
+            values = list(range(1, cx.n + 1))
+        elif isinstance(e.source, A.Name) and cx.ref(e.source).kind == "zone_array":
+            ref = cx.ref(e.source)
+            n = cx.dim(ref)[1]
+            if not 2 <= n <= WRITE_ZONES:
+                return None
+            values = list(range(cx.slot(ref), cx.slot(ref) + n))
+        else:
+            return None
+        where, body = e.where, e.body
+        if k == "all" and body is None:
+            where, body = None, where
+        if k != "each" and (where is not None or body is None):
+            return None
+        if k == "sum" and cx.type_of(e) != "int":
+            return None
+        for x in A.walk((where, body)):  # the zone's own values: no loop, no def
+            if isinstance(x, A.Quant) or (isinstance(x, A.Name) and cx.ref(x).kind == "def"):
+                return None
+            if isinstance(x, A.Attr) and x.name == "face_up":
+                return None  # (a loop tests faces in a set of the turned cards made once)
+            if isinstance(x, A.Call) and (cx.callee(x) is not None
+                                          or x.func not in ("covered", "size")):
+                return None
+        names = cx.names
+        drew = (names.draws, names.impure, names.walrus)
+        terms = []
+        for slot in values:
+            one = inner.scope()
+            one.env[e.var] = attrs.evolve(one.env[e.var], code=str(slot), lo=slot, hi=slot,
+                                          positions=None)
+            if k != "each":
+                assert body is not None
+                terms.append(f"({self.expr(body, one)})")
+                continue
+            test = self.expr(where, one) if where is not None else None
+            saved = self.chain_start(one)
+            for fact in A.conjuncts(where) if where is not None else ():
+                self.chain_fact(fact, "and", one)
+            value = self.as_tuple(body, one) if body is not None else str(slot)
+            self.chain_end(one, saved)
+            terms.append(f"*(({value},) if {test} else ())" if test is not None
+                         else f"{value}")
+        if (names.draws, names.impure, names.walrus) != drew:
+            return None  # (a test that draws, changes or binds: the generator)
+        if k == "each":
+            return "(" + ", ".join(terms) + ",)"
+        if k == "sum":
+            return "(" + " + ".join(terms) + ")"
+        return "(not not (" + f" {'and' if k == 'all' else 'or'} ".join(terms) + "))"
 
     def zones_size(self, e: A.Expr, code: str, fr: Frame) -> str:
         if isinstance(e, A.Name):
@@ -857,6 +947,11 @@ class Exprs:
 
     def _quant(self, e: A.Quant, var: str, src: str, inner: Frame, fr: Frame) -> str:
         names = self.cx.names
+        if e.kind in ("each", "any", "all", "sum") and self.cx.optimize:
+            written = self.zones_written_out(
+                e, self.short(e.source, fr) and self.leaf((e.where, e.body)), inner)
+            if written is not None:
+                return written
         drew = (names.draws, names.impure)
         kept = where_left(e, self.cx.optimize)
         where: str | None = None

@@ -126,10 +126,47 @@ class Moves:
         self.me = Local("me") if me is None else Local(str(me), None, me, me)
         self.share = share
         try:
-            return self.unswitched(md, mid, rule, conj, ())
+            lines = self.unswitched(md, mid, rule, conj, ())
+            return self.answers_any(md, lines) if share is not None else lines
         finally:
             self.me = Local("me")
             self.share = None
+
+    def answers_any(self, md: A.MoveDecl, lines: list[str]) -> list[str]:
+        """A move of one parameter `p in S` whose conditions are W lists a move for each
+        value of S where W holds: it has listed one or more exactly when `any p in S: W`
+        holds (Crazy Eights' `play(c in hand[me]) when matches(c)` and `can_play(me)`,
+        `any c in hand[p]: matches(c)`, which its `draw` and `pass_turn` test). Where the
+        decision's other generators compute that quantifier (`optimize.Sharing`), its
+        shared variable is set after this generator's loop from the number of moves it
+        listed, so that the others need not loop again. Sound: the generators of a
+        decision run one after the other on the same state, so the quantifier's value
+        is the same wherever it is computed; this generator evaluated W on every value
+        of S without an error (else it raised, as the plain code raises here), so the
+        quantifier, which stops at its first true W, would raise none either."""
+        share = self.share
+        assert share is not None
+        if len(md.params) != 1 or md.when is None:
+            return lines
+        p = md.params[0]
+        q = A.Quant(kind="any", var=p.name, source=p.source, where=None, body=md.when,
+                    span=md.span)
+        try:
+            key = ("quant", value_key(self.cx, q, {"me": attrs.evolve(self.me, level=0),
+                                                   p.name: Local(p.name)}))
+        except KeyError:
+            return lines
+        if share.keys is None:  # (counting: this generator computes it too)
+            share.seen[key] = share.seen.get(key, 0) + 1
+            return lines
+        if key not in share.keys:
+            return lines
+        var = share.names.get(key)
+        if var is None:
+            var = share.names[key] = self.cx.names.tmp("v")
+        share.used.add(var)
+        n = self.cx.names.tmp("n")
+        return [f"{n} = len(out)"] + lines + [f"{var} = len(out) > {n}"]
 
     def unswitched(self, md: A.MoveDecl, mid: int, rule: str, conj: list[_Conj],
                    guards: tuple[A.Expr, ...], depth: int = 0,

@@ -88,8 +88,12 @@ class Optimizing(Exprs):
 
     def quant(self, e: A.Quant, fr: Frame) -> str:
         h = fr.hoist
-        if not isinstance(h, _Hoist) or h.cur == 0 or e.kind == "random":
+        if (not isinstance(h, _Hoist) or (h.cur == 0 and h.share is None)
+                or e.kind == "random"):
             return self.deck_quant(e, fr) or super().quant(e, fr)
+        # (at level 0, a generator's quantifier outside any loop: shared with the other
+        # generators of its decision that compute it, `Sharing`: Crazy Eights' `draw`
+        # and `pass_turn` test `not can_play(me)` once a decision)
         try:  # equal quantifiers at one level share one variable
             key: Any = ("quant", value_key(self.cx, e, {**fr.env, e.var: Local(e.var)}))
         except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
@@ -779,6 +783,17 @@ class Optimizing(Exprs):
         deck = self.deck_quant(e, fr)  # a test of its card alone: a set, no loop
         if deck is not None:
             return deck
+        if k == "all" and fr.hoist is None:
+            bound = self.all_pairs(e, fr, w)
+            if bound is not None:
+                return bound
+        if k in ("any", "all", "sum") and fr.hoist is None:  # (a few zones, players: a term each)
+            probe = fr.scope()
+            probe.env[e.var] = Local("_", None, *cx.loop_range(e.source), certain=True)
+            written = self.zones_written_out(
+                e, self.short(e.source, fr) and self.leaf((e.where, e.body)), probe)
+            if written is not None:
+                return written
         if k == "count" and e.where is None and e.body is None:
             return None
         if k == "sum" and cx.type_of(e) != "int":
@@ -873,6 +888,90 @@ class Optimizing(Exprs):
             w.line(f"if {r} is None: {cx.helper('_' + k)}((), {self.sid(e.span, fr)})")
         if k == "random":
             w.line(f"{r} = {cx.helper('_pick')}(s, {r}, {self.sid(e.span, fr)})")
+        return r
+
+    def all_pairs(self, e: A.Quant, fr: Frame, w: CodeWriter) -> str | None:
+        """`all p in X: all q in Y: A op B` (op one of < <= > >=, numbers), A reading
+        q nowhere, B reading p nowhere, Y not reading p (Hearts' and Oh Hell's even
+        hands: `size(hand[p]) <= size(hand[q]) + 1`): A op B for every pair is A op the
+        least B (greatest, for > and >=) for every p, so one loop finds that bound, the
+        first time a p needs it, and another tests each p against it: 2n values, not n².
+        Y empty: every inner `all` holds, so the whole does. Only where A and B can
+        neither fail nor change anything nor draw (so which of them are evaluated, and
+        in what order, changes no result or error); X and Y are evaluated, and charged
+        to the step budget, in their order, X first and Y when the first p needs it,
+        as the nested loops do (Y once, not once per p: a charge less, as hoisting
+        makes). None: not such a quantifier (no statements written)."""
+        cx = self.cx
+        inner = _all_test(e)
+        if not isinstance(inner, A.Quant) or inner.var == e.var:
+            return None
+        test = _all_test(inner)
+        if not (isinstance(test, A.Binary) and test.op in ("<", "<=", ">", ">=")
+                and cx.type_of(test.left) == "int" == cx.type_of(test.right)):
+            return None
+
+        def reads(x: A.Expr, name: str) -> bool:
+            return any(isinstance(n, A.Name) and n.name == name for n in A.walk(x))
+
+        def binds(x: A.Expr) -> bool:
+            return any((isinstance(n, A.Quant) and n.var in (e.var, inner.var))
+                       or (isinstance(n, A.Let) and n.name in (e.var, inner.var))
+                       for n in A.walk(x))
+
+        if binds(test) or binds(inner.source) or reads(inner.source, e.var):
+            return None
+        p_side, q_side, op = test.left, test.right, test.op
+        if reads(p_side, inner.var) or reads(q_side, e.var):
+            p_side, q_side = q_side, p_side
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+            if reads(p_side, inner.var) or reads(q_side, e.var):
+                return None
+        names = cx.names
+        saved = (names.unsafe, names.impure, names.draws, names.walrus)
+        pv, qv = names.tmp("q"), names.tmp("q")
+        # (X and Y: evaluated once each, as the nested loops evaluate them once for X and
+        # once for each p for Y, a value of the state that cannot change meanwhile: they
+        # may fail, where the loops fail, but neither draw nor change anything)
+        ps, qs = cx.type_of(e.source), cx.type_of(inner.source)
+        env_p, env_q = dict(fr.env), dict(fr.env)
+        p_origin = q_origin = None
+        x_src, y_src = self.expr(e.source, fr), self.expr(inner.source, fr)
+        if ps == "zone":
+            p_origin, x_src = x_src, f"s[{x_src}]"
+        if qs == "zone":
+            q_origin, y_src = y_src, f"s[{y_src}]"
+        lo, hi = cx.loop_range(e.source)
+        env_p[e.var] = Local(pv, p_origin, lo, hi, positions=self.positions(e.source, fr),
+                             certain=True)
+        lo, hi = cx.loop_range(inner.source)
+        env_q[inner.var] = Local(qv, q_origin, lo, hi,
+                                 positions=self.positions(inner.source, fr), certain=True)
+        checked = (names.unsafe, names.impure, names.draws)
+        a = self.expr(p_side, attrs.evolve(fr, env=env_p))
+        b = self.expr(q_side, attrs.evolve(fr, env=env_q))
+        if ((names.unsafe, names.impure, names.draws) != checked
+                or (names.impure, names.draws) != saved[1:3]):
+            names.unsafe, names.impure, names.draws, names.walrus = saved
+            return None
+        x_src = self.charge(x_src, e.source, (e.where, e.body), e.span, fr)
+        y_src = self.charge(y_src, inner.source, (inner.where, inner.body), inner.span, fr)
+        r, m, v = names.tmp("r"), names.tmp("m"), names.tmp("b")
+        better = "<" if op in ("<", "<=") else ">"
+        w.line(f"{r} = True")
+        w.line(f"{m} = ...")
+        w.line(f"for {pv} in {x_src}:")
+        with w.indented():
+            w.line(f"if {m} is ...:")
+            with w.indented():
+                w.line(f"{m} = None")
+                w.line(f"for {qv} in {y_src}:")
+                w.line(f"    {v} = {b}")
+                w.line(f"    if {m} is None or {v} {better} {m}: {m} = {v}")
+                w.line(f"if {m} is None: break")
+            w.line(f"if not ({a} {op} {m}):")
+            w.line(f"    {r} = False")
+            w.line("    break")
         return r
 
     def simple(self, e: A.Expr, fr: Frame | None) -> bool:
@@ -1121,6 +1220,14 @@ _LOOPED = ("any", "all", "count", "sum", "first", "min", "max", "random")  # `in
 _INIT = {"any": "False", "all": "True", "count": "0", "sum": "0", "first": "None", "random": "[]",
          "min": "None", "max": "None"}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _all_test(e: A.Quant) -> A.Expr | None:
+    """The test of `all x in L: T` (or `all x in L where T`, the same), None where e is
+    no `all` or has both a where and a body."""
+    if e.kind != "all" or (e.where is not None and e.body is not None):
+        return None
+    return e.body if e.body is not None else e.where
 
 
 def _unbound_quants(e: A.Expr) -> Iterator[A.Quant]:

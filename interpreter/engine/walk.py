@@ -258,11 +258,13 @@ class Walker:
                 s[MOVES] = None
                 key = tuple(s)
                 s[MOVES] = count
-                if key in seen:
-                    w.found, w.message = "loop", f"the state after move {seen[key]} comes " \
+                # (one hash of the state: n is new to the dict, so an older number back
+                # means the state came back)
+                first = seen.setdefault(key, n)
+                if first != n:
+                    w.found, w.message = "loop", f"the state after move {first} comes " \
                         f"back after move {n}"
                     break
-                seen[key] = n
             if n >= max_moves:
                 if limit:
                     w.cut = True

@@ -1,0 +1,203 @@
+"""The fast walks' incremental state check (engine/walk.py, `Walker._checker` and
+`state_reads`): a state's cards, invariants and scores are tested again only where the
+step changed a slot they may read, and that gives the whole test's answer.
+
+Proven against the whole test on states of every bundled game, each changed in one slot
+(a value that slot holds elsewhere on the walk, or one that breaks it), and on the
+slots of each rule: an invariant broken by a step that changes only a variable it reads
+is seen; its reads are what its rules name.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from cardgame.interpreter.engine import Game, compile_game
+from cardgame.interpreter.engine.walk import Walker, state_reads
+from cardgame.interpreter.lang.loader import bundled_names
+
+ATOMS = (int, str, bool, type(None))
+
+
+def states(g: Game, walks: int = 6, seed: int = 3
+           ) -> list[tuple[list[Any], Any, list[Any] | None]]:
+    """The states (slot lists, with their legal moves, and the state checked before
+    them: None at a deal) some walks of `g` reach."""
+    w = Walker(g, 400, True)
+    out: list[tuple[list[Any], Any, list[Any] | None]] = []
+    check = w._checker(g.invariants, g._score)
+
+    def spy(invariants: Any, score: Any) -> Any:
+        def keep(s: list[Any], legal: Any, prev: Any = None) -> int:
+            out.append((s.copy(), legal, None if prev is None else prev.copy()))
+            return check(s, legal, prev)
+        return keep
+
+    w._checker = spy  # type: ignore[method-assign]
+    rng = random.Random(seed)
+    for _ in range(walks):
+        w.walk(rng.getrandbits(32), rng)
+    return out
+
+
+def immutable(v: Any) -> bool:
+    return type(v) in ATOMS or (type(v) is tuple and all(immutable(x) for x in v))
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_the_slots_the_checks_read_hold_immutable_values(name: str) -> None:
+    # (what lets the incremental check compare a slot with the state before by identity)
+    g = compile_game(name)
+    first = min(g.gen.zone_base.values(), default=6)
+    last = max([b + 1 for b in g.gen.var_base.values()] + [first])
+    for s, _, _ in states(g, 3):
+        for k, v in enumerate(s[:g.gen.nslots]):
+            if k >= first or k in (2, 4):
+                assert immutable(v), (name, k, v)
+        assert last <= len(s)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_the_incremental_check_answers_as_the_whole_check(name: str) -> None:
+    # each state of a walk, from the one before it (as the walk checks); and that state
+    # changed in one slot, to a value the slot holds in another state of the walks
+    # (a card moved, a variable changed...) or to one that breaks it (a card lost, a
+    # card twice, a number out of its range): where a rule reads a slot the analysis
+    # missed, the two answers differ
+    g = compile_game(name)
+    w = Walker(g, 400, True)
+    check = w._checker(g.invariants, g._score)
+    got = states(g)
+    assert got
+    rng = random.Random(11)
+    slots = sorted({z for z in g._zone_slots} | {
+        b + k for name_, (b, n) in g._var_at.items() for k in range(n or 1)})
+    values: dict[int, list[Any]] = {k: [] for k in slots}
+    for s, _, _ in got:
+        for k in slots:
+            if s[k] not in values[k]:
+                values[k].append(s[k])
+    tried = broke = 0
+    for s, legal, prev in got:
+        whole = check(s, legal)
+        if prev is None:  # (a deal: no state before)
+            continue
+        assert check(s, legal, prev) == whole
+        if whole or rng.random() > 0.3:
+            continue
+        for k in rng.sample(slots, min(4, len(slots))):
+            others = [v for v in values[k] if v is not s[k]]
+            v = s[k]
+            bad: list[Any] = others[:3]
+            if type(v) is tuple:
+                bad += [v[1:], v + v[:1], (*v, 10 ** 6)] if v else [(0,)]
+            elif type(v) is int and type(v) is not bool:
+                bad += [v + 1, -1 - v, 10 ** 9]
+            else:
+                bad += [None, 0, 1]
+            for x in bad:
+                t = s.copy()
+                t[k] = x
+                whole = check(t, legal)
+                assert check(t, legal, s) == whole, (name, k, x, whole)
+                tried += 1
+                broke += whole != 0
+    assert tried > 20 and broke > 0, (tried, broke)
+
+
+def test_the_reads_of_each_rule_are_what_it_names() -> None:
+    g = compile_game("hearts")
+    zb, vb = g.gen.zone_base, g.gen.var_base
+    hands = set(range(zb["hand"], zb["hand"] + 4))
+    taken = set(range(zb["taken"], zb["taken"] + 4))
+    inv, score = state_reads(g, g.invariants, g._score)
+    reads = dict(zip([n for n, _ in g.invariants], inv, strict=True))
+    assert reads["even_hands"] == hands
+    assert reads["taken_tricks"] == taken
+    assert reads["broken"] == taken | {zb["trick"], vb["hearts_broken"]}
+    assert score == set(range(vb["points"], vb["points"] + 4))
+    # a def's reads are its caller's (Crazy Eights' score is `0 - hand_points(me)`)
+    g = compile_game("crazy-eights")
+    _, score = state_reads(g, g.invariants, g._score)
+    assert score == set(range(g.gen.zone_base["hand"], g.gen.zone_base["hand"] + 2))
+    # `moves_played` reads the move counter
+    inv, _ = state_reads(g, g.invariants, g._score)
+    assert 2 in inv[[n for n, _ in g.invariants].index("first_starter")]  # type: ignore[operator]
+
+
+def test_a_rule_whose_reads_are_not_known_is_always_evaluated() -> None:
+    g = compile_game("hearts")
+    other = [(name, lambda s, legal: True) for name, _ in g.invariants]
+    inv, score = state_reads(g, other, lambda s, me: 0)
+    assert inv == [None] * len(other) and score is None
+
+
+def test_an_invariant_broken_by_a_step_that_changes_only_its_variable_is_seen() -> None:
+    # Hearts: `broken` says hearts are broken once a heart was taken; a step that sets
+    # only `hearts_broken` back to false after that (no zone changes) breaks it, and a
+    # step that changes only a points total breaks no invariant but is scored again
+    g = compile_game("hearts")
+    w = Walker(g, 400, True)
+    check = w._checker(g.invariants, g._score)
+    hb = g.gen.var_base["hearts_broken"]
+    for s, legal, _ in states(g, 4):
+        if s[hb] and check(s, legal) == 0:
+            break
+    else:
+        pytest.fail("no state with hearts broken")
+    t = s.copy()
+    t[hb] = False
+    assert check(t, legal, s) == 2 == check(t, legal)
+    assert w._what(t, legal, g.invariants, g._score) == ("invariant", "broken")
+    # and nothing changed: nothing evaluated, all holds
+    assert check(s.copy(), legal, s) == 0
+    # the scores are evaluated again when only a slot they read changed (a score here
+    # that fails on a points total that is not a number, as the game's own namespace
+    # has it: the checker's reads are the game's score rule's)
+    own = g.ns["score"]
+    called: list[int] = []
+
+    def score(s: list[Any], me: int) -> Any:
+        called.append(me)
+        if type(s[15 + me]) is not int:
+            raise TypeError("not a number")
+        return own(s, me)
+
+    g.ns["score"] = score
+    try:
+        check = Walker(g, 400, True)._checker(g.invariants, score)
+        pts = g.gen.var_base["points"]
+        assert pts == 16
+        t = s.copy()
+        t[pts + 2] = "x"
+        assert check(t, legal, s) == 3 == check(t, legal)
+        called.clear()
+        assert check(s.copy(), legal, s) == 0 and not called  # (nothing read changed)
+        t = s.copy()
+        t[pts] = s[pts] + 1
+        assert check(t, legal, s) == 0 and called == [1, 2, 3, 4]
+    finally:
+        g.ns["score"] = own
+
+
+def test_the_incremental_card_check_sees_a_card_lost_doubled_or_swapped_in() -> None:
+    g = compile_game("hearts")
+    w = Walker(g, 400, True)
+    check = w._checker(g.invariants, g._score)
+    s, legal, _ = states(g, 1)[5]
+    assert check(s, legal) == 0
+    h1, h2 = g.gen.zone_base["hand"], g.gen.zone_base["hand"] + 1
+    assert s[h1] and s[h2]
+    lost = s.copy()
+    lost[h1] = s[h1][1:]
+    twice = s.copy()
+    twice[h1] = s[h1] + s[h2][:1]
+    swapped = s.copy()  # one card for another in the same place: the count holds
+    swapped[h1] = (*s[h1][:-1], s[h2][0])
+    moved = s.copy()  # a card from one hand to another: all still there once
+    moved[h1], moved[h2] = s[h1][1:], s[h2] + s[h1][:1]
+    for t, want in ((lost, 1), (twice, 1), (swapped, 1), (moved, 0)):
+        assert check(t, legal, s) == want
+        assert (check(t, legal) == 1) == (want == 1)

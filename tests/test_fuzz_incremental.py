@@ -117,11 +117,13 @@ def test_the_reads_of_each_rule_are_what_it_names() -> None:
     assert reads["even_hands"] == hands
     assert reads["taken_tricks"] == taken
     assert reads["broken"] == taken | {zb["trick"], vb["hearts_broken"]}
-    assert score == set(range(vb["points"], vb["points"] + 4))
-    # a def's reads are its caller's (Crazy Eights' score is `0 - hand_points(me)`)
+    # a player's score reads that player's points (`points[me]`)
+    assert score == [{vb["points"] + p} for p in range(4)]
+    # a def's reads are its caller's, its parameter bound to the caller's value (Crazy
+    # Eights' score is `0 - hand_points(me)`, `hand_points(p)` reads `hand[p]`)
     g = compile_game("crazy-eights")
     _, score = state_reads(g, g.invariants, g._score)
-    assert score == set(range(g.gen.zone_base["hand"], g.gen.zone_base["hand"] + 2))
+    assert score == [{g.gen.zone_base["hand"]}, {g.gen.zone_base["hand"] + 1}]
     # `moves_played` reads the move counter
     inv, _ = state_reads(g, g.invariants, g._score)
     assert 2 in inv[[n for n, _ in g.invariants].index("first_starter")]  # type: ignore[operator]
@@ -131,7 +133,7 @@ def test_a_rule_whose_reads_are_not_known_is_always_evaluated() -> None:
     g = compile_game("hearts")
     other = [(name, lambda s, legal: True) for name, _ in g.invariants]
     inv, score = state_reads(g, other, lambda s, me: 0)
-    assert inv == [None] * len(other) and score is None
+    assert inv == [None] * len(other) and score == [None] * 4
 
 
 def test_an_invariant_broken_by_a_step_that_changes_only_its_variable_is_seen() -> None:
@@ -153,7 +155,7 @@ def test_an_invariant_broken_by_a_step_that_changes_only_its_variable_is_seen() 
     assert w._what(t, legal, g.invariants, g._score) == ("invariant", "broken")
     # and nothing changed: nothing evaluated, all holds
     assert check(s.copy(), legal, s) == 0
-    # the scores are evaluated again when only a slot they read changed (a score here
+    # a player's score is evaluated again when only a slot it reads changed (a score here
     # that fails on a points total that is not a number, as the game's own namespace
     # has it: the checker's reads are the game's score rule's)
     own = g.ns["score"]
@@ -177,7 +179,7 @@ def test_an_invariant_broken_by_a_step_that_changes_only_its_variable_is_seen() 
         assert check(s.copy(), legal, s) == 0 and not called  # (nothing read changed)
         t = s.copy()
         t[pts] = s[pts] + 1
-        assert check(t, legal, s) == 0 and called == [1, 2, 3, 4]
+        assert check(t, legal, s) == 0 and called == [1]  # (only p1's own score)
     finally:
         g.ns["score"] = own
 
@@ -201,3 +203,44 @@ def test_the_incremental_card_check_sees_a_card_lost_doubled_or_swapped_in() -> 
     for t, want in ((lost, 1), (twice, 1), (swapped, 1), (moved, 0)):
         assert check(t, legal, s) == want
         assert (check(t, legal) == 1) == (want == 1)
+
+
+class Reading(list):  # type: ignore[type-arg]
+    """A slot list that notes the slots read."""
+
+    def __init__(self, s: list[Any]) -> None:
+        super().__init__(s)
+        self.read: set[int] = set()
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, int):
+            self.read.add(k)
+        else:
+            self.read.update(range(len(self))[k])
+        return super().__getitem__(k)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_each_rule_reads_only_the_slots_its_reads_say(name: str) -> None:
+    # every invariant and every player's score, run on the states walks reach, reads no
+    # slot outside what `state_reads` says it may read (where it says)
+    g = compile_game(name)
+    inv, score = state_reads(g, g.invariants, g._score)
+    known = 0
+    for s, legal, _ in states(g, 4)[::3]:
+        for (rule, fn), r in zip(g.invariants, inv, strict=True):
+            if r is not None:
+                t = Reading(s)
+                try:
+                    fn(t, legal)
+                except Exception:
+                    pass
+                assert t.read <= r, (rule, sorted(t.read - r))
+                known += 1
+        for p, r in enumerate(score, 1):
+            if r is not None:
+                t = Reading(s)
+                g._score(t, p)
+                assert t.read <= r, ("score", p, sorted(t.read - r))
+                known += 1
+    assert known or not (g.invariants or g.checked.score)

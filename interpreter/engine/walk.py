@@ -371,7 +371,7 @@ class Walker:
         - the cards: they were all there once in `prev`, so they are in `s` iff the
           zones whose slots changed hold the same cards as they held there (the same
           number of cards, the same set: `prev`'s had no card twice);
-        - an invariant (a score) is evaluated again only when a slot it may read
+        - an invariant (a player's score) is evaluated again only when a slot it may read
           (`state_reads`: from its rules, the defs they call included) changed: else it
           would read the same values and give the same answer (it held); one whose
           reads are not known, or that reads the legal moves, is always evaluated."""
@@ -402,7 +402,7 @@ class Walker:
         # zones that changed, then each invariant and the scores where a slot they read
         # changed
         read: set[int] = set(zone_slots)
-        for r in [*inv_reads, score_reads]:
+        for r in [*inv_reads, *score_reads]:
             if r is not None:
                 read |= r
         lines += [f"    c{k} = s[{k}] is not prev[{k}]" for k in sorted(read)]
@@ -428,14 +428,14 @@ class Walker:
                           "            return 2"]
         if tests:
             lines += ["    try:", *tests, "    except Exception:", "        return 2"]
-        cond = changed(score_reads)
-        if cond is not None:
-            ind = "    "
-            if cond:
-                lines.append(f"    if {cond}:")
-                ind = "        "
-            lines += [f"{ind}try:"] + [f"{ind}    SCORE(s, {p})" for p in self.players] + [
-                f"{ind}except Exception:", f"{ind}    return 3"]
+        tests = []
+        for p, r in zip(self.players, score_reads, strict=True):
+            cond = changed(r)
+            if cond is not None:
+                tests += [f"        if {cond}:", f"            SCORE(s, {p})"] if cond else [
+                    f"        SCORE(s, {p})"]
+        if tests:
+            lines += ["    try:", *tests, "    except Exception:", "        return 3"]
         lines.append("    return 0")
         # the legal moves as the invariants read them (a list, where one reads them)
         lst = ("    lst = legal if type(legal) is list else list(legal)" if self.list_legal
@@ -494,84 +494,126 @@ class _Unknown(Exception):
 
 
 def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
-                ) -> tuple[list[frozenset[int] | None], frozenset[int] | None]:
+                ) -> tuple[list[frozenset[int] | None], list[frozenset[int] | None]]:
     """The slots each invariant (of `invariants`, as `g.invariants` gives them) and the
-    score function may read, from their rules (the defs they call included): a zone
-    named (an array: all its zones), a variable (an array: all its slots; one that
-    holds a zone: every zone), `moves_played`, `ended`; a card's `face_up` and
-    `covered` search every zone (and the cards turned). None where that is not known
-    for certain: the function is not the game's own for that rule, or the rule reads
-    the legal moves or draws at random, or has a form this does not know (the caller
-    then always evaluates it)."""
+    score of each player (`score(s, p)`, p = 1, 2, ...) may read, from their rules (the
+    defs they call included): a zone named (an array: all its zones, or the one at an
+    index known here: `hand[me]` in the score of player p, a def's parameter that is
+    `me` there, a number), a variable (the same; one that holds a zone: every zone),
+    `moves_played`, `ended`; a card's `face_up` and `covered` search every zone (and
+    the cards turned). None where that is not known for certain: the function is not
+    the game's own for that rule, or the rule reads the legal moves or draws at random,
+    or has a form this does not know (the caller then always evaluates it)."""
     c = g.checked
     gen = g.gen
-    slots: dict[str, tuple[int, ...]] = {}
     zones_all: tuple[int, ...] = tuple(z.slot for z in gen.zone_slots)
+    # a zone's or a variable's slots, and what reading one of them reads besides
+    arrays: dict[tuple[str, str], tuple[int, int, tuple[int, ...]]] = {}
     for name, z in c.zones.items():
-        base = gen.zone_base[name]
-        slots["zone " + name] = tuple(range(base, base + (1 if z.dim is None else z.dim[1])))
+        arrays["zone", name] = (gen.zone_base[name], 1 if z.dim is None else z.dim[1], ())
     for name, v in c.vars.items():
-        base = gen.var_base[name]
-        own = tuple(range(base, base + (1 if v.dim is None else v.dim[1])))
-        slots["var " + name] = own + (zones_all if "zone" in v.type else ())
+        arrays["var", name] = (gen.var_base[name], 1 if v.dim is None else v.dim[1],
+                               zones_all if "zone" in v.type else ())
     searched = zones_all + ((gen.faces_slot,) if gen.faces_slot is not None else ())
-    memo: dict[int, frozenset[int]] = {}  # a def's body (by id) -> its reads
+    Key = tuple[int, tuple[tuple[str, int], ...]]  # a def's body (by id), its bindings
+    memo: dict[Key, frozenset[int]] = {}
+    busy: set[Key] = set()
 
-    def reads(root: Any, out: set[int], seen: set[int]) -> None:
-        for n in A.walk(root):
-            if isinstance(n, _NO_READS):
-                continue
-            if isinstance(n, (A.Name, A.Call)):
-                ref = c.ref_of(n)
-                if ref.is_local or ref.kind == "constant":
-                    continue
-                if ref.kind in ("zone", "zone_array"):
-                    out.update(slots["zone " + ref.name])
-                elif ref.kind in ("var", "var_array"):
-                    out.update(slots["var " + ref.name])
-                elif ref.kind == "def":
-                    body = ref.decl.body
-                    if id(body) not in seen:  # (a def that calls itself: read once)
-                        seen.add(id(body))
-                        if id(body) not in memo:
-                            inner: set[int] = set()
-                            reads(body, inner, seen)
-                            memo[id(body)] = frozenset(inner)
-                        out.update(memo[id(body)])
-                elif ref.kind == "builtin" and isinstance(n, A.Name) and n.name in _NAME_SLOTS:
-                    out.update(_NAME_SLOTS[n.name])
-                elif ref.kind == "builtin" and isinstance(n, A.Call) and n.func in _PURE_CALLS:
-                    pass
-                elif ref.kind == "builtin" and isinstance(n, A.Call) and n.func == "covered":
-                    out.update(searched)
-                else:
-                    raise _Unknown(f"{ref.kind} {ref.name}")
-            elif isinstance(n, A.Attr):
-                if n.name == "face_up":
-                    out.update(searched)
-            elif isinstance(n, A.Quant):
-                if n.kind == "random":
-                    raise _Unknown("random")
+    def player(e: Any, env: dict[str, int]) -> int | None:
+        """The number an index expression is here, if known (`me`, a def's parameter
+        bound to a known number, a literal)."""
+        if isinstance(e, A.Me):
+            return env.get("me")
+        if isinstance(e, A.Int):
+            return e.value
+        if isinstance(e, A.Name) and c.ref_of(e).is_local:
+            return env.get(e.name)
+        return None
+
+    def slots_of(ref: Any, at: int | None = None) -> tuple[int, ...]:
+        base, n, also = arrays["zone" if ref.kind.startswith("zone") else "var", ref.name]
+        if at is not None and 1 <= at <= n:
+            return (base + at - 1, *also)
+        return (*range(base, base + n), *also)
+
+    def reads(n: Any, env: dict[str, int], out: set[int]) -> None:
+        if n is None:
+            return
+        if isinstance(n, tuple):
+            for x in n:
+                reads(x, env, out)
+            return
+        if isinstance(n, A.Index) and isinstance(n.obj, A.Name):
+            ref = c.ref_of(n.obj)
+            if ref.kind in ("zone_array", "var_array"):
+                at = player(n.index, env)
+                if at is not None:
+                    out.update(slots_of(ref, at))
+                    reads(n.index, env, out)
+                    return
+        if isinstance(n, (A.Let, A.Quant)):
+            bound = n.name if isinstance(n, A.Let) else n.var
+            if bound in env:  # (a local of that name hides the binding known)
+                env = {k: v for k, v in env.items() if k != bound}
+        elif isinstance(n, (A.Name, A.Call)):
+            ref = c.ref_of(n)
+            if ref.is_local or ref.kind == "constant":
+                pass
+            elif ref.kind in ("zone", "zone_array", "var", "var_array"):
+                out.update(slots_of(ref))
+            elif ref.kind == "def":
+                d = ref.decl
+                args = n.args if isinstance(n, A.Call) else ()
+                inner = {p.name: v for p, a in zip(d.params, args, strict=False)
+                         if (v := player(a, env)) is not None}
+                key = (id(d.body), tuple(sorted(inner.items())))
+                got = memo.get(key)
+                if got is None:
+                    if key in busy:  # (a def that calls itself)
+                        raise _Unknown("recursion")
+                    busy.add(key)
+                    found: set[int] = set()
+                    reads(d.body, inner, found)
+                    busy.discard(key)
+                    got = memo[key] = frozenset(found)
+                out.update(got)
+            elif ref.kind == "builtin" and isinstance(n, A.Name) and n.name in _NAME_SLOTS:
+                out.update(_NAME_SLOTS[n.name])
+            elif ref.kind == "builtin" and isinstance(n, A.Call) and n.func in _PURE_CALLS:
+                pass
+            elif ref.kind == "builtin" and isinstance(n, A.Call) and n.func == "covered":
+                out.update(searched)
             else:
-                raise _Unknown(type(n).__name__)
+                raise _Unknown(f"{ref.kind} {ref.name}")
+        elif isinstance(n, A.Attr):
+            if n.name == "face_up":
+                out.update(searched)
+        elif not isinstance(n, _NO_READS):
+            raise _Unknown(type(n).__name__)
+        if isinstance(n, A.Quant) and n.kind == "random":
+            raise _Unknown("random")
+        for x in A.children(n):
+            reads(x, env, out)
 
-    def of(expr: Any, fn: Any, own: Any) -> frozenset[int] | None:
+    def of(expr: Any, fn: Any, own: Any, env: dict[str, int]) -> frozenset[int] | None:
         if fn is not own or _reads_legal(fn):
             return None
         if expr is None:
             return frozenset()
         out: set[int] = set()
         try:
-            reads(expr, out, set())
+            reads(expr, env, out)
         except _Unknown:
             return None
         return frozenset(out)
 
     decls = {inv.name: inv for inv in c.invariants}
     ns = g.ns
-    inv_reads = [of(decls[name].cond, fn, ns.get(f"inv_{name}")) if name in decls else None
-                 for name, fn in invariants]
-    return inv_reads, of(c.score, score, ns.get("score"))
+    inv_reads = [of(decls[name].cond, fn, ns.get(f"inv_{name}"), {}) if name in decls
+                 else None for name, fn in invariants]
+    score_reads = [of(c.score, score, ns.get("score"), {"me": p})
+                   for p in range(1, c.players + 1)]
+    return inv_reads, score_reads
 
 
 def _reads_legal(fn: Any) -> bool:

@@ -354,8 +354,21 @@ class Walker:
         w.final = tuple(s)
         return w
 
-    def _checker(self, invariants: list[tuple[str, Any]], score: Callable[..., Any]
-                 ) -> Check:
+    def slot_names(self) -> dict[int, str]:
+        """What each slot a reached state's test may read holds, by name: a zone as its
+        moves write it (`hand-p2`), a variable (`points[2]`), `moves_played`, `ended`
+        (for tests and messages: the reads of `state_reads` by name)."""
+        g = self.g
+        out = {MOVES: "moves_played", ENDED: "ended"}
+        out.update(g.zone_text)
+        for name, (base, n) in g._var_at.items():
+            for k in range(n or 1):
+                out[base + k] = f"{name}[{k + 1}]" if n else name
+        return out
+
+    def _checker(self, invariants: list[tuple[str, Any]], score: Callable[..., Any],
+                 reads: tuple[list[frozenset[int] | None], list[frozenset[int] | None]]
+                 | None = None) -> Check:
         """One test of a state the walk reaches: its cards (every card id of the deck
         once, in all the zones together), the declared invariants, the score of every
         player; 0 when all hold (else `_what` says what failed). Written once per game
@@ -378,7 +391,7 @@ class Walker:
           would read the same values and give the same answer (it held); one whose
           reads are not known, or that reads the legal moves, is always evaluated."""
         key = (score, *(fn for _, fn in invariants))
-        got = self._checkers.get(key)
+        got = self._checkers.get(key) if reads is None else None
         if got is not None:
             return got
         lines = ["def check(s, legal, prev=None):",
@@ -390,7 +403,9 @@ class Walker:
                                "SCORE": score, "list": list, "type": type, "set": set,
                                "len": len, "sum": sum, "map": map, "Exception": Exception,
                                "ZONES": self.zones_of}
-        inv_reads, score_reads = state_reads(self.g, invariants, score)
+        # (`reads`: what each rule reads, given: a test's own functions standing in
+        # for the game's, with the game's reads)
+        inv_reads, score_reads = reads or state_reads(self.g, invariants, score)
         zone_slots = sorted(self.zone_slots)
         if invariants:
             for i, (_, fn) in enumerate(invariants):
@@ -448,7 +463,9 @@ class Walker:
                else "    lst = legal")
         lines.insert(1, lst)
         exec("\n".join(lines), env)  # noqa: S102  (slot numbers and names of ours only)
-        got = self._checkers[key] = env["check"]
+        got = env["check"]
+        if reads is None:
+            self._checkers[key] = got
         return got
 
     def _what(self, s: list[Any], legal: Sequence[Move], invariants: list[tuple[str, Any]],

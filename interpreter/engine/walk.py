@@ -44,10 +44,13 @@ from threading import get_ident
 from typing import Any
 
 from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, shuffle_list
+from ..lang import ast as A
 from .game import Game
 from .state import Move, State
 
 Dedupe = Callable[[list[Move]], list[Move]]
+# check(s, legal, prev): a reached state's test (`Walker._checker`), 0 when all holds
+Check = Callable[[list[Any], Sequence[Move], "list[Any] | None"], int]
 
 # the JSON round trip is checked on every JSON_EVERY-th state of a walk (the last state of
 # some walks: fuzz/fast.py)
@@ -108,7 +111,7 @@ class Walker:
         self.all_cards = frozenset(range(g._ncards))
         self.players = tuple(range(1, g.players + 1))
         self.hidden_slots = tuple(g.zone_slot(z) for z in hidden_zones)
-        self._checkers: dict[tuple[Any, ...], Callable[[list[Any], Sequence[Move]], int]] = {}
+        self._checkers: dict[tuple[Any, ...], Check] = {}
         # an open game may have no card a seat cannot see at a decision: not when the
         # rules turn cards, nor when choices are kept secret until all have chosen
         self.may_be_open = not g.uses_faces and not g._sim
@@ -170,7 +173,10 @@ class Walker:
             w.found, w.message = "rule-error", f"the deal fails: {type(e).__name__}: {e}"
             return w
         sh: Shadow | None = None
-        before: list[Any] = s
+        # the state checked last (None: none yet), a copy: the checks of the next state
+        # are made again only where the step changed what they read (`_checker`); and
+        # the state the shadow world's step starts from
+        before: list[Any] | None = None
         ns = g.ns
         if told is not None:
             w.leak_seat = told.seat
@@ -210,8 +216,9 @@ class Walker:
         m: Move = ()
         while True:
             # ---- the state reached: its cards, the invariants, the scores (one
-            # generated test of all three; what failed, again part by part: `_what`)
-            if check(s, legal):
+            # generated test of all three, incremental from the state before; what
+            # failed, again part by part: `_what`)
+            if check(s, legal, before):
                 w.found, w.message = self._what(s, legal, invariants, score)
                 break
             if n % json_every == json_every - 1:  # (the 256th state, the 512th...)
@@ -258,11 +265,13 @@ class Walker:
                 s[MOVES] = None
                 key = tuple(s)
                 s[MOVES] = count
-                if key in seen:
-                    w.found, w.message = "loop", f"the state after move {seen[key]} comes " \
+                # (one hash of the state: n is new to the dict, so an older number back
+                # means the state came back)
+                first = seen.setdefault(key, n)
+                if first != n:
+                    w.found, w.message = "loop", f"the state after move {first} comes " \
                         f"back after move {n}"
                     break
-                seen[key] = n
             if n >= max_moves:
                 if limit:
                     w.cut = True
@@ -293,11 +302,10 @@ class Walker:
             else:
                 m = options[0]
             # ---- the step (as Machine._play_randomly plays it)
+            before = s.copy()
             if told is not None:
                 told.shown = set()
                 told.logs = []
-                if sh is not None:
-                    before = s.copy()
             try:
                 if pc in sim:
                     pending = s[PENDING] + (m,)
@@ -346,40 +354,118 @@ class Walker:
         w.final = tuple(s)
         return w
 
-    def _checker(self, invariants: list[tuple[str, Any]], score: Callable[..., Any]
-                 ) -> Callable[[list[Any], Sequence[Move]], int]:
+    def slot_names(self) -> dict[int, str]:
+        """What each slot a reached state's test may read holds, by name: a zone as its
+        moves write it (`hand-p2`), a variable (`points[2]`), `moves_played`, `ended`
+        (for tests and messages: the reads of `state_reads` by name)."""
+        g = self.g
+        out = {MOVES: "moves_played", ENDED: "ended"}
+        out.update(g.zone_text)
+        for name, (base, n) in g._var_at.items():
+            for k in range(n or 1):
+                out[base + k] = f"{name}[{k + 1}]" if n else name
+        return out
+
+    def _checker(self, invariants: list[tuple[str, Any]], score: Callable[..., Any],
+                 reads: tuple[list[frozenset[int] | None], list[frozenset[int] | None]]
+                 | None = None) -> Check:
         """One test of a state the walk reaches: its cards (every card id of the deck
         once, in all the zones together), the declared invariants, the score of every
         player; 0 when all hold (else `_what` says what failed). Written once per game
         (and per set of invariant and score functions) from slot numbers alone: the
         zones read at once, the invariants and scores called in turn, as the loop of
-        `_what` calls them."""
+        `_what` calls them.
+
+        check(s, legal, prev): `prev` None, the whole test; else `prev` is the slot list
+        of the walk's state checked last, where all held (the walk stops at the first
+        failure), and the test is incremental, with the same answer: the slots hold
+        immutable values (ints, strings, tuples, None), so a slot whose value `is` the
+        one in `prev` holds the same value, and
+        - the cards: they were all there once in `prev`, so they are in `s` iff the
+          zones whose slots changed hold the same cards as they held there (the same
+          number of cards, the same set: `prev`'s had no card twice), or (the same
+          number, where those zones hold more than half the deck) all the zones
+          together hold every card;
+        - an invariant (a player's score) is evaluated again only when a slot it may read
+          (`state_reads`: from its rules, the defs they call included) changed: else it
+          would read the same values and give the same answer (it held); one whose
+          reads are not known, or that reads the legal moves, is always evaluated."""
         key = (score, *(fn for _, fn in invariants))
-        got = self._checkers.get(key)
+        got = self._checkers.get(key) if reads is None else None
         if got is not None:
             return got
-        lines = ["def check(s, legal):",
-                 "    zones = ZONES(s)",
-                 "    if sum(map(len, zones)) != NCARDS or set().union(*zones) != ALL:",
-                 "        return 1"]
+        lines = ["def check(s, legal, prev=None):",
+                 "    if prev is None:",
+                 "        zones = ZONES(s)",
+                 "        if sum(map(len, zones)) != NCARDS or set().union(*zones) != ALL:",
+                 "            return 1"]
         env: dict[str, Any] = {"NCARDS": self.ncards, "ALL": self.all_cards,
                                "SCORE": score, "list": list, "type": type, "set": set,
                                "len": len, "sum": sum, "map": map, "Exception": Exception,
                                "ZONES": self.zones_of}
+        # (`reads`: what each rule reads, given: a test's own functions standing in
+        # for the game's, with the game's reads)
+        inv_reads, score_reads = reads or state_reads(self.g, invariants, score)
+        zone_slots = sorted(self.zone_slots)
         if invariants:
             for i, (_, fn) in enumerate(invariants):
                 env[f"INV{i}"] = fn
-            if self.list_legal:
-                lines.append("    lst = legal if type(legal) is list else list(legal)")
-            else:
-                lines.append("    lst = legal")
             test = " and ".join(f"INV{i}(s, lst)" for i in range(len(invariants)))
-            lines += ["    try:", f"        if not ({test}):", "            return 2",
-                      "    except Exception:", "        return 2"]
-        lines += ["    try:"] + [f"        SCORE(s, {p})" for p in self.players] + [
-            "    except Exception:", "        return 3", "    return 0"]
+            lines += ["        try:", f"            if not ({test}):", "                return 2",
+                      "        except Exception:", "            return 2"]
+        lines += ["        try:"] + [f"            SCORE(s, {p})" for p in self.players] + [
+            "        except Exception:", "            return 3", "        return 0"]
+        # the incremental test: which slots changed (one flag each), the cards of the
+        # zones that changed, then each invariant and the scores where a slot they read
+        # changed
+        read: set[int] = set(zone_slots)
+        for r in [*inv_reads, *score_reads]:
+            if r is not None:
+                read |= r
+        lines += [f"    c{k} = s[{k}] is not prev[{k}]" for k in sorted(read)]
+        lines.append("    was = now = ()")
+        for z in zone_slots:
+            lines.append(f"    if c{z}: was += prev[{z}]; now += s[{z}]")
+        # (the same count of cards as before, so NCARDS; where the zones that changed
+        # hold more than half the deck, the stock dealt from, the whole set is cheaper)
+        lines += ["    if len(was) != len(now):", "        return 1",
+                  f"    if len(now) > {self.ncards // 2}:",
+                  "        if set().union(*ZONES(s)) != ALL:", "            return 1",
+                  "    elif set(was) != set(now):", "        return 1"]
+
+        def changed(r: frozenset[int] | None) -> str | None:
+            """The test that a slot in `r` changed ("": always; None: never)."""
+            if r is None or r.issuperset(zone_slots):
+                return ""  # (unknown reads; every zone: one changes at nearly every step)
+            if not r:
+                return None
+            return " or ".join(f"c{k}" for k in sorted(r))
+
+        tests = []
+        for i, r in enumerate(inv_reads):
+            cond = changed(r)
+            if cond is not None:
+                tests += [f"        if {f'({cond}) and ' if cond else ''}not INV{i}(s, lst):",
+                          "            return 2"]
+        if tests:
+            lines += ["    try:", *tests, "    except Exception:", "        return 2"]
+        tests = []
+        for p, r in zip(self.players, score_reads, strict=True):
+            cond = changed(r)
+            if cond is not None:
+                tests += [f"        if {cond}:", f"            SCORE(s, {p})"] if cond else [
+                    f"        SCORE(s, {p})"]
+        if tests:
+            lines += ["    try:", *tests, "    except Exception:", "        return 3"]
+        lines.append("    return 0")
+        # the legal moves as the invariants read them (a list, where one reads them)
+        lst = ("    lst = legal if type(legal) is list else list(legal)" if self.list_legal
+               else "    lst = legal")
+        lines.insert(1, lst)
         exec("\n".join(lines), env)  # noqa: S102  (slot numbers and names of ours only)
-        got = self._checkers[key] = env["check"]
+        got = env["check"]
+        if reads is None:
+            self._checkers[key] = got
         return got
 
     def _what(self, s: list[Any], legal: Sequence[Move], invariants: list[tuple[str, Any]],
@@ -415,6 +501,142 @@ class Walker:
             return "from_json(to_json(state)) differs in " + ", ".join(
                 g.differences(st, back)[:8])
         return None
+
+
+# the built-in functions that read nothing but their arguments, and the built-in names
+# that read one slot
+_PURE_CALLS = frozenset(("size", "count", "cards", "min", "max", "abs", "sum", "first",
+                         "last", "rest", "reverse", "sorted", "distance"))
+_NAME_SLOTS = {"moves_played": (MOVES,), "ended": (ENDED,), "suits": (), "colors": ()}
+_NO_READS = (A.Int, A.Bool, A.NoneLit, A.Me, A.Players, A.Unary, A.Binary, A.IfExpr,
+             A.Index, A.IsEmpty, A.Let, A.ListLit, A.TopN, A.Subsets, A.PositionOf)
+
+
+class _Unknown(Exception):
+    """An expression whose reads `state_reads` does not know."""
+
+
+def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
+                ) -> tuple[list[frozenset[int] | None], list[frozenset[int] | None]]:
+    """The slots each invariant (of `invariants`, as `g.invariants` gives them) and the
+    score of each player (`score(s, p)`, p = 1, 2, ...) may read, from their rules (the
+    defs they call included): a zone named (an array: all its zones, or the one at an
+    index known here: `hand[me]` in the score of player p, a def's parameter that is
+    `me` there, a number), a variable (the same; one that holds a zone: every zone),
+    `moves_played`, `ended`; a card's `face_up` and `covered` search every zone (and
+    the cards turned). None where that is not known for certain: the function is not
+    the game's own for that rule, or the rule reads the legal moves or draws at random,
+    or has a form this does not know (the caller then always evaluates it)."""
+    c = g.checked
+    gen = g.gen
+    zones_all: tuple[int, ...] = tuple(z.slot for z in gen.zone_slots)
+    # a zone's or a variable's slots, and what reading one of them reads besides
+    arrays: dict[tuple[str, str], tuple[int, int, tuple[int, ...]]] = {}
+    for name, z in c.zones.items():
+        arrays["zone", name] = (gen.zone_base[name], 1 if z.dim is None else z.dim[1], ())
+    for name, v in c.vars.items():
+        arrays["var", name] = (gen.var_base[name], 1 if v.dim is None else v.dim[1],
+                               zones_all if "zone" in v.type else ())
+    searched = zones_all + ((gen.faces_slot,) if gen.faces_slot is not None else ())
+    Key = tuple[int, tuple[tuple[str, int], ...]]  # a def's body (by id), its bindings
+    memo: dict[Key, frozenset[int]] = {}
+    busy: set[Key] = set()
+
+    def player(e: Any, env: dict[str, int]) -> int | None:
+        """The number an index expression is here, if known (`me`, a def's parameter
+        bound to a known number, a literal)."""
+        if isinstance(e, A.Me):
+            return env.get("me")
+        if isinstance(e, A.Int):
+            return e.value
+        if isinstance(e, A.Name) and c.ref_of(e).is_local:
+            return env.get(e.name)
+        return None
+
+    def slots_of(ref: Any, at: int | None = None) -> tuple[int, ...]:
+        base, n, also = arrays["zone" if ref.kind.startswith("zone") else "var", ref.name]
+        if at is not None and 1 <= at <= n:
+            return (base + at - 1, *also)
+        return (*range(base, base + n), *also)
+
+    def reads(n: Any, env: dict[str, int], out: set[int]) -> None:
+        if n is None:
+            return
+        if isinstance(n, tuple):
+            for x in n:
+                reads(x, env, out)
+            return
+        if isinstance(n, A.Index) and isinstance(n.obj, A.Name):
+            ref = c.ref_of(n.obj)
+            if ref.kind in ("zone_array", "var_array"):
+                at = player(n.index, env)
+                if at is not None:
+                    out.update(slots_of(ref, at))
+                    reads(n.index, env, out)
+                    return
+        if isinstance(n, (A.Let, A.Quant)):
+            bound = n.name if isinstance(n, A.Let) else n.var
+            if bound in env:  # (a local of that name hides the binding known)
+                env = {k: v for k, v in env.items() if k != bound}
+        elif isinstance(n, (A.Name, A.Call)):
+            ref = c.ref_of(n)
+            if ref.is_local or ref.kind == "constant":
+                pass
+            elif ref.kind in ("zone", "zone_array", "var", "var_array"):
+                out.update(slots_of(ref))
+            elif ref.kind == "def":
+                d = ref.decl
+                args = n.args if isinstance(n, A.Call) else ()
+                inner = {p.name: v for p, a in zip(d.params, args, strict=False)
+                         if (v := player(a, env)) is not None}
+                key = (id(d.body), tuple(sorted(inner.items())))
+                got = memo.get(key)
+                if got is None:
+                    if key in busy:  # (a def that calls itself)
+                        raise _Unknown("recursion")
+                    busy.add(key)
+                    found: set[int] = set()
+                    reads(d.body, inner, found)
+                    busy.discard(key)
+                    got = memo[key] = frozenset(found)
+                out.update(got)
+            elif ref.kind == "builtin" and isinstance(n, A.Name) and n.name in _NAME_SLOTS:
+                out.update(_NAME_SLOTS[n.name])
+            elif ref.kind == "builtin" and isinstance(n, A.Call) and n.func in _PURE_CALLS:
+                pass
+            elif ref.kind == "builtin" and isinstance(n, A.Call) and n.func == "covered":
+                out.update(searched)
+            else:
+                raise _Unknown(f"{ref.kind} {ref.name}")
+        elif isinstance(n, A.Attr):
+            if n.name == "face_up":
+                out.update(searched)
+        elif not isinstance(n, _NO_READS):
+            raise _Unknown(type(n).__name__)
+        if isinstance(n, A.Quant) and n.kind == "random":
+            raise _Unknown("random")
+        for x in A.children(n):
+            reads(x, env, out)
+
+    def of(expr: Any, fn: Any, own: Any, env: dict[str, int]) -> frozenset[int] | None:
+        if fn is not own or _reads_legal(fn):
+            return None
+        if expr is None:
+            return frozenset()
+        out: set[int] = set()
+        try:
+            reads(expr, env, out)
+        except _Unknown:
+            return None
+        return frozenset(out)
+
+    decls = {inv.name: inv for inv in c.invariants}
+    ns = g.ns
+    inv_reads = [of(decls[name].cond, fn, ns.get(f"inv_{name}"), {}) if name in decls
+                 else None for name, fn in invariants]
+    score_reads = [of(c.score, score, ns.get("score"), {"me": p})
+                   for p in range(1, c.players + 1)]
+    return inv_reads, score_reads
 
 
 def _reads_legal(fn: Any) -> bool:

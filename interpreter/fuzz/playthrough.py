@@ -100,8 +100,15 @@ class Coverage:
 SAMPLE_EVERY = 8
 
 # moves between two calls of `tick` (the search's clock, and its fast walks' share of the
-# time: a full playthrough of Hearts plays about 60 moves a second)
-TICK_EVERY = 16
+# time: a full playthrough of Hearts plays about 60 moves a second; a tick after every
+# move keeps the share as set, where one every 16 moves let a full playthrough of Hearts
+# run a quarter of a second past it, and the budget end within such a stretch: the fast
+# walks had 72% of a 4-second search of Hearts, not 80%; a tick costs a few
+# microseconds, a move of a full playthrough hundreds)
+TICK_EVERY = 1
+# and `tick` after every LOOKAHEAD_TICK-th move applied by the lookahead of one state (the
+# pass of Hearts, three cards of thirteen: 286 moves, half a second of a full playthrough)
+LOOKAHEAD_TICK = 32
 
 Chooser = Callable[[int], int]  # n -> an index in range(n); 0 is the simplest choice
 
@@ -451,8 +458,10 @@ class Playthrough:
         """Apply every listed move: each must apply, and lead to a sound state."""
         g = self.g
         out: dict[Move, State] = {}
-        for m in legal:
+        for i, m in enumerate(legal):
             self.cov.checks += 1
+            if i % LOOKAHEAD_TICK == LOOKAHEAD_TICK - 1:
+                self.tick()  # (a state with hundreds of moves: the clock goes on)
             try:
                 nxt = g.apply(st, m)
             except IllegalMove as e:

@@ -255,3 +255,41 @@ def test_the_incremental_card_check_sees_a_card_lost_doubled_or_swapped_in() -> 
     deck = where(w, "deck")
     big[deck] = tuple(c for c in range(52) if c not in s[h1])[:40]
     assert check(big, legal, s) == 1 == check(big, legal)
+
+
+GRID = """\
+game "Grid"
+players 1
+deck standard
+zone g[row in 1..2][col in 1..2] "grid": face up
+zone stock "stock": face down, squared
+
+setup {
+  move all of deck to stock
+}
+
+move put "put a card on row 2, column 1"
+  when stock is not empty
+{
+  move top of stock to g[2][1]
+}
+
+end done when stock is empty "done"
+score = size(g[1][2])
+invariant few "row 2, column 1 holds at most 2 cards": size(g[2][1]) <= 2
+"""
+
+
+def test_a_grid_place_named_by_numbers_reads_the_grid(tmp_path: Any) -> None:
+    """`g[2][1]`: the first index of a grid is its row, not a place (the review's
+    finding: read as place 2, the invariant was tested again only where g1-2 changed,
+    and the walk missed it broken at move 3)."""
+    path = tmp_path / "grid.cardgame"
+    path.write_text(GRID)
+    g = compile_game(str(path))
+    w = Walker(g, 400, True)
+    inv, scores = state_reads(g, g.invariants, g._score)
+    assert named(w, inv) == [{"g1-1", "g1-2", "g2-1", "g2-2"}]
+    assert named(w, scores) == [{"g1-1", "g1-2", "g2-1", "g2-2"}]
+    walk = w.walk(5, random.Random(1))
+    assert (walk.found, walk.message, walk.moves) == ("invariant", "few", 3)

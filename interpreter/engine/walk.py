@@ -568,7 +568,9 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
             return
         if isinstance(n, A.Index) and isinstance(n.obj, A.Name):
             ref = c.ref_of(n.obj)
-            if ref.kind in ("zone_array", "var_array"):
+            # (a grid's first index is its row, not a place: `g[2][1]` reads all of `g`)
+            if ref.kind == "var_array" or (ref.kind == "zone_array"
+                                           and c.zones[ref.name].grid is None):
                 at = player(n.index, env)
                 if at is not None:
                     out.update(slots_of(ref, at))

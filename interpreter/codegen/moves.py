@@ -149,6 +149,15 @@ class Moves:
         if len(md.params) != 1 or md.when is None:
             return lines
         p = md.params[0]
+        # (a zone's cards only: `top 3 of Z` lists fewer cards where Z is short, where the
+        # quantifier fails, and subsets may drop a conjunct they are known to hold; and
+        # W one conjunct, or none that may fail: the generator may test a conjunct that
+        # reads no parameter first, where `any` would fail on an earlier one: the review)
+        if not isinstance(p.source, (A.Name, A.Index)):
+            return lines
+        conj = A.conjuncts(md.when)
+        if len(conj) > 1 and any(self.may_raise(c) for c in conj):
+            return lines
         q = A.Quant(kind="any", var=p.name, source=p.source, where=None, body=md.when,
                     span=md.span)
         try:

@@ -921,6 +921,13 @@ class Optimizing(Exprs):
 
         if binds(test) or binds(inner.source) or reads(inner.source, e.var):
             return None
+        counted = {v for v, src in ((e.var, e.source), (inner.var, inner.source))
+                   if isinstance(src, A.Binary) and src.op == ".."}
+        if not (_never_none(test.left, counted) and _never_none(test.right, counted)):
+            # (a none compared fails in the loops; the least B found over all of Y
+            # would fail, or skip a none, where the loops stop earlier: the review's
+            # `first i in 1..4 where ...` on one side)
+            return None
         p_side, q_side, op = test.left, test.right, test.op
         if reads(p_side, inner.var) or reads(q_side, e.var):
             p_side, q_side = q_side, p_side
@@ -1220,6 +1227,27 @@ _LOOPED = ("any", "all", "count", "sum", "first", "min", "max", "random")  # `in
 _INIT = {"any": "False", "all": "True", "count": "0", "sum": "0", "first": "None", "random": "[]",
          "min": "None", "max": "None"}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _never_none(x: A.Expr, counted: set[str]) -> bool:
+    """Is `x` a number that is never none, nor fails: a literal, a variable of a loop
+    over a range (`counted`: `i in 1..n`), the size of a zone named or of one of an
+    array at a name or a number (`size(hand[q])`), and sums and differences of those?
+    Conservative: a game's variable (`var mark: int = none`), a def, a card's attribute
+    (a joker's rank), a quantifier (`first`, `min`, `max`: none where nothing is found)
+    may be none."""
+    if isinstance(x, A.Int):
+        return True
+    if isinstance(x, A.Name):
+        return x.name in counted
+    if isinstance(x, A.Binary) and x.op in ("+", "-"):
+        return _never_none(x.left, counted) and _never_none(x.right, counted)
+    if isinstance(x, A.Call) and x.func == "size" and len(x.args) == 1:
+        z = x.args[0]
+        return isinstance(z, A.Name) or (
+            isinstance(z, A.Index) and isinstance(z.obj, A.Name)
+            and isinstance(z.index, (A.Name, A.Me, A.Int)))
+    return False
 
 
 def _all_test(e: A.Quant) -> A.Expr | None:

@@ -405,7 +405,10 @@ class Walker:
                                "ZONES": self.zones_of}
         # (`reads`: what each rule reads, given: a test's own functions standing in
         # for the game's, with the game's reads)
-        inv_reads, score_reads = reads or state_reads(self.g, invariants, score)
+        # (a sum of zone sizes counted by the zones it leaves out: the cards are
+        # tested before the invariants, and all are there once; `state_reads`)
+        inv_reads, score_reads = reads or state_reads(self.g, invariants, score,
+                                                      conserved=True)
         zone_slots = sorted(self.zone_slots)
         if invariants:
             for i, (_, fn) in enumerate(invariants):
@@ -516,7 +519,8 @@ class _Unknown(Exception):
     """An expression whose reads `state_reads` does not know."""
 
 
-def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
+def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any,
+                conserved: bool = False
                 ) -> tuple[list[frozenset[int] | None], list[frozenset[int] | None]]:
     """The slots each invariant (of `invariants`, as `g.invariants` gives them) and the
     score of each player (`score(s, p)`, p = 1, 2, ...) may read, from their rules (the
@@ -526,7 +530,16 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
     `moves_played`, `ended`; a card's `face_up` and `covered` search every zone (and
     the cards turned). None where that is not known for certain: the function is not
     the game's own for that rule, or the rule reads the legal moves or draws at random,
-    or has a form this does not know (the caller then always evaluates it)."""
+    or has a form this does not know (the caller then always evaluates it).
+
+    With `conserved`, what the rule's value depends on in a state whose cards are all
+    there once (the walk's test checks that first): a sum of sizes of distinct zones,
+    `size(a) + size(b) + ...` (a zone array whole), holds the deck's size less the
+    cards of the zones it leaves out, so it depends on those zones alone (where they
+    are fewer slots than those it names; on none where it names every zone: Hearts'
+    `cards`, `size(deck) + size(hand) + size(trick) + size(taken) == 52`). The rule
+    still reads the zones it names: these are not its reads, but the slots whose values
+    decide its value there."""
     c = g.checked
     gen = g.gen
     zones_all: tuple[int, ...] = tuple(z.slot for z in gen.zone_slots)
@@ -559,6 +572,23 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
             return (base + at - 1, *also)
         return (*range(base, base + n), *also)
 
+    def size_sum(n: Any) -> set[int] | None:
+        """The zone slots a sum of sizes of distinct zones names (None: not one)."""
+        if isinstance(n, A.Binary) and n.op == "+":
+            a, b = size_sum(n.left), size_sum(n.right)
+            if a is None or b is None or a & b:
+                return None
+            return a | b
+        if isinstance(n, A.Call) and n.func == "size" and len(n.args) == 1 \
+                and isinstance(n.args[0], A.Name):
+            ref = c.ref_of(n.args[0])
+            if ref.kind in ("zone", "zone_array") and not ref.is_local:
+                return set(slots_of(ref))
+        return None
+
+    every_zone = set(zones_all)
+    by_count = conserved and every_zone == set(g._zone_slots)
+
     def reads(n: Any, env: dict[str, int], out: set[int]) -> None:
         if n is None:
             return
@@ -566,6 +596,12 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
             for x in n:
                 reads(x, env, out)
             return
+        if by_count and isinstance(n, A.Binary) and n.op == "+":
+            named = size_sum(n)
+            if named is not None and len(named) >= 2:
+                rest = every_zone - named  # (the deck's size less these zones' cards)
+                out.update(rest if len(rest) < len(named) else named)
+                return
         if isinstance(n, A.Index) and isinstance(n.obj, A.Name):
             ref = c.ref_of(n.obj)
             if ref.kind in ("zone_array", "var_array"):

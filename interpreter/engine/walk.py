@@ -383,7 +383,8 @@ class Walker:
         one in `prev` holds the same value, and
         - the cards: they were all there once in `prev`, so they are in `s` iff the
           zones whose slots changed hold the same cards as they held there (the same
-          number of cards, the same set: `prev`'s had no card twice), or (the same
+          number of cards, every card they held among them: `prev`'s had no card
+          twice, so that many cards can hold them only once each), or (the same
           number, where those zones hold more than half the deck) all the zones
           together hold every card;
         - an invariant (a player's score) is evaluated again only when a slot it may read
@@ -434,7 +435,7 @@ class Walker:
         lines += ["    if len(was) != len(now):", "        return 1",
                   f"    if len(now) > {self.ncards // 2}:",
                   "        if set().union(*ZONES(s)) != ALL:", "            return 1",
-                  "    elif set(was) != set(now):", "        return 1"]
+                  "    elif not set(now).issuperset(was):", "        return 1"]
 
         def changed(r: frozenset[int] | None) -> str | None:
             """The test that a slot in `r` changed ("": always; None: never)."""
@@ -1080,18 +1081,25 @@ class Shadow:
             except Exception:
                 return _DROP
         # the move, each card it names mapped to the card in its place here
+        # (a move whose cards are all shown, as a card played to a trick, is the walk's
+        # own: the tuple is not built again)
         args = told.card_args[m[1]] if m[1] < len(told.card_args) else ()
         mm = m
         if args:
-            out = list(m)
+            out: list[Any] | None = None
             for i, many in args:
-                a = out[i]
+                a = m[i]
                 if many:
+                    if out is None:
+                        out = list(m)
                     out[i] = tuple(sorted(c if c in shown else _at(place, before, t, c)
                                           for c in a))
                 elif a not in shown:  # (a card shown is in its place: mended above)
+                    if out is None:
+                        out = list(m)
                     out[i] = _at(place, before, t, a)
-            mm = tuple(out)
+            if out is not None:
+                mm = tuple(out)
         if mm not in self.legal:
             return _DROP
         tshown: set[int] = set()

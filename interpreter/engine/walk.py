@@ -809,6 +809,7 @@ class Told:
         # order: the walk's state and the shadow agree on the zones it sees (`same`), so
         # a card there is in the same place in both, as if it had been looked up there
         zones = self.hidden_order = tuple(z for z in self.zones if z in self.hidden)
+        self.visible_order = tuple(z for z in self.zones if z in self.visible)
 
         def place(s: list[Any], x: Any) -> tuple[int, int]:
             """Where the card `x` is among the zones the seat cannot see (zone slot,
@@ -1045,33 +1046,51 @@ class Shadow:
         # the cards the walk's step shows the seat are where the walk has them (mended:
         # x and the card y in its place here swapped; `place` and `_swap` inlined)
         mended = False
+        visible = told.visible_order
         for x in shown:
+            # (x is in one zone of `before`, whose cards were all there once: looked for
+            # first in the zones the step changed, where a card shown comes from as a
+            # rule, then, unless one the seat sees held it, in the others)
+            zx = -1
             for z in hidden:
-                cards = before[z]
-                if x in cards:
-                    i = cards.index(x)
-                    tz = t[z]
-                    y = tz[i]
-                    if y != x:
-                        lst = list(tz)
-                        lst[i] = x
-                        for z2 in hidden:
-                            c2 = t[z2]
-                            if x in c2:
-                                i2 = c2.index(x)
-                                if z2 == z:
-                                    lst[i2] = y
-                                else:
-                                    other = list(c2)
-                                    other[i2] = y
-                                    t[z2] = tuple(other)
-                                break
-                        t[z] = tuple(lst)
-                        if t[PENDING]:
-                            t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
-                                               for mv in t[PENDING])
-                        mended = True
+                if s[z] is not before[z] and x in before[z]:
+                    zx = z
                     break
+            else:
+                for z in visible:
+                    if s[z] is not before[z] and x in before[z]:
+                        break
+                else:
+                    for z in hidden:
+                        if s[z] is before[z] and x in before[z]:
+                            zx = z
+                            break
+            if zx < 0:
+                continue
+            z = zx
+            cards = before[z]
+            i = cards.index(x)
+            tz = t[z]
+            y = tz[i]
+            if y != x:
+                lst = list(tz)
+                lst[i] = x
+                for z2 in hidden:
+                    c2 = t[z2]
+                    if x in c2:
+                        i2 = c2.index(x)
+                        if z2 == z:
+                            lst[i2] = y
+                        else:
+                            other = list(c2)
+                            other[i2] = y
+                            t[z2] = tuple(other)
+                        break
+                t[z] = tuple(lst)
+                if t[PENDING]:
+                    t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
+                                       for mv in t[PENDING])
+                mended = True
         if mended:  # (the legal moves listed here named the cards swapped)
             if told.identical(before, t):  # the same world now: its step is the walk's
                 self.alike = True

@@ -822,6 +822,10 @@ class Told:
 
         self.place = place
         self.advance = _stepper(g)
+        # the decisions whose own generated step `advance` calls (not simultaneous), and
+        # those steps: `follow` calls them at once
+        self.own_steps: dict[int, Any] = {} if g._steps is None else {
+            k: f for k, f in g._steps.items() if k not in g._sim}
         self.settle = g._gen_settle
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
@@ -1126,7 +1130,10 @@ class Shadow:
         told.shown, told.logs = tshown, tlogs
         told.real = False
         try:
-            self.legal = told.advance(t, t[PC], mm, self.legal)  # (the shadow's own node)
+            tpc = t[PC]  # (the shadow's own node)
+            own = told.own_steps.get(tpc)
+            self.legal = own(t, mm) if own is not None else told.advance(t, tpc, mm,
+                                                                         self.legal)
         except Exception:
             return _DROP
         finally:

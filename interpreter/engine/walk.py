@@ -383,7 +383,8 @@ class Walker:
         one in `prev` holds the same value, and
         - the cards: they were all there once in `prev`, so they are in `s` iff the
           zones whose slots changed hold the same cards as they held there (the same
-          number of cards, the same set: `prev`'s had no card twice), or (the same
+          number of cards, every card they held among them: `prev`'s had no card
+          twice, so that many cards can hold them only once each), or (the same
           number, where those zones hold more than half the deck) all the zones
           together hold every card;
         - an invariant (a player's score) is evaluated again only when a slot it may read
@@ -405,7 +406,10 @@ class Walker:
                                "ZONES": self.zones_of}
         # (`reads`: what each rule reads, given: a test's own functions standing in
         # for the game's, with the game's reads)
-        inv_reads, score_reads = reads or state_reads(self.g, invariants, score)
+        # (a sum of zone sizes counted by the zones it leaves out: the cards are
+        # tested before the invariants, and all are there once; `state_reads`)
+        inv_reads, score_reads = reads or state_reads(self.g, invariants, score,
+                                                      conserved=True)
         zone_slots = sorted(self.zone_slots)
         if invariants:
             for i, (_, fn) in enumerate(invariants):
@@ -431,7 +435,7 @@ class Walker:
         lines += ["    if len(was) != len(now):", "        return 1",
                   f"    if len(now) > {self.ncards // 2}:",
                   "        if set().union(*ZONES(s)) != ALL:", "            return 1",
-                  "    elif set(was) != set(now):", "        return 1"]
+                  "    elif not set(now).issuperset(was):", "        return 1"]
 
         def changed(r: frozenset[int] | None) -> str | None:
             """The test that a slot in `r` changed ("": always; None: never)."""
@@ -516,7 +520,8 @@ class _Unknown(Exception):
     """An expression whose reads `state_reads` does not know."""
 
 
-def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
+def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any,
+                conserved: bool = False
                 ) -> tuple[list[frozenset[int] | None], list[frozenset[int] | None]]:
     """The slots each invariant (of `invariants`, as `g.invariants` gives them) and the
     score of each player (`score(s, p)`, p = 1, 2, ...) may read, from their rules (the
@@ -526,7 +531,16 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
     `moves_played`, `ended`; a card's `face_up` and `covered` search every zone (and
     the cards turned). None where that is not known for certain: the function is not
     the game's own for that rule, or the rule reads the legal moves or draws at random,
-    or has a form this does not know (the caller then always evaluates it)."""
+    or has a form this does not know (the caller then always evaluates it).
+
+    With `conserved`, what the rule's value depends on in a state whose cards are all
+    there once (the walk's test checks that first): a sum of sizes of distinct zones,
+    `size(a) + size(b) + ...` (a zone array whole), holds the deck's size less the
+    cards of the zones it leaves out, so it depends on those zones alone (where they
+    are fewer slots than those it names; on none where it names every zone: Hearts'
+    `cards`, `size(deck) + size(hand) + size(trick) + size(taken) == 52`). The rule
+    still reads the zones it names: these are not its reads, but the slots whose values
+    decide its value there."""
     c = g.checked
     gen = g.gen
     zones_all: tuple[int, ...] = tuple(z.slot for z in gen.zone_slots)
@@ -559,6 +573,23 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
             return (base + at - 1, *also)
         return (*range(base, base + n), *also)
 
+    def size_sum(n: Any) -> set[int] | None:
+        """The zone slots a sum of sizes of distinct zones names (None: not one)."""
+        if isinstance(n, A.Binary) and n.op == "+":
+            a, b = size_sum(n.left), size_sum(n.right)
+            if a is None or b is None or a & b:
+                return None
+            return a | b
+        if isinstance(n, A.Call) and n.func == "size" and len(n.args) == 1 \
+                and isinstance(n.args[0], A.Name):
+            ref = c.ref_of(n.args[0])
+            if ref.kind in ("zone", "zone_array") and not ref.is_local:
+                return set(slots_of(ref))
+        return None
+
+    every_zone = set(zones_all)
+    by_count = conserved and every_zone == set(g._zone_slots)
+
     def reads(n: Any, env: dict[str, int], out: set[int]) -> None:
         if n is None:
             return
@@ -566,6 +597,12 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any
             for x in n:
                 reads(x, env, out)
             return
+        if by_count and isinstance(n, A.Binary) and n.op == "+":
+            named = size_sum(n)
+            if named is not None and len(named) >= 2:
+                rest = every_zone - named  # (the deck's size less these zones' cards)
+                out.update(rest if len(rest) < len(named) else named)
+                return
         if isinstance(n, A.Index) and isinstance(n.obj, A.Name):
             ref = c.ref_of(n.obj)
             # (a grid's first index is its row, not a place: `g[2][1]` reads all of `g`)
@@ -774,6 +811,7 @@ class Told:
         # order: the walk's state and the shadow agree on the zones it sees (`same`), so
         # a card there is in the same place in both, as if it had been looked up there
         zones = self.hidden_order = tuple(z for z in self.zones if z in self.hidden)
+        self.visible_order = tuple(z for z in self.zones if z in self.visible)
 
         def place(s: list[Any], x: Any) -> tuple[int, int]:
             """Where the card `x` is among the zones the seat cannot see (zone slot,
@@ -786,6 +824,10 @@ class Told:
 
         self.place = place
         self.advance = _stepper(g)
+        # the decisions whose own generated step `advance` calls (not simultaneous), and
+        # those steps: `follow` calls them at once
+        self.own_steps: dict[int, Any] = {} if g._steps is None else {
+            k: f for k, f in g._steps.items() if k not in g._sim}
         self.settle = g._gen_settle
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
@@ -1010,33 +1052,51 @@ class Shadow:
         # the cards the walk's step shows the seat are where the walk has them (mended:
         # x and the card y in its place here swapped; `place` and `_swap` inlined)
         mended = False
+        visible = told.visible_order
         for x in shown:
+            # (x is in one zone of `before`, whose cards were all there once: looked for
+            # first in the zones the step changed, where a card shown comes from as a
+            # rule, then, unless one the seat sees held it, in the others)
+            zx = -1
             for z in hidden:
-                cards = before[z]
-                if x in cards:
-                    i = cards.index(x)
-                    tz = t[z]
-                    y = tz[i]
-                    if y != x:
-                        lst = list(tz)
-                        lst[i] = x
-                        for z2 in hidden:
-                            c2 = t[z2]
-                            if x in c2:
-                                i2 = c2.index(x)
-                                if z2 == z:
-                                    lst[i2] = y
-                                else:
-                                    other = list(c2)
-                                    other[i2] = y
-                                    t[z2] = tuple(other)
-                                break
-                        t[z] = tuple(lst)
-                        if t[PENDING]:
-                            t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
-                                               for mv in t[PENDING])
-                        mended = True
+                if s[z] is not before[z] and x in before[z]:
+                    zx = z
                     break
+            else:
+                for z in visible:
+                    if s[z] is not before[z] and x in before[z]:
+                        break
+                else:
+                    for z in hidden:
+                        if s[z] is before[z] and x in before[z]:
+                            zx = z
+                            break
+            if zx < 0:
+                continue
+            z = zx
+            cards = before[z]
+            i = cards.index(x)
+            tz = t[z]
+            y = tz[i]
+            if y != x:
+                lst = list(tz)
+                lst[i] = x
+                for z2 in hidden:
+                    c2 = t[z2]
+                    if x in c2:
+                        i2 = c2.index(x)
+                        if z2 == z:
+                            lst[i2] = y
+                        else:
+                            other = list(c2)
+                            other[i2] = y
+                            t[z2] = tuple(other)
+                        break
+                t[z] = tuple(lst)
+                if t[PENDING]:
+                    t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
+                                       for mv in t[PENDING])
+                mended = True
         if mended:  # (the legal moves listed here named the cards swapped)
             if told.identical(before, t):  # the same world now: its step is the walk's
                 self.alike = True
@@ -1046,18 +1106,25 @@ class Shadow:
             except Exception:
                 return _DROP
         # the move, each card it names mapped to the card in its place here
+        # (a move whose cards are all shown, as a card played to a trick, is the walk's
+        # own: the tuple is not built again)
         args = told.card_args[m[1]] if m[1] < len(told.card_args) else ()
         mm = m
         if args:
-            out = list(m)
+            out: list[Any] | None = None
             for i, many in args:
-                a = out[i]
+                a = m[i]
                 if many:
+                    if out is None:
+                        out = list(m)
                     out[i] = tuple(sorted(c if c in shown else _at(place, before, t, c)
                                           for c in a))
                 elif a not in shown:  # (a card shown is in its place: mended above)
+                    if out is None:
+                        out = list(m)
                     out[i] = _at(place, before, t, a)
-            mm = tuple(out)
+            if out is not None:
+                mm = tuple(out)
         if mm not in self.legal:
             return _DROP
         tshown: set[int] = set()
@@ -1065,7 +1132,10 @@ class Shadow:
         told.shown, told.logs = tshown, tlogs
         told.real = False
         try:
-            self.legal = told.advance(t, t[PC], mm, self.legal)  # (the shadow's own node)
+            tpc = t[PC]  # (the shadow's own node)
+            own = told.own_steps.get(tpc)
+            self.legal = own(t, mm) if own is not None else told.advance(t, tpc, mm,
+                                                                         self.legal)
         except Exception:
             return _DROP
         finally:

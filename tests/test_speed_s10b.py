@@ -13,39 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardgame.interpreter.engine import Game, compile_game
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.engine.walk import Walker, state_reads
-
-States = list[tuple[list[Any], Any, "list[Any] | None"]]
-
-
-def states(g: Game, walks: int = 6, seed: int = 3) -> States:
-    """The states (slot lists, with their legal moves, and the state checked before
-    them: None at a deal) some walks of `g` reach (as tests/test_fuzz_incremental.py)."""
-    w = Walker(g, 400, True)
-    out: States = []
-    check = w._checker(g.invariants, g._score)
-
-    def spy(invariants: Any, score: Any) -> Any:
-        def keep(s: list[Any], legal: Any, prev: Any = None) -> int:
-            out.append((s.copy(), legal, None if prev is None else prev.copy()))
-            return check(s, legal, prev)
-        return keep
-
-    w._checker = spy  # type: ignore[method-assign]
-    rng = random.Random(seed)
-    for _ in range(walks):
-        w.walk(rng.getrandbits(32), rng)
-    return out
-
-
-def named(w: Walker, reads: list[Any]) -> list[Any]:
-    names = w.slot_names()
-    return [None if r is None else {names[k] for k in r} for r in reads]
-
-
-def where(w: Walker, name: str) -> int:
-    return next(k for k, v in w.slot_names().items() if v == name)
+from test_fuzz_incremental import named, states, where  # (the walks' states, by name)
 
 
 def reads_of(name: str, conserved: bool) -> dict[str, Any]:

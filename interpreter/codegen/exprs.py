@@ -504,10 +504,9 @@ class Exprs:
                     "sorted": f"tuple(sorted({src}))"}[f]
         if f == "covered":  # a place of the zone that covers it holds a card
             if cx.optimize and args[0].isdigit():  # a known place: its covers' slots
-                cover = self.cover_of(int(args[0]))
-                if cover is not None:
-                    return ("(not not (" + " or ".join(f"s[{c}]" for c in cover) + "))"
-                            if cover else "False")
+                cover = cx.layout.covers[int(args[0])]
+                return ("(not not (" + " or ".join(f"s[{c}]" for c in cover) + "))"
+                        if cover else "False")
             return f"any(map(s.__getitem__, COVER[{args[0]}]))"
         if f == "distance":
             n = cx.const_int(e.args[2]) if cx.optimize else None
@@ -564,20 +563,6 @@ class Exprs:
         if (names.draws, names.impure, names.walrus, names.unsafe) != drew:
             return None  # (a test that draws, changes or binds: the generator)
         return "(" + " + ".join(terms) + ")"
-
-    def cover_of(self, slot: int) -> tuple[int, ...] | None:
-        """The slots of the places that cover a zone's slot (module.tables' `COVER`), None
-        where the slot is no zone's."""
-        cx = self.cx
-        for z in cx.g.zones.values():
-            base = cx.layout.zone_base[z.name]
-            size = z.dim[1] if z.dim is not None else 1
-            if base <= slot < base + size:
-                if slot - base >= len(z.covers):
-                    return ()
-                return tuple(cx.layout.zone_base[zn] + max(k, 1) - 1
-                             for zn, k in z.covers[slot - base])
-        return None
 
     def zones_written_out(self, e: A.Quant, plain: bool, inner: Frame) -> str | None:
         """Optimised code: `each z in Z where W: B`, `any z in Z: T`, `all z in Z: T` over
@@ -1032,8 +1017,7 @@ class Exprs:
             if (isinstance(a, A.Attr) and isinstance(a.obj, A.Name) and a.obj.name == e.var
                     and self.cx.type_of(a.obj) == "card"
                     and not self.card_may_be_none(a.obj, inner)
-                    and not any(isinstance(n, A.Name) and n.name == e.var
-                                for n in A.walk(other))):
+                    and not A.reads_name(other, e.var)):
                 table = _ATTR_TABLES.get(a.name, f"X_{a.name}")
                 value = self.as_tuple(other, inner)
                 sets = self.value_sets(table)

@@ -72,6 +72,14 @@ class Layout:
             self.faces = slot
             slot += 1
         self.nslots = slot
+        # `covered by`: for each zone's slot, the slots of the places that cover it (the
+        # tables' COVER, and `covered` at a place known when compiling)
+        self.covers: list[tuple[int, ...]] = [() for _ in range(self.nslots)]
+        for z in g.zones.values():
+            base = self.zone_base[z.name]
+            for i, places in enumerate(z.covers):
+                self.covers[base + i] = tuple(self.zone_base[zn] + max(k, 1) - 1
+                                              for zn, k in places)
         self.move_ids = {name: i for i, name in enumerate(g.moves)}
         self.pass_id = len(g.moves)  # the move id of `pass` at an optional choice
 

@@ -175,13 +175,7 @@ def tables(cx: Ctx) -> list[str]:
                 at += n_
             out.append(f"R_{z.name} = {tuple(rows)!r}")
     # `covered by`: for each zone's slot, the slots that cover it (`covered(z)`)
-    cover: list[tuple[int, ...]] = [() for _ in range(cx.layout.zone_slots[-1].slot + 1)]
-    for z in g.zones.values():
-        base = cx.layout.zone_base[z.name]
-        for i, places in enumerate(z.covers):
-            cover[base + i] = tuple(cx.layout.zone_base[zn] + max(k, 1) - 1
-                                    for zn, k in places)
-    out.append(f"COVER = {tuple(cover)!r}")
+    out.append(f"COVER = {tuple(cx.layout.covers[:cx.layout.zone_slots[-1].slot + 1])!r}")
     # per-card faces: the slot of the turned cards (None: no rule turns a card) and, by
     # zone slot, whether the zone is face up
     out.append(f"FACES = {cx.layout.faces!r}")

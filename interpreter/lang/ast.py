@@ -700,6 +700,11 @@ class PositionOf(Expr):
     zone: Expr = attrs.field(factory=Expr)
 
 
+def reads_name(e: object, name: str) -> bool:
+    """Does e name `name` anywhere (a variable of a quantifier, a let, a parameter)?"""
+    return any(isinstance(n, Name) and n.name == name for n in walk(e))
+
+
 def conjuncts(e: Expr) -> list[Expr]:
     """The parts of `a and b and c`, in order (e itself when it is not an `and`)."""
     if isinstance(e, Binary) and e.op == "and":

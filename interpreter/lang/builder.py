@@ -728,16 +728,12 @@ def pruned(source: A.Expr, var: str, where: A.Expr | None) -> A.Expr:
     if not isinstance(source, A.Subsets) or where is None or source.values is not None:
         return source
     for _, q, t in A.sum_tests(where, var):
-        if (q.var != var and not _reads(t, var)
-                and (q.body is None or not _reads(q.body, var))):
+        if (q.var != var and not A.reads_name(t, var)
+                and (q.body is None or not A.reads_name(q.body, var))):
             body = q.body if q.body is not None else A.Name(q.var, span=q.span)
             values = A.Quant("each", q.var, source.zone, None, body, span=q.span)
             return attrs.evolve(source, values=values, target=t)
     return source
-
-
-def _reads(e: A.Expr, name: str) -> bool:
-    return any(isinstance(n, A.Name) and n.name == name for n in A.walk(e))
 
 
 def _join(a: A.Span, b: A.Span) -> A.Span:

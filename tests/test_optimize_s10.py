@@ -194,6 +194,28 @@ def test_all_pairs_keeps_the_pairs_where_a_side_may_fail(tmp_path: Path) -> None
         assert "is ...:" not in _invariant(src, name), name
 
 
+def test_all_pairs_keeps_the_pairs_where_a_size_may_fail(tmp_path: Path) -> None:
+    """A size of a zone variable (none until set: `size` of none fails) or of an array's
+    zone at a player that is no loop's keeps the nested loops, which stop at the first
+    false pair before they reach it; sizes of zones named, at the loops' players, take
+    the bound."""
+    path = tmp_path / "pairs.cardgame"
+    path.write_text(PAIRS.replace(
+        "var mark[player]: int = none",
+        "var mark[player]: int = none\nvar aim: zone = none\nvar lead: player = 1").replace(
+        'invariant rows', 'invariant aim "a zone variable": all p in players: all q in players: '
+        'size(hand[p]) <= size(hand[q]) + size(aim) + 1\n'
+        'invariant lead "a player variable": all p in players: all q in players: '
+        'size(hand[p]) <= size(hand[q]) + size(pile[lead]) + 1\n'
+        'invariant named "zones named": all p in players: all q in players: '
+        'size(hand[p]) <= size(hand[q]) + size(trick) + 1\n'
+        'invariant rows'), encoding="utf-8")
+    src = _source(path)
+    for name in ("aim", "lead"):
+        assert "is ...:" not in _invariant(src, name), name
+    assert "is ...:" in _invariant(src, "named")
+
+
 TRI = """\
 game "Tri"
 players 2

@@ -911,28 +911,27 @@ class Optimizing(Exprs):
                 and cx.type_of(test.left) == "int" == cx.type_of(test.right)):
             return None
 
-        def reads(x: A.Expr, name: str) -> bool:
-            return any(isinstance(n, A.Name) and n.name == name for n in A.walk(x))
-
         def binds(x: A.Expr) -> bool:
             return any((isinstance(n, A.Quant) and n.var in (e.var, inner.var))
                        or (isinstance(n, A.Let) and n.name in (e.var, inner.var))
                        for n in A.walk(x))
 
-        if binds(test) or binds(inner.source) or reads(inner.source, e.var):
+        if binds(test) or binds(inner.source) or A.reads_name(inner.source, e.var):
             return None
-        counted = {v for v, src in ((e.var, e.source), (inner.var, inner.source))
-                   if isinstance(src, A.Binary) and src.op == ".."}
-        if not (_never_none(test.left, counted) and _never_none(test.right, counted)):
+        loops = ((e.var, e.source), (inner.var, inner.source))
+        counted = {v for v, src in loops if isinstance(src, A.Binary) and src.op == ".."}
+        seats = {v for v, src in loops if isinstance(src, A.Players)}
+        zones = set(cx.g.zones)
+        if not all(_never_none(x, counted, seats, zones) for x in (test.left, test.right)):
             # (a none compared fails in the loops; the least B found over all of Y
             # would fail, or skip a none, where the loops stop earlier: the review's
             # `first i in 1..4 where ...` on one side)
             return None
         p_side, q_side, op = test.left, test.right, test.op
-        if reads(p_side, inner.var) or reads(q_side, e.var):
+        if A.reads_name(p_side, inner.var) or A.reads_name(q_side, e.var):
             p_side, q_side = q_side, p_side
             op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
-            if reads(p_side, inner.var) or reads(q_side, e.var):
+            if A.reads_name(p_side, inner.var) or A.reads_name(q_side, e.var):
                 return None
         names = cx.names
         saved = (names.unsafe, names.impure, names.draws, names.walrus)
@@ -1229,24 +1228,29 @@ _INIT = {"any": "False", "all": "True", "count": "0", "sum": "0", "first": "None
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=")
 
 
-def _never_none(x: A.Expr, counted: set[str]) -> bool:
+def _never_none(x: A.Expr, counted: set[str], seats: set[str], zones: set[str]) -> bool:
     """Is `x` a number that is never none, nor fails: a literal, a variable of a loop
-    over a range (`counted`: `i in 1..n`), the size of a zone named or of one of an
-    array at a name or a number (`size(hand[q])`), and sums and differences of those?
-    Conservative: a game's variable (`var mark: int = none`), a def, a card's attribute
-    (a joker's rank), a quantifier (`first`, `min`, `max`: none where nothing is found)
+    over a range (`counted`: `i in 1..n`), the size of a zone named or of one of a zone
+    array at a player of a loop over the players (`seats`), `me` or a number
+    (`size(hand[q])`), and sums and differences of those? Conservative: a game's
+    variable (`var mark: int = none`, a zone variable), a def, a card's attribute (a
+    joker's rank), a quantifier (`first`, `min`, `max`: none where nothing is found)
     may be none."""
     if isinstance(x, A.Int):
         return True
     if isinstance(x, A.Name):
         return x.name in counted
     if isinstance(x, A.Binary) and x.op in ("+", "-"):
-        return _never_none(x.left, counted) and _never_none(x.right, counted)
+        return all(_never_none(y, counted, seats, zones) for y in (x.left, x.right))
     if isinstance(x, A.Call) and x.func == "size" and len(x.args) == 1:
         z = x.args[0]
-        return isinstance(z, A.Name) or (
-            isinstance(z, A.Index) and isinstance(z.obj, A.Name)
-            and isinstance(z.index, (A.Name, A.Me, A.Int)))
+        if isinstance(z, A.Index):
+            i = z.index
+            if not (isinstance(i, (A.Me, A.Int)) or (isinstance(i, A.Name)
+                                                     and i.name in seats)):
+                return False
+            z = z.obj
+        return isinstance(z, A.Name) and z.name in zones
     return False
 
 

@@ -452,11 +452,7 @@ class Machine:
                             # moves listed before less the chooser's (`_others_moves`)
                             s[PENDING] = pending
                             s[MOVES] += 1
-                            if type(legal) is list:
-                                p = m[0]
-                                legal = [mv for mv in legal if mv[0] != p]
-                            else:
-                                legal = legal.without(m[0])  # type: ignore[attr-defined]
+                            legal = self._others_moves(legal, m[0])
                         elif pc in simsteps and len(pending) == len(s[WHO]):
                             legal = self._end_round(s, m, pending, simsteps[pc], players)
                         else:

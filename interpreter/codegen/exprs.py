@@ -41,6 +41,8 @@ class Exprs:
         self._let_ranges: dict[str, tuple[int, int] | None] = {}  # a let's code -> its values
         self._leaf_defs: dict[str, bool] = {}
         self._player_vars: frozenset[str] | None = None  # (player_vars)
+        self._raw: A.Expr | None = None  # a zone variable read as a value (raw_zone)
+        self._tests_none: dict[tuple[str, str], bool] = {}  # (tests_none)
         # operands computed ahead by statements (optimize.py, `Optimizing.into`): node id -> code
         self._pre: dict[int, str] = {}
         self._lower: dict[type, Callable[[A.Expr, Frame], str]] = {
@@ -180,6 +182,8 @@ class Exprs:
         if ref.kind in ("var", "var_array"):
             if getattr(ref.decl, "optional", False):
                 cx.names.unsafe += 1  # may be none: never computed ahead of its test
+            if ref.kind == "var" and self.zone_none(e, ref):
+                return self.zone_read(f"s[{cx.slot(ref)}]", e, fr)
             return f"s[{cx.slot(ref)}]"
         if ref.kind == "constant":
             return repr(ref.value)
@@ -227,6 +231,8 @@ class Exprs:
             if ref.kind == "var_array":
                 if getattr(ref.decl, "optional", False):
                     cx.names.unsafe += 1  # may be none: never computed ahead of its test
+                if self.zone_none(e, ref):
+                    return self.zone_read(f"s[{self.var_slot(e, fr)}]", e, fr)
                 return f"s[{self.var_slot(e, fr)}]"
         ot = cx.type_of(e.obj)
         obj = self.expr(e.obj, fr)
@@ -234,6 +240,27 @@ class Exprs:
         sid = self.sid(e.span, fr)
         seq = f"s[{obj}]" if ot == "zone" else obj
         return self.in_range("_at", i, seq, f"{seq}, {i}, {sid}", f"{seq}[{i} - 1]")
+
+    def zone_none(self, e: A.Expr, ref: Any) -> bool:
+        """A read of a zone variable (or an element of an array of them) that may be
+        none, outside the places where none is a value (`raw_zone`)."""
+        return getattr(ref.decl, "type", None) == "zone" and self._raw is not e
+
+    def zone_read(self, code: str, e: A.Name | A.Index, fr: Frame) -> str:
+        """A zone variable used as a zone: a rule error naming it, where it is, if it is
+        none, not Python's TypeError from `s[None]`."""
+        name = (e.name if isinstance(e, A.Name)
+                else f"an element of {e.obj.name}")  # type: ignore[attr-defined]
+        return f"{self.cx.helper('_zn')}({code}, {self.sid(e.span, fr)}, {name!r})"
+
+    def raw_zone(self, e: A.Expr, fr: Frame) -> str:
+        """e where a zone variable may be none as a value: compared (`aim == none`),
+        assigned, or passed to a def that tests its parameter against none."""
+        saved, self._raw = self._raw, e
+        try:
+            return self.as_tuple(e, fr)
+        finally:
+            self._raw = saved
 
     def var_slot(self, e: A.Index, fr: Frame) -> str:
         """The slot of an element of a variable array: a number if the index is known."""
@@ -523,8 +550,28 @@ class Exprs:
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
         """Plain code calls the def's function (the optimiser inlines it instead)."""
-        args = [self.as_tuple(a, fr) for a in arg_exprs]
+        args = [self.arg(d, i, a, fr) for i, a in enumerate(arg_exprs)]
         return self.call_function(d, args)
+
+    def arg(self, d: A.DefDecl | A.ProcDecl, i: int, a: A.Expr, fr: Frame) -> str:
+        """The i-th argument of a call of d: a zone variable may pass none to a parameter
+        that d tests against none (`def ok(z: zone) = z != none and size(z) > 0`)."""
+        if i < len(d.params) and self.tests_none(d, d.params[i].name):
+            return self.raw_zone(a, fr)
+        return self.as_tuple(a, fr)
+
+    def tests_none(self, d: A.DefDecl | A.ProcDecl, param: str) -> bool:
+        """Does d's body compare its zone parameter `param` with none?"""
+        key = (d.name, param)
+        known = self._tests_none.get(key)
+        if known is None:
+            known = self._tests_none[key] = any(
+                isinstance(n, A.Binary) and n.op in ("==", "!=")
+                and any(isinstance(x, A.Name) and x.name == param for x in (n.left, n.right))
+                and any(isinstance(x, A.NoneLit) for x in (n.left, n.right))
+                for n in A.walk(d.body)) and any(
+                p.name == param and p.type == "zone" for p in d.params)
+        return known
 
     def call_function(self, d: A.DefDecl, args: list[str]) -> str:
         self.cx.def_funcs.add(d.name)
@@ -712,6 +759,9 @@ class Exprs:
         if op == "+" and cx.type_of(e).startswith("list:"):
             return (f"{cx.helper('_grow')}({self.as_tuple(e.left, fr)} + "
                     f"{self.as_tuple(e.right, fr)}, {self.sid(e.span, fr)})")
+        if op in ("==", "!=") and "zone" in (cx.type_of(e.left), cx.type_of(e.right)):
+            # zones compared: a zone variable's none is a value here
+            return f"({self.raw_zone(e.left, fr)} {op} {self.raw_zone(e.right, fr)})"
         a = self.expr(e.left, fr)
         b = self.expr(e.right, fr)
         if op in ("<", "<=", ">", ">=") and "card" in (cx.type_of(e.left), cx.type_of(e.right)):

@@ -318,7 +318,8 @@ class Optimizing(Exprs):
     def index(self, e: A.Index, fr: Frame) -> str:
         h = fr.hoist
         if (isinstance(h, _Hoist) and h.cur > 0 and isinstance(e.obj, A.Name)
-                and self.cx.ref(e.obj).kind == "var_array"):
+                and self.cx.ref(e.obj).kind == "var_array"
+                and self.cx.ref(e.obj).decl.type != "zone"):  # (zone_read: in place)
             kind, size = self.cx.dim(self.cx.ref(e.obj))
             if not self.safe_index(e.index, kind, size, fr):
                 # an element read through a checked index (`tricks[w]`): like a
@@ -355,12 +356,12 @@ class Optimizing(Exprs):
         h = fr.hoist
         args = []
         facts = []
-        for a in arg_exprs:
+        for i, a in enumerate(arg_exprs):
             saved = h.needs if h is not None else -1
             if h is not None:
                 h.needs = -1
             unsafe, walrus = names.unsafe, names.walrus
-            args.append(self.as_tuple(a, fr))
+            args.append(self.arg(d, i, a, fr))
             level = h.needs if h is not None else INNER
             facts.append(_Arg(level, names.unsafe != unsafe, names.walrus - walrus))
             if h is not None:

@@ -31,6 +31,7 @@ class Helper(NamedTuple):
 # that is not pure is never moved at all. `namespace` binds exactly these names.
 EXPORTED: dict[str, Helper] = {
     "_E": Helper(True), "_nn": Helper(True), "_ix": Helper(True), "_at": Helper(True),
+    "_zn": Helper(True),
     "_topn": Helper(True), "_cat": Helper(False), "_min": Helper(True), "_max": Helper(True),
     "_div": Helper(True), "_mod": Helper(True), "_pick": Helper(True, pure=False),
     "_shuffle": Helper(False, pure=False), "_deal": Helper(True, pure=False),
@@ -128,6 +129,14 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _nn(v: Any, sid: int) -> Any:
         if v is None:
             err(sid, "no card here (the value is none)")
+        return v
+
+    @export
+    def _zn(v: Any, sid: int, name: str) -> Any:
+        # a zone variable read as a zone: `none` (not set yet) is the rule's slip
+        if v is None:
+            err(sid, f"no zone here: {name} is none (set it before it is used as a zone, "
+                     f"or test that it is not none first)")
         return v
 
     @export

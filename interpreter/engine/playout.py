@@ -72,6 +72,10 @@ class _Translate:
         if isinstance(e, RecursionError):  # defs calling defs deeper than Python's stack
             raise RuleError("the rule calls defs nested too deeply to run (more than "
                             "Python's stack holds)", span, rule) from None
+        if isinstance(e, TypeError) and "indices must be integers" in str(e) and (
+                "NoneType" in str(e)):  # `s[None]`: a zone that is none, used as one
+            raise RuleError("a zone here is none (a zone variable or parameter that was not "
+                            "set, used as a zone)", span, rule) from None
         raise RuleError(f"{type(e).__name__}: {e}", span, rule) from None
 
 

@@ -41,8 +41,8 @@ class Exprs:
         self._let_ranges: dict[str, tuple[int, int] | None] = {}  # a let's code -> its values
         self._leaf_defs: dict[str, bool] = {}
         self._player_vars: frozenset[str] | None = None  # (player_vars)
-        self._raw: A.Expr | None = None  # a zone variable read as a value (raw_zone)
-        self._tests_none: dict[tuple[str, str], bool] = {}  # (tests_none)
+        self._values: set[int] | None = None  # (value_places)
+        self._sure_zones: frozenset[str] | None = None  # (sure_zones)
         # operands computed ahead by statements (optimize.py, `Optimizing.into`): node id -> code
         self._pre: dict[int, str] = {}
         self._lower: dict[type, Callable[[A.Expr, Frame], str]] = {
@@ -243,8 +243,88 @@ class Exprs:
 
     def zone_none(self, e: A.Expr, ref: Any) -> bool:
         """A read of a zone variable (or an element of an array of them) that may be
-        none, outside the places where none is a value (`raw_zone`)."""
-        return getattr(ref.decl, "type", None) == "zone" and self._raw is not e
+        none, used as a zone: not where none is a value (`value_places`)."""
+        return (getattr(ref.decl, "type", None) == "zone" and id(e) not in self.value_places()
+                and ref.name not in self.sure_zones())
+
+    def value_places(self) -> set[int]:
+        """The expressions (by id) whose value is passed on as it is, not used as a zone:
+        what is compared with `==`/`!=`, tested with `in`, assigned (and the target),
+        bound by a `let`, listed in `[...]`, passed to a def or procedure, returned by a
+        def; through the arms of an `if` and the body of a `let`. A zone variable read
+        there may be none; used as a zone anywhere else, it is checked (`zone_read`)."""
+        if self._values is not None:
+            return self._values
+        out: set[int] = set()
+
+        def mark(x: A.Expr | None) -> None:
+            while x is not None:
+                out.add(id(x))
+                if isinstance(x, A.IfExpr):
+                    mark(x.then)
+                    x = x.else_
+                elif isinstance(x, A.Let):
+                    x = x.body
+                else:
+                    x = None
+
+        cx = self.cx
+        for d in cx.g.defs.values():
+            mark(d.body)
+        for n in cx.g.nodes():
+            if isinstance(n, A.Binary) and n.op in ("==", "!="):
+                mark(n.left)
+                mark(n.right)
+            elif isinstance(n, A.Binary) and n.op in ("in", "notin"):
+                mark(n.left)
+            elif isinstance(n, A.Assign):
+                mark(n.target)
+                mark(n.value)
+            elif isinstance(n, (A.Let, A.LetStmt)):
+                mark(n.value)
+            elif isinstance(n, A.ListLit):
+                for item in n.items:
+                    mark(item)
+            elif isinstance(n, A.CallStmt) or (isinstance(n, A.Call)
+                                                and cx.callee(n) is not None):
+                for a in n.args:
+                    mark(a)
+        self._values = out
+        return out
+
+    def sure_zones(self) -> frozenset[str]:
+        """The zone variables (not arrays) that always hold a zone: the initial value is
+        a zone named (or an element of an array of zones), and so is every value a rule
+        or an example's `set` gives them. Reading one needs no check."""
+        if self._sure_zones is not None:
+            return self._sure_zones
+        cx = self.cx
+        g = cx.g
+
+        def zone(e: A.Expr | None) -> bool:
+            if isinstance(e, A.Index):
+                e = e.obj
+            try:
+                return isinstance(e, A.Name) and cx.ref(e).kind in ("zone", "zone_array")
+            except LookupError:  # a local of a rule: not known here
+                return False
+
+        sure = {name for name, v in g.vars.items()
+                if v.dim is None and v.type == "zone" and zone(v.init)}
+        steps = [st for ex in g.examples for st in ex.steps if st.kind == "set"]
+        for n in list(g.nodes()) + steps:
+            target: A.Expr | None
+            value: A.Expr | None
+            if isinstance(n, A.Assign):
+                target, value = n.target, n.value
+            elif isinstance(n, A.ExStep):
+                target, value = n.target, n.expr
+            else:
+                continue
+            if isinstance(target, A.Name) and target.name in sure and not zone(value):
+                sure.discard(target.name)
+        self._sure_zones = frozenset(sure)
+        return self._sure_zones
 
     def zone_read(self, code: str, e: A.Name | A.Index, fr: Frame) -> str:
         """A zone variable used as a zone: a rule error naming it, where it is, if it is
@@ -252,15 +332,6 @@ class Exprs:
         name = (e.name if isinstance(e, A.Name)
                 else f"an element of {e.obj.name}")  # type: ignore[attr-defined]
         return f"{self.cx.helper('_zn')}({code}, {self.sid(e.span, fr)}, {name!r})"
-
-    def raw_zone(self, e: A.Expr, fr: Frame) -> str:
-        """e where a zone variable may be none as a value: compared (`aim == none`),
-        assigned, or passed to a def that tests its parameter against none."""
-        saved, self._raw = self._raw, e
-        try:
-            return self.as_tuple(e, fr)
-        finally:
-            self._raw = saved
 
     def var_slot(self, e: A.Index, fr: Frame) -> str:
         """The slot of an element of a variable array: a number if the index is known."""
@@ -550,28 +621,8 @@ class Exprs:
     def def_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,
                  call: A.Call | None = None) -> str:
         """Plain code calls the def's function (the optimiser inlines it instead)."""
-        args = [self.arg(d, i, a, fr) for i, a in enumerate(arg_exprs)]
+        args = [self.as_tuple(a, fr) for a in arg_exprs]
         return self.call_function(d, args)
-
-    def arg(self, d: A.DefDecl | A.ProcDecl, i: int, a: A.Expr, fr: Frame) -> str:
-        """The i-th argument of a call of d: a zone variable may pass none to a parameter
-        that d tests against none (`def ok(z: zone) = z != none and size(z) > 0`)."""
-        if i < len(d.params) and self.tests_none(d, d.params[i].name):
-            return self.raw_zone(a, fr)
-        return self.as_tuple(a, fr)
-
-    def tests_none(self, d: A.DefDecl | A.ProcDecl, param: str) -> bool:
-        """Does d's body compare its zone parameter `param` with none?"""
-        key = (d.name, param)
-        known = self._tests_none.get(key)
-        if known is None:
-            known = self._tests_none[key] = any(
-                isinstance(n, A.Binary) and n.op in ("==", "!=")
-                and any(isinstance(x, A.Name) and x.name == param for x in (n.left, n.right))
-                and any(isinstance(x, A.NoneLit) for x in (n.left, n.right))
-                for n in A.walk(d.body)) and any(
-                p.name == param and p.type == "zone" for p in d.params)
-        return known
 
     def call_function(self, d: A.DefDecl, args: list[str]) -> str:
         self.cx.def_funcs.add(d.name)
@@ -759,9 +810,6 @@ class Exprs:
         if op == "+" and cx.type_of(e).startswith("list:"):
             return (f"{cx.helper('_grow')}({self.as_tuple(e.left, fr)} + "
                     f"{self.as_tuple(e.right, fr)}, {self.sid(e.span, fr)})")
-        if op in ("==", "!=") and "zone" in (cx.type_of(e.left), cx.type_of(e.right)):
-            # zones compared: a zone variable's none is a value here
-            return f"({self.raw_zone(e.left, fr)} {op} {self.raw_zone(e.right, fr)})"
         a = self.expr(e.left, fr)
         b = self.expr(e.right, fr)
         if op in ("<", "<=", ">", ">=") and "card" in (cx.type_of(e.left), cx.type_of(e.right)):

@@ -356,12 +356,12 @@ class Optimizing(Exprs):
         h = fr.hoist
         args = []
         facts = []
-        for i, a in enumerate(arg_exprs):
+        for a in arg_exprs:
             saved = h.needs if h is not None else -1
             if h is not None:
                 h.needs = -1
             unsafe, walrus = names.unsafe, names.walrus
-            args.append(self.arg(d, i, a, fr))
+            args.append(self.as_tuple(a, fr))
             level = h.needs if h is not None else INNER
             facts.append(_Arg(level, names.unsafe != unsafe, names.walrus - walrus))
             if h is not None:

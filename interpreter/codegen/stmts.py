@@ -67,9 +67,7 @@ class Stmts:
     def assign(self, st: A.Assign, fr: Frame, w: CodeWriter) -> None:
         x = self.x
         cx = self.cx
-        if st.op == "=" and cx.type_of(st.target) == "zone":
-            value = x.raw_zone(st.value, fr)  # a zone variable's none is copied as it is
-        elif st.op == "=" or isinstance(st.target, A.Name):
+        if st.op == "=" or isinstance(st.target, A.Name):
             value = x.into(st.value, fr, w)  # the value before the target, as Python does
         else:
             value = x.as_tuple(st.value, fr)  # `s[i] += v`: the slot first
@@ -185,11 +183,7 @@ class Stmts:
                 return fr.env[e.name].code
             return f"s[{self.cx.slot(ref)}]"
         assert isinstance(e, A.Index)
-        saved, self.x._raw = self.x._raw, e  # (the element itself, not its value)
-        try:
-            return self.x.index(e, fr)
-        finally:
-            self.x._raw = saved
+        return self.x.index(e, fr)
 
     def let(self, st: A.LetStmt, fr: Frame, w: CodeWriter) -> None:
         var = self.cx.names.tmp("v")
@@ -230,8 +224,7 @@ class Stmts:
         return 1, cx.n
 
     def call(self, st: A.CallStmt, fr: Frame, w: CodeWriter) -> None:
-        proc = self.cx.ref(st).decl
-        args = [self.x.arg(proc, i, a, fr) for i, a in enumerate(st.args)]
+        args = [self.x.as_tuple(a, fr) for a in st.args]
         self.cx.names.draws += 1  # the procedure may draw from the step budget
         w.line(f"p_{self.cx.ref(st).name}(s{''.join(', ' + a for a in args)})")
 

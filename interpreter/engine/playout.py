@@ -73,9 +73,9 @@ class _Translate:
             raise RuleError("the rule calls defs nested too deeply to run (more than "
                             "Python's stack holds)", span, rule) from None
         if isinstance(e, TypeError) and "indices must be integers" in str(e) and (
-                "NoneType" in str(e)):  # `s[None]`: a zone that is none, used as one
-            raise RuleError("a zone here is none (a zone variable or parameter that was not "
-                            "set, used as a zone)", span, rule) from None
+                "NoneType" in str(e)):  # `s[None]` (or a table at None): a value not set
+            raise RuleError("a zone or card here is none (a variable or parameter that was "
+                            "not set, used as one)", span, rule) from None
         raise RuleError(f"{type(e).__name__}: {e}", span, rule) from None
 
 

@@ -49,6 +49,8 @@ EXPORTED: dict[str, Helper] = {
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
+    # a value remembered with the zones it reads (optimize `remembered`): changes no slot
+    "_remember": Helper(False),
 }
 # The helpers that draw from the step budget (or read what is left of it): code that uses
 # none of them, and calls no def or procedure function, leaves the budget as it found it.
@@ -590,6 +592,13 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _flow_loop(pc: int) -> NoReturn:
         raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
                         node_spans.get(pc, Span("<flow>", 0, 0, 0, 0)), "flow")
+
+    @export
+    def _remember(cell: list[Any], key: Any, value: Any) -> Any:
+        """`value`, computed from the zones whose values are `key`, kept in `cell` (one
+        pair, replaced whole) for the next call with equal zones."""
+        cell[0] = (key, value)
+        return value
 
     @export
     def _pass_effect(s: list[Any], m: tuple[Any, ...]) -> None:

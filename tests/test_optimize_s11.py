@@ -1,0 +1,126 @@
+"""Optimiser rules of the eleventh session (issue 12, target 4: the fuzz walks of Pyramid,
+Klondike and Scopa): each rule's shape in the generated code, a state where the rule
+matters, and the game played alike with and without optimisation
+(`test_optimize.play_both`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from cardgame.interpreter.codegen import generate
+from cardgame.interpreter.engine import Game, compile_game
+from cardgame.interpreter.lang import check, load
+from test_optimize import play_both
+
+
+def _source(path: Path | str) -> str:
+    """The optimised generated code of a game file."""
+    return generate(check(load(path), None, {}), optimize=True).source
+
+
+def _section(src: str, move: str) -> str:
+    """The lines of the first legal-move generator of `move` (to the next one)."""
+    legal = src[src.index("def legal_"):]
+    part = legal[legal.index(f"# move {move}\n"):]
+    return part[:part.index("# move ", 1)]
+
+
+MEMO = """\
+game "Memo"
+players 2
+deck standard
+zone row[6] "row": face up, squared
+zone stock: face down, squared
+zone waste: face up, squared
+var counter = 0
+var who: player = 1
+setup {
+  shuffle deck
+  for place in row {
+    move top of deck to place
+  }
+  move all of deck to stock
+}
+# the row's cards alone: remembered with the row's zones
+def tops = each place in row where place is not empty: top of place
+# with the top of the waste: a list grown (a draw from the step budget), not remembered
+def avail = if waste is empty then tops else tops + [top of waste]
+# a variable read: not remembered (`tick` changes it alone)
+def low = each place in row where place is not empty and counter % 3 != 1: top of place
+# a face read: not remembered (`flip` turns a card: the zones stay the same)
+def ups = each place in row where place is not empty and (top of place).face_up: top of place
+move take(c in avail) "take {c}" when c.rank != 7 { move c to waste }
+move keep(c in avail) "keep {c}" when c.rank == 7 { move c to waste }
+move low1(c in low) "low {c}" when c.rank < 4 { move c to stock }
+move low2(c in low) "high {c}" when c.rank > 10 { counter += 2 }
+move up1(c in ups) "up {c}" when c.rank < 3 { move c to stock }
+move up2(c in ups) "over {c}" when c.rank > 11 { counter += 3 }
+move flip(z in row) "flip {z}" when z is not empty { turn top of z face down }
+move refill(z in row) "refill {z}" when z is empty and stock is not empty { move top of stock to z }
+move tick "tick" { counter += 1 }
+flow {
+  repeat 80 times {
+    who chooses take | keep | low1 | low2 | up1 | up2 | flip | refill | tick
+    who = left of who
+  }
+}
+score = size(waste)
+result highest score
+"""
+
+
+def _legal(g: Game, slots: list[Any]) -> list[Any]:
+    """The generated listing of the game's one decision, on these slots."""
+    (listing,) = g.ns["LEGAL"].values()
+    g.ns["_B"][0] = 1_000_000
+    return list(listing(list(slots)))
+
+
+def test_a_shared_value_of_zones_alone_is_remembered(tmp_path: Path) -> None:
+    """A decision's shared value that reads zones alone (`tops`: Pyramid's `free`) is
+    remembered with the zones' tuples (one slice of the row's slots) and given again
+    while they are equal; one that reads a variable (`low`) or a face (`ups`) is not,
+    nor one that draws from the step budget (`avail`'s list grown, around `tops`). A
+    state with the same row but another counter, or a card turned: the listing is the
+    plain code's. Both codes play alike."""
+    path = tmp_path / "memo.cardgame"
+    path.write_text(MEMO, encoding="utf-8")
+    src = _source(path)
+    cells = re.findall(r"^(M_v\d+) = \[\(None, None\)\]$", src, re.M)
+    assert len(cells) == 1
+    (cell,) = cells
+    take = _section(src, "take")
+    assert re.search(rf"\(_e\d+ := {cell}\[0\]\)\[0\] == \((_k\d+) := s\[7:13\]\) "
+                     rf"else _remember\({cell}, \1, ", take)
+    assert "_grow(" in take and take.index("_grow(") > take.index("_remember(")
+    for move in ("low1", "low2", "up1", "up2"):
+        assert "_remember" not in _section(src, move), move
+    plain = generate(check(load(path), None, {}), optimize=False).source
+    assert "_remember" not in plain
+    fast = compile_game(path)
+    slow = compile_game(path, optimize=False)
+    start = list(fast.new_state(3).slots)
+    assert _legal(fast, start) == _legal(slow, start)
+    # the same row, another counter (`low` lists nothing at 1), a card turned (`ups`
+    # leaves it out): each listed as the plain code lists it, after the first
+    counter = fast.gen.var_base["counter"]
+    faces = fast.gen.faces_slot
+    assert faces is not None
+    for k in range(4):
+        s = list(start)
+        s[counter] = k
+        s[faces] = tuple(sorted(s[z][-1] for z in range(7, 7 + k)))
+        assert _legal(fast, s) == _legal(slow, s), k
+    assert _legal(fast, start) != _legal(fast, s)
+    play_both(fast, slow, seeds=tuple(range(12)))
+
+
+def test_pyramid_remembers_its_free_cards() -> None:
+    """Pyramid: the free cards (28 places, one slice) are remembered; `available`, which
+    grows the list with the waste's top, is not."""
+    src = _source("games/pyramid.cardgame")
+    assert len(re.findall(r"^M_v\d+ = ", src, re.M)) == 1
+    assert re.search(r"_remember\(M_v\d+, _k\d+, \(\*\(\(s\[7\]\[-1\],\)", src)
+    assert "s[7:35]" in src

@@ -124,3 +124,77 @@ def test_pyramid_remembers_its_free_cards() -> None:
     assert len(re.findall(r"^M_v\d+ = ", src, re.M)) == 1
     assert re.search(r"_remember\(M_v\d+, _k\d+, \(\*\(\(s\[7\]\[-1\],\)", src)
     assert "s[7:35]" in src
+
+
+JOIN = """\
+game "Join"
+players 1
+deck standard
+zone stock: face down, squared
+zone column[5] "column": face up, fanned
+setup {
+  shuffle deck
+  for k in 1..5 {
+    repeat k times {
+      move top of deck to column[k]
+    }
+  }
+  move all of deck to stock
+}
+def fits(c: card, dest: zone) =
+  if dest is empty then c.rank == K
+  else c.rank == (top of dest).rank - 1 and c.color != (top of dest).color
+move shift(a in column, c in a, b in column) "shift {c} from {a} to {b}"
+  when a != b
+  when fits(c, b)
+{
+  move c and above to b
+}
+# the key of an empty column fails (12 / 0): the index is given up, every column looped
+move halve(a in column, c in a, b in column) "halve {c} by {b}"
+  when b is not empty
+  when c.rank == 12 / size(b)
+{
+  move c to stock
+}
+# a condition before the equality that may fail (the top of an empty column): no index
+move peek(a in column, c in a, b in column) "peek {c} at {b}"
+  when (top of b).rank > 0
+  when c.rank == size(b)
+{
+  move c to stock
+}
+move serve(b in column) "serve {b}" when stock is not empty { move top of stock to b }
+score = size(stock)
+"""
+
+
+def test_the_innermost_loop_over_zones_goes_by_an_index_of_its_key(tmp_path: Path) -> None:
+    """`shift(a in column, c in a, b in column) when a != b when fits(c, b)` (Klondike's):
+    `fits` holds only if c.rank equals 13 (b empty) or the rank of b's top less one, a
+    value of b alone: the columns by that value, listed once a decision, and the loop
+    over those whose value is c.rank. Where that value fails for a column (`12 /
+    size(b)` of an empty one) the index is given up and every column looped, as
+    written; after a condition that may fail (the top of an empty column) there is no
+    index. Both codes play alike, errors too."""
+    path = tmp_path / "join.cardgame"
+    path.write_text(JOIN, encoding="utf-8")
+    src = _source(path)
+    shift = _section(src, "shift")
+    assert re.search(r"for u_b in \(Z_column if \((_h\d+) if \1 is not \.\.\. else "
+                     r"\(\1 := _index\(lambda (_q\d+): \(13 if \(not s\[\2\]\) else ", shift)
+    assert re.search(r"is None else _h\d+\.get\(RANK\[u_c\], \(\)\)\):", shift)
+    assert "_index(" in _section(src, "halve")
+    assert "_index(" not in _section(src, "peek")
+    plain = generate(check(load(path), None, {}), optimize=False).source
+    assert "_index(" not in plain
+    fast = compile_game(path)
+    slow = compile_game(path, optimize=False)
+    play_both(fast, slow, seeds=tuple(range(24)))
+
+
+def test_klondike_shifts_by_the_columns_index() -> None:
+    """Klondike: `shift` loops over the columns whose top takes the card (by rank)."""
+    src = _source("games/klondike.cardgame")
+    assert len(re.findall(r"_index\(lambda _q\d+: \(13 if \(not s\[_q\d+\]\) else "
+                          r"\(RANK\[", src)) == 2  # (legal_4 and step_4)

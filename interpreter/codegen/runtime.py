@@ -51,6 +51,8 @@ EXPORTED: dict[str, Helper] = {
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
     # a value remembered with the zones it reads (optimize `remembered`): changes no slot
     "_remember": Helper(False),
+    # the zones of an array by a key (moves `join`): None where a key fails
+    "_index": Helper(False),
 }
 # The helpers that draw from the step budget (or read what is left of it): code that uses
 # none of them, and calls no def or procedure function, leaves the budget as it found it.
@@ -592,6 +594,22 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _flow_loop(pc: int) -> NoReturn:
         raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
                         node_spans.get(pc, Span("<flow>", 0, 0, 0, 0)), "flow")
+
+    @export
+    def _index(key: Callable[[Any], Any], items: tuple[Any, ...]) -> dict[Any, list[Any]] | None:
+        """`items` by `key(item)`, each key's items in their order; None where a key fails
+        (or is not hashable): the caller then loops over every item, as written."""
+        out: dict[Any, list[Any]] = {}
+        try:
+            for x in items:
+                k = key(x)
+                if k in out:
+                    out[k].append(x)
+                else:
+                    out[k] = [x]
+        except Exception:  # (a rule error, or None - 1 where a top is missing)
+            return None
+        return out
 
     @export
     def _remember(cell: list[Any], key: Any, value: Any) -> Any:

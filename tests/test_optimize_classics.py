@@ -121,8 +121,11 @@ def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> Non
         (legal,) = _functions(fast.gen.source, "legal_")
         shared = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
         assert shared
-        # every computation, in a value of the decision (around a generator's own, or not)
+        # every computation, in a value of the decision (around a generator's own, or not;
+        # remembered with the zones it reads or not: test_optimize_s11)
         computed = re.findall(r"\((_v\d+) := (?:\((_h\d+) if \2 is not \.\.\. else \(\2 := )?"
+                              r"(?:\(_e\d+\[1\] if \(_e\d+ := M\1\[0\]\)\[0\] == \(_k\d+ := "
+                              r"(?:s\[\d+:\d+\]|\((?:s\[\d+\],\s?)+\))\) else _remember\(M\1, _k\d+, )?"
                               + some, legal)
         assert len(computed) == len(re.findall(some, legal)) >= 2
         assert {v for v, _ in computed} <= set(shared), computed

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgame.interpreter.codegen import generate
-from cardgame.interpreter.engine import Game, compile_game
+from cardgame.interpreter.engine import Game, Position, compile_game
 from cardgame.interpreter.lang import check, load
 from test_optimize import play_both
 
@@ -71,11 +71,12 @@ result highest score
 """
 
 
-def _legal(g: Game, slots: list[Any]) -> list[Any]:
-    """The generated listing of the game's one decision, on these slots."""
-    (listing,) = g.ns["LEGAL"].values()
-    g.ns["_B"][0] = 1_000_000
-    return list(listing(list(slots)))
+def _legal(g: Game, counter: int, turned: int) -> list[Any]:
+    """The legal moves of the deal of seed 3 with this counter, the tops of the first
+    `turned` places of the row turned face down (the same row)."""
+    pos = Position(g, g.new_state(3))
+    tops = [pos.ids(f"row{k}")[-1] for k in range(1, turned + 1)]
+    return g.legal_moves(pos.var("counter", counter).faces(tops).state())
 
 
 def test_a_shared_value_of_zones_alone_is_remembered(tmp_path: Path) -> None:
@@ -101,19 +102,12 @@ def test_a_shared_value_of_zones_alone_is_remembered(tmp_path: Path) -> None:
     assert "_remember" not in plain
     fast = compile_game(path)
     slow = compile_game(path, optimize=False)
-    start = list(fast.new_state(3).slots)
-    assert _legal(fast, start) == _legal(slow, start)
+    assert _legal(fast, 0, 0) == _legal(slow, 0, 0)
     # the same row, another counter (`low` lists nothing at 1), a card turned (`ups`
     # leaves it out): each listed as the plain code lists it, after the first
-    counter = fast.gen.var_base["counter"]
-    faces = fast.gen.faces_slot
-    assert faces is not None
     for k in range(4):
-        s = list(start)
-        s[counter] = k
-        s[faces] = tuple(sorted(s[z][-1] for z in range(7, 7 + k)))
-        assert _legal(fast, s) == _legal(slow, s), k
-    assert _legal(fast, start) != _legal(fast, s)
+        assert _legal(fast, k, k) == _legal(slow, k, k), k
+    assert _legal(fast, 0, 0) != _legal(fast, 3, 3)
     play_both(fast, slow, seeds=tuple(range(12)))
 
 

@@ -192,3 +192,33 @@ def test_klondike_shifts_by_the_columns_index() -> None:
     src = _source("games/klondike.cardgame")
     assert len(re.findall(r"_index\(lambda _q\d+: \(13 if \(not s\[_q\d+\]\) else "
                           r"\(RANK\[", src)) == 2  # (legal_4 and step_4)
+
+
+def test_the_turned_cards_set_is_made_again_only_for_other_faces() -> None:
+    """Klondike's face tests read the cards turned as a set (`_turned`), made again only
+    when the faces' tuple differs from the last one made: as many cards turned, other
+    ones (the 8 under the 3 of column 2 face down, or the 3 on it: the 8 goes onto the 9
+    of column 1 in one of them only), in turn and back, and a whole column face down (its
+    invariants broken): each time the plain code's moves and broken invariants."""
+    src = _source("games/klondike.cardgame")
+    assert "frozenset(s[" not in src
+    assert re.search(r"_h\d+ = _turned\(s\[\d+\]\)", _section(src, "shift"))
+    fast = compile_game("games/klondike.cardgame")
+    slow = compile_game("games/klondike.cardgame", optimize=False)
+
+    def state(g: Game, down: str) -> Any:
+        pos = Position(g, g.new_state(5)).zone("column1", "5c 9h").zone("column2", "8s 3d")
+        mine = set(pos.ids("column1") + pos.ids("column2"))
+        turned = (pos.turned() - mine) | set(pos.ids("column2")[:1] if down == "8"
+                                             else pos.ids("column2")[1:] if down == "3"
+                                             else pos.ids("column2"))
+        return pos.faces(turned).state()
+
+    order = ("8", "3", "8", "both", "3", "3", "8")
+    built = [(state(fast, down), state(slow, down)) for down in order]  # (dealt first)
+    seen = []
+    for down, (a, b) in zip(order, built, strict=True):
+        seen.append(fast.legal_moves(a))
+        assert seen[-1] == slow.legal_moves(b), down
+        assert fast.check_invariants(a) == slow.check_invariants(b), down
+    assert seen[0] != seen[1]

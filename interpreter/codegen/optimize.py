@@ -426,7 +426,8 @@ class Optimizing(Exprs):
             return super().turned(faces, fr)
         while h.outer is not None:
             h = h.outer
-        return h.hoist(0, ("turned",), f"frozenset(s[{faces}])", self.cx.names)
+        return h.hoist(0, ("turned",), f"{self.cx.helper('_turned')}(s[{faces}])",
+                       self.cx.names)
 
     def index(self, e: A.Index, fr: Frame) -> str:
         h = fr.hoist

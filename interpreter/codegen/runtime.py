@@ -53,6 +53,8 @@ EXPORTED: dict[str, Helper] = {
     "_remember": Helper(False),
     # the zones of an array by a key (moves `join`): None where a key fails
     "_index": Helper(False),
+    # the set of the cards turned, remembered with the faces' tuple (optimize `turned`)
+    "_turned": Helper(False),
 }
 # The helpers that draw from the step budget (or read what is left of it): code that uses
 # none of them, and calls no def or procedure function, leaves the budget as it found it.
@@ -110,6 +112,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     # (cards, values), their ids in deck order and the sum of each subset by its mask,
     # read and replaced whole (threads that play the same game see one or the other)
     sums_of: list[Any] = [(None, (), [0])]
+    # the faces' tuple last made a set (`_turned`) and that set, one pair read and
+    # replaced whole
+    turned_of: list[tuple[Any, frozenset[int]]] = [((), frozenset())]
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
@@ -594,6 +599,17 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _flow_loop(pc: int) -> NoReturn:
         raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
                         node_spans.get(pc, Span("<flow>", 0, 0, 0, 0)), "flow")
+
+    @export
+    def _turned(faces: tuple[int, ...]) -> frozenset[int]:
+        """The cards turned as a set: the last one made again while the faces' tuple is
+        the same (a step that turns no card, the shadow's state, the next invariant)."""
+        last = turned_of[0]
+        if last[0] is faces or last[0] == faces:
+            return last[1]
+        out = frozenset(faces)
+        turned_of[0] = (faces, out)
+        return out
 
     @export
     def _index(key: Callable[[Any], Any], items: tuple[Any, ...]) -> dict[Any, list[Any]] | None:

@@ -177,7 +177,9 @@ def test_the_innermost_loop_over_zones_goes_by_an_index_of_its_key(tmp_path: Pat
     shift = _section(src, "shift")
     assert re.search(r"for u_b in \(Z_column if \((_h\d+) if \1 is not \.\.\. else "
                      r"\(\1 := _index\(lambda (_q\d+): \(13 if \(not s\[\2\]\) else ", shift)
-    assert re.search(r"is None else _h\d+\.get\(RANK\[u_c\], \(\)\)\):", shift)
+    # X, c.rank: computed once per card, as the condition's own copy (`_h = RANK[u_c]`)
+    (x,) = re.findall(r"is None else _h\d+\.get\((_h\d+), \(\)\)\):", shift)
+    assert re.search(rf"\b{x} = RANK\[u_c\]\n", shift)
     assert "_index(" in _section(src, "halve")
     assert "_index(" not in _section(src, "peek")
     plain = generate(check(load(path), None, {}), optimize=False).source

@@ -678,7 +678,15 @@ class _Generator:
             before = (names.unsafe, names.draws, names.impure)
             fx = fr.scope()
             fx.env.update({k: v for k, v in call_env.items() if roles[k] == "o"})
+            h = fr.hoist
+            assert h is not None
+            # (lowered as in b's loop: what it reads of the outer loops is computed at
+            # their level, once, as the condition's own copy is: `_h = RANK[u_c]`)
+            cur = h.cur
+            h.enter(lvl + 1)
+            h.cur = lvl + 1
             x_code = x.expr(x_node, fx)
+            h.cur = cur
             if (names.unsafe, names.draws, names.impure) != before:
                 return None  # (its helpers: counted, not moved; the loop as written)
             qv = names.tmp("q")
@@ -692,8 +700,6 @@ class _Generator:
             k_code = self._key_code(key, kf)
             if (names.draws, names.impure, names.walrus) != drew:
                 return None
-            h = fr.hoist
-            assert h is not None
             ix = h.hoist(0, ("join", self.mid, lvl, i), "...", names)
             names.walrus += 1
             build = f"{cx.helper('_index')}(lambda {qv}: {k_code}, {src})"

@@ -113,7 +113,9 @@ def test_a_shared_value_of_zones_alone_is_remembered(tmp_path: Path) -> None:
 
 def test_pyramid_remembers_its_free_cards() -> None:
     """Pyramid: the free cards (28 places, one slice) are remembered; `available`, which
-    grows the list with the waste's top, is not."""
+    grows the list with the waste's top, is not. Scopa's ranks of the table's cards (one
+    zone: the key's test costs what the value does) are not."""
+    assert "_remember" not in _source("games/scopa.cardgame")
     src = _source("games/pyramid.cardgame")
     assert len(re.findall(r"^M_v\d+ = ", src, re.M)) == 1
     assert re.search(r"_remember\(M_v\d+, _k\d+, \(\*\(\(s\[7\]\[-1\],\)", src)

@@ -121,8 +121,11 @@ def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> Non
         (legal,) = _functions(fast.gen.source, "legal_")
         shared = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
         assert shared
-        # every computation, in a value of the decision (around a generator's own, or not)
+        # every computation, in a value of the decision (around a generator's own, or not;
+        # remembered with the zones it reads or not: test_optimize_s11)
         computed = re.findall(r"\((_v\d+) := (?:\((_h\d+) if \2 is not \.\.\. else \(\2 := )?"
+                              r"(?:\(_e\d+\[1\] if \(_e\d+ := M\1\[0\]\)\[0\] == \(_k\d+ := "
+                              r"(?:s\[\d+:\d+\]|\((?:s\[\d+\],\s?)+\))\) else _remember\(M\1, _k\d+, )?"
                               + some, legal)
         assert len(computed) == len(re.findall(some, legal)) >= 2
         assert {v for v, _ in computed} <= set(shared), computed
@@ -155,24 +158,25 @@ def test_faces_in_a_loop_read_a_set_of_the_turned_cards_made_once() -> None:
     """Klondike's `c.face_up` for every card of every column (the `shift` move's
     generator, the invariants): the turned cards as a set made once, before the
     outermost loop (the state cannot change in a generator or a quantifier), each face
-    one lookup instead of a search of the tuple. Outside a loop, the tuple; plain code,
-    the tuple; both play alike."""
+    one lookup instead of a search of the tuple (`_turned`: the set of the faces' tuple,
+    made again only for another tuple, test_optimize_s11). Outside a loop, the tuple;
+    plain code, the tuple; both play alike."""
     fast = compile_game("klondike")
     plain = compile_game("klondike", optimize=False)
     src = fast.gen.source
     faces = fast.gen.source.split("FACES = ")[1].split("\n")[0]
     (legal,) = _functions(src, "legal_")
-    made = re.search(rf"^    (_h\d+) = frozenset\(s\[{faces}\]\)$", legal, re.M)
+    made = re.search(rf"^    (_h\d+) = _turned\(s\[{faces}\]\)$", legal, re.M)
     assert made and legal.index(made.group(0)) < legal.index("for u_a in Z_column")
     assert f"(u_c in {made.group(1)})" in legal and f"in s[{faces}])" not in legal
     (runs,) = _functions(src, "inv_runs")
-    made = re.search(rf"^    (_h\d+) = frozenset\(s\[{faces}\]\)\n    _r\d+ = True\n    for ",
+    made = re.search(rf"^    (_h\d+) = _turned\(s\[{faces}\]\)\n    _r\d+ = True\n    for ",
                      runs, re.M)
-    assert made and runs.count(f"in {made.group(1)})") == 1 and "frozenset" not in runs[
+    assert made and runs.count(f"in {made.group(1)})") == 1 and "_turned(" not in runs[
         made.end():]
     (reveal,) = _functions(src, "p_reveal")  # (no loop: the tuple)
-    assert f"in s[{faces}]" in reveal and "frozenset" not in reveal
-    assert "frozenset(s[" not in plain.gen.source
+    assert f"in s[{faces}]" in reveal and "_turned(" not in reveal
+    assert "frozenset(s[" not in plain.gen.source and "_turned(" not in plain.gen.source
     play_both(fast, plain, seeds=tuple(range(3)))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from math import prod
+from typing import Any
 
 import attrs
 
@@ -17,7 +18,7 @@ from ..lang import BUILTINS, elem
 from ..lang import ast as A
 from .context import Ctx
 from .exprs import summed_conjunct
-from .optimize import Sharing, new_hoist, unrolled_levels, value_key
+from .optimize import Optimizing, Sharing, new_hoist, unrolled_levels, value_key
 from .stmts import Stmts, assigns
 from .writer import INDENT, CodeWriter, Frame, Local
 
@@ -487,6 +488,7 @@ class _Generator:
                  conds: list[list[_Conj]], unroll: set[int],
                  guards: tuple[A.Expr, ...] = ()) -> None:
         self.guards = guards  # zones known not to be empty (an unswitched test said so)
+        self.moves = moves
         self.x = moves.x
         self.cx = moves.cx
         self.md = md
@@ -624,9 +626,133 @@ class _Generator:
             domain = src  # (a constant tuple of slots: optimize.py's tables of zone tops)
         loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1, param=rng,
                                  domain=domain)
+        if domain is not None and lvl > 0 and lvl + 1 == len(self.md.params):
+            src = self.join(lvl, p, src, fr, loop.env[p.name]) or src
         inner.line(f"for u_{p.name} in {src}:")
         with inner.indented():
             self.level(lvl + 1, loop, inner)
+
+    def join(self, lvl: int, p: A.MoveParam, src: str, fr: Frame, b: Local) -> str | None:
+        """The innermost loop, over the zones of an array (`b in column`), where one of its
+        conditions holds only if a value X of the outer parameters equals a value K(b) of b
+        alone (`fits_column(c, b)`: `if b is empty then c.rank == K else c.rank == (top of
+        b).rank - 1 and ...`: X = c.rank, K(b) = 13 or the top's rank less one): the
+        zones by K, listed once a decision (the first time the loop is reached), and the
+        loop over those whose K is X, in the array's order. Every condition is still
+        tested on them; the zones left out are those where that condition is false, and
+        the conditions before it, which cannot fail nor draw from the step budget, are not
+        tested there (Klondike's `shift`: 7 columns for each face-up card, now the one or
+        two whose top takes it). X cannot fail, nor draw; K draws nothing and binds no
+        variable, and where it fails for a zone (`_index`: the top of a zone that an
+        earlier condition found empty) the loop goes over every zone, as written."""
+        cx = self.cx
+        x = self.x
+        conds = [c for c in self.conds[lvl + 1] if isinstance(c, A.Expr)]
+        if (not cx.optimize or not isinstance(x, Optimizing)
+                or len(conds) != len(self.conds[lvl + 1])):
+            return None
+        names = cx.names
+        for i, c in enumerate(conds):
+            if any(self.moves.may_raise(d) or x.loops(d) for d in conds[:i]):
+                return None
+            roles: dict[str, str] = {}
+            body: A.Expr = c
+            call_env: dict[str, Local] = {}
+            if isinstance(c, A.Call) and cx.callee(c) is not None:
+                d = cx.callee(c)
+                assert d is not None
+                if not all(isinstance(a, A.Name) and cx.ref(a).kind == "move_param"
+                           for a in c.args) or len(c.args) != len(d.params):
+                    continue
+                for q, a in zip(d.params, c.args, strict=True):
+                    assert isinstance(a, A.Name)
+                    roles[q.name] = "b" if a.name == p.name else "o"
+                    call_env[q.name] = b if a.name == p.name else fr.env[a.name]
+                body = d.body
+            found = self._eq_key(body, roles, p.name)
+            if found is None:
+                continue
+            x_node, key = found
+            if cx.type_of(x_node) not in ("int", "bool", "suit", "color", "player", "card"):
+                continue
+            before = (names.unsafe, names.draws, names.impure)
+            fx = fr.scope()
+            fx.env.update({k: v for k, v in call_env.items() if roles[k] == "o"})
+            h = fr.hoist
+            assert h is not None
+            # (lowered as in b's loop: what it reads of the outer loops is computed at
+            # their level, once, as the condition's own copy is: `_h = RANK[u_c]`)
+            cur = h.cur
+            h.enter(lvl + 1)
+            h.cur = lvl + 1
+            x_code = x.expr(x_node, fx)
+            h.cur = cur
+            if (names.unsafe, names.draws, names.impure) != before:
+                return None  # (its helpers: counted, not moved; the loop as written)
+            qv = names.tmp("q")
+            kenv = {"me": fr.env["me"]}
+            kb = attrs.evolve(b, code=qv, level=None)
+            kenv.update({k: kb for k, v in call_env.items() if roles[k] == "b"})
+            if not call_env:
+                kenv[p.name] = kb
+            kf = Frame(kenv, fr.rule)
+            drew = (names.draws, names.impure, names.walrus)
+            k_code = self._key_code(key, kf)
+            if (names.draws, names.impure, names.walrus) != drew:
+                return None
+            ix = h.hoist(0, ("join", self.mid, lvl, i), "...", names)
+            names.walrus += 1
+            build = f"{cx.helper('_index')}(lambda {qv}: {k_code}, {src})"
+            return (f"({src} if ({ix} if {ix} is not ... else ({ix} := {build})) is None "
+                    f"else {ix}.get({x_code}, ()))")
+        return None
+
+    def _eq_key(self, e: A.Expr, roles: dict[str, str], b: str) -> tuple[A.Expr, Any] | None:
+        """(X, K) where e holds only if X == K: X reads no `b`, K reads only `b` (roles:
+        a def's parameters bound to b "b", to outer parameters "o"). K is ("v", expr) or
+        ("if", test, K1, K2) for `if test then ... else ...` with the same X in both arms.
+        In `l and r` with K from r, l is evaluated first for every zone: it may not fail."""
+        cx = self.cx
+
+        def reads(x: A.Expr) -> set[str]:
+            out = set()
+            for n in A.walk(x):
+                if isinstance(n, A.Name):
+                    ref = cx.ref(n)
+                    if ref.kind == "def_param" and n.name in roles:
+                        out.add(roles[n.name])
+                    elif ref.kind == "move_param":
+                        out.add("b" if n.name == b else "o")
+                    elif ref.kind == "def_param" or ref.is_local and ref.kind != "quant":
+                        out.add("?")  # (a name bound elsewhere: not known here)
+            return out
+
+        if isinstance(e, A.Binary) and e.op == "==":
+            for x, k in ((e.left, e.right), (e.right, e.left)):
+                rx, rk = reads(x), reads(k)
+                if "b" not in rx and "?" not in rx and rk <= {"b"}:
+                    return x, ("v", k)
+            return None
+        if isinstance(e, A.Binary) and e.op == "and":
+            left = self._eq_key(e.left, roles, b)
+            if left is not None:
+                return left
+            opt = self.x
+            if (self.moves.may_raise(e.left) or not isinstance(opt, Optimizing)
+                    or opt.loops(e.left)):
+                return None
+            return self._eq_key(e.right, roles, b)
+        if isinstance(e, A.IfExpr) and reads(e.cond) <= {"b"}:
+            yes, no = self._eq_key(e.then, roles, b), self._eq_key(e.else_, roles, b)
+            if yes is not None and no is not None and yes[0] == no[0]:
+                return yes[0], ("if", e.cond, yes[1], no[1])
+        return None
+
+    def _key_code(self, key: Any, kf: Frame) -> str:
+        if key[0] == "v":
+            return self.x.expr(key[1], kf)
+        _, test, yes, no = key
+        return f"({self._key_code(yes, kf)} if {self.x.expr(test, kf)} else {self._key_code(no, kf)})"
 
     def close(self, lvl: int, conds: list[str], fr: Frame, w: CodeWriter,
               inner: CodeWriter) -> None:

@@ -38,6 +38,10 @@ from .context import Ctx
 from .exprs import _ATTR_TABLES, Exprs, where_left
 from .writer import INDENT, INNER, CodeWriter, Frame, Hoist, Local
 
+# the built-in functions of zones and values that read nothing but their arguments (and,
+# for `covered`, the places that cover one): `zone_reads`
+_ZONE_FUNCS = frozenset(("size", "count", "cards", "min", "max", "abs", "sum", "first",
+                         "last", "rest", "reverse", "sorted", "distance", "covered"))
 INLINE_DEPTH = 12  # deeper than this, a def is called
 INLINE_BUDGET = 50_000  # expressions inlined in all, after which defs are called
 UNROLL_VALUES = 8  # a parameter over at most this many constants is unrolled...
@@ -73,6 +77,7 @@ class Optimizing(Exprs):
         # answer its loop computes too; and, once it has, the `first`'s id -> that answer
         self._argbest: dict[int, A.Quant] = {}
         self._argbest_done: dict[int, str] = {}
+        self._memos = 0  # shared values remembered across calls (`remembered`)
 
     def local_code(self, loc: Local, fr: Frame) -> str:
         h = fr.hoist
@@ -99,7 +104,7 @@ class Optimizing(Exprs):
         except KeyError:  # a name bound inside it (a nested quantifier, a let): no sharing
             key = ("quant", self.cx.names.tmp("k"))
         return self.hoisted(h, fr, key, lambda: self.deck_quant(e, fr)
-                            or super(Optimizing, self).quant(e, fr), True)
+                            or super(Optimizing, self).quant(e, fr), True, expr=e)
 
     # ------------------------------------------------------------ values of a card
     def card_pure(self, e: A.Expr, names: frozenset[str],
@@ -256,7 +261,7 @@ class Optimizing(Exprs):
         return self.hoisted(h, fr, key, lambda: lower(e, fr), lazy=False)
 
     def hoisted(self, h: _Hoist, fr: Frame, key: Any, lower: Callable[[], str],
-                costly: bool = False, lazy: bool = True) -> str:
+                costly: bool = False, lazy: bool = True, expr: A.Expr | None = None) -> str:
         """The code of `lower()` (a quantifier, a def without parameters), computed once
         at the outermost loop level whose values it reads when that is outside the loop
         being compiled, and in place when it reads this loop's values or changes the state.
@@ -266,6 +271,7 @@ class Optimizing(Exprs):
         names = self.cx.names
         att = _Attempt({loc.code for loc in fr.env.values() if loc.level is None})
         unsafe, impure, walrus = names.unsafe, names.impure, names.walrus
+        draws, memos = names.draws, self._memos
         h.attempts.append(att)
         try:
             code = lower()
@@ -283,6 +289,8 @@ class Optimizing(Exprs):
                 if var is None:
                     var = share.names[key] = names.tmp("v")
                 share.used.add(var)
+                if expr is not None and names.draws == draws and self._memos == memos:
+                    code = self.remembered(var, expr, code)
                 once = f"({var} if {var} is not ... else ({var} := {code}))"
                 if h.cur > 0 and names.unsafe == unsafe and not (costly and h.conditional):
                     names.walrus = walrus  # (a statement before the loops)
@@ -303,6 +311,114 @@ class Optimizing(Exprs):
         names.walrus += 1
         return f"({var} if {var} is not ... else ({var} := {code}))"
 
+    def remembered(self, var: str, e: A.Expr, code: str) -> str:
+        """A decision's shared value (`Sharing`: Pyramid's `free` cards) that is a value of
+        some zones alone (`zone_reads`), computed without a draw from the step budget:
+        remembered with those zones' tuples, module-wide (the last one computed, in a
+        cell `M{var}` replaced whole, so threads see one pair or the other), and given
+        again while they hold the same cards. The walks' shadow world and the walk's own
+        next step list the legal moves of states whose pyramid is the same; a random
+        playout's step that draws from the stock leaves it alone. Equal zones give an
+        equal value (it reads nothing else, and changes nothing); one that fails is not
+        remembered, so it fails again where it stood; and no budget is skipped. A value
+        computed inside one remembered is not remembered again (the outer is, once). Not
+        a value of one zone (Scopa's ranks of the table's cards): the key's test costs
+        about what the value does, and its zone changes at most moves (measured: no
+        faster)."""
+        slots = self.zone_reads(e, frozenset())
+        if slots is None or len(slots) < 2:
+            return code
+        cx = self.cx
+        names = cx.names
+        runs: list[str] = []
+        ordered = sorted(slots)
+        i = 0
+        while i < len(ordered):  # contiguous slots as one slice (a zone array)
+            j = i
+            while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+                j += 1
+            runs.append(f"s[{ordered[i]}:{ordered[j] + 1}]" if j > i else f"s[{ordered[i]}]")
+            i = j + 1
+        key = runs[0] if len(runs) == 1 and ":" in runs[0] else "(" + ", ".join(runs) + ",)"
+        cell = f"M{var}"
+        line = f"{cell} = [(None, None)]"
+        if line not in self.module_lines:
+            self.module_lines.append(line)
+        was, now = names.tmp("e"), names.tmp("k")
+        names.walrus += 2
+        self._memos += 1
+        return (f"({was}[1] if ({was} := {cell}[0])[0] == ({now} := {key}) "
+                f"else {cx.helper('_remember')}({cell}, {now}, {code}))")
+
+    def zone_reads(self, e: A.Expr | None, bound: frozenset[str],
+                   seen: frozenset[str] = frozenset()) -> set[int] | None:
+        """The zone slots e reads, where its value is one of those zones' cards alone: it
+        names zones (an array: all its zones), constants, the cards' attributes but
+        `face_up`, `covered` (every place that covers one), names bound inside it, and
+        defs of such (their parameters bound to such). None where it reads anything else
+        (a variable, `me`, a parameter, the faces, the moves, chance) or has a form this
+        does not know: then the same zones may give another value."""
+        cx = self.cx
+        out: set[int] = set()
+
+        def zone_slots(name: str) -> range:
+            z = cx.g.zones[name]
+            base = cx.layout.zone_base[name]
+            return range(base, base + (1 if z.dim is None else z.dim[1]))
+
+        def ok(n: A.Expr | None, bound: frozenset[str], seen: frozenset[str]) -> bool:
+            if n is None or isinstance(n, (A.Int, A.Bool, A.NoneLit, A.Players)):
+                return True
+            if isinstance(n, A.Name):
+                if n.name in bound:
+                    return True
+                ref = cx.ref(n)
+                if ref.kind == "constant" or (ref.kind == "builtin"
+                                              and n.name in ("suits", "colors")):
+                    return True
+                if ref.kind in ("zone", "zone_array") and not ref.is_local:
+                    out.update(zone_slots(ref.name))
+                    return True
+                if ref.kind == "def" and ref.decl.name not in seen and not ref.decl.params:
+                    return ok(ref.decl.body, frozenset(), seen | {ref.decl.name})
+                return False
+            if isinstance(n, A.Attr):
+                return (n.name != "face_up" and cx.type_of(n.obj) == "card"
+                        and ok(n.obj, bound, seen))
+            if isinstance(n, (A.Unary, A.IsEmpty)):
+                return ok(n.operand, bound, seen)
+            if isinstance(n, A.Binary):
+                return ok(n.left, bound, seen) and ok(n.right, bound, seen)
+            if isinstance(n, A.IfExpr):
+                return all(ok(x, bound, seen) for x in (n.cond, n.then, n.else_))
+            if isinstance(n, A.Let):
+                return ok(n.value, bound, seen) and ok(n.body, bound | {n.name}, seen)
+            if isinstance(n, A.Quant):
+                inner = bound | {n.var}
+                return (n.kind != "random" and ok(n.source, bound, seen)
+                        and ok(n.where, inner, seen) and ok(n.body, inner, seen))
+            if isinstance(n, A.ListLit):
+                return all(ok(x, bound, seen) for x in n.items)
+            if isinstance(n, A.Index):
+                return ok(n.obj, bound, seen) and ok(n.index, bound, seen)
+            if isinstance(n, A.TopN):
+                return ok(n.count, bound, seen) and ok(n.zone, bound, seen)
+            if isinstance(n, A.Call):
+                if not all(ok(a, bound, seen) for a in n.args):
+                    return False
+                d = cx.callee(n)
+                if d is not None:
+                    return d.name not in seen and ok(
+                        d.body, frozenset(p.name for p in d.params), seen | {d.name})
+                if cx.ref(n).kind != "builtin" or n.func not in _ZONE_FUNCS:
+                    return False
+                if n.func == "covered":  # (the places that cover any place)
+                    out.update(c for cover in cx.layout.covers for c in cover)
+                return True
+            return False
+
+        return out if ok(e, bound, seen) else None
+
     def turned(self, faces: int, fr: Frame) -> str:
         """In a loop (a legal-move generator's parameter loops, a quantifier's loop of
         statements), the cards turned as a set made once before the outermost loop:
@@ -313,7 +429,8 @@ class Optimizing(Exprs):
             return super().turned(faces, fr)
         while h.outer is not None:
             h = h.outer
-        return h.hoist(0, ("turned",), f"frozenset(s[{faces}])", self.cx.names)
+        return h.hoist(0, ("turned",), f"{self.cx.helper('_turned')}(s[{faces}])",
+                       self.cx.names)
 
     def index(self, e: A.Index, fr: Frame) -> str:
         h = fr.hoist
@@ -339,7 +456,7 @@ class Optimizing(Exprs):
             # quantifier, computed once at the level whose values it reads
             return self.hoisted(h, fr, ("def", d.name),
                                 lambda: self.lower_call(d, arg_exprs, fr, call),
-                                self.loops(d.body))
+                                self.loops(d.body), expr=d.body)
         return self.lower_call(d, arg_exprs, fr, call)
 
     def lower_call(self, d: A.DefDecl, arg_exprs: tuple[A.Expr, ...], fr: Frame,

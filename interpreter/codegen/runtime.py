@@ -50,6 +50,12 @@ EXPORTED: dict[str, Helper] = {
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
+    # a value remembered with the zones it reads (optimize `remembered`): changes no slot
+    "_remember": Helper(False),
+    # the zones of an array by a key (moves `join`): None where a key fails
+    "_index": Helper(False),
+    # the set of the cards turned, remembered with the faces' tuple (optimize `turned`)
+    "_turned": Helper(False),
 }
 # The helpers that draw from the step budget (or read what is left of it): code that uses
 # none of them, and calls no def or procedure function, leaves the budget as it found it.
@@ -107,6 +113,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     # (cards, values), their ids in deck order and the sum of each subset by its mask,
     # read and replaced whole (threads that play the same game see one or the other)
     sums_of: list[Any] = [(None, (), [0])]
+    # the faces' tuple last made a set (`_turned`) and that set, one pair read and
+    # replaced whole
+    turned_of: list[tuple[Any, frozenset[int]]] = [((), frozenset())]
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
@@ -599,6 +608,40 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _flow_loop(pc: int) -> NoReturn:
         raise RuleError("the flow ran 100000 steps without a decision: a runaway loop",
                         node_spans.get(pc, Span("<flow>", 0, 0, 0, 0)), "flow")
+
+    @export
+    def _turned(faces: tuple[int, ...]) -> frozenset[int]:
+        """The cards turned as a set: the last one made again while the faces' tuple is
+        the same (a step that turns no card, the shadow's state, the next invariant)."""
+        last = turned_of[0]
+        if last[0] is faces or last[0] == faces:
+            return last[1]
+        out = frozenset(faces)
+        turned_of[0] = (faces, out)
+        return out
+
+    @export
+    def _index(key: Callable[[Any], Any], items: tuple[Any, ...]) -> dict[Any, list[Any]] | None:
+        """`items` by `key(item)`, each key's items in their order; None where a key fails
+        (or is not hashable): the caller then loops over every item, as written."""
+        out: dict[Any, list[Any]] = {}
+        try:
+            for x in items:
+                k = key(x)
+                if k in out:
+                    out[k].append(x)
+                else:
+                    out[k] = [x]
+        except Exception:  # (a rule error, or None - 1 where a top is missing)
+            return None
+        return out
+
+    @export
+    def _remember(cell: list[Any], key: Any, value: Any) -> Any:
+        """`value`, computed from the zones whose values are `key`, kept in `cell` (one
+        pair, replaced whole) for the next call with equal zones."""
+        cell[0] = (key, value)
+        return value
 
     @export
     def _pass_effect(s: list[Any], m: tuple[Any, ...]) -> None:

@@ -1280,8 +1280,10 @@ def test_a_step_resets_the_budget_only_for_parts_that_draw_from_it() -> None:
     assert all("the move's effect: one budget" not in st for st in inlined)
     play = [st for st in inlined if "s[16] = s[16] + (u_c,)" in st.split("except _GameOver")[0]]
     assert len(play) == 1 and play[0].count("_B[0] = ") == 1  # the flow's
-    keep_push = [st for st in steps if "EFF[m[1]]" in st]
-    assert keep_push and all("the move's effect: one budget" in st for st in keep_push)
+    # (keep | push: each move's effect under a test of its id, `step.chosen_effect`)
+    keep_push = [st for st in steps if "_mid = m[1]" in st.split("except _GameOver")[0]]
+    assert len(keep_push) == 1
+    assert all("the move's effect: one budget" in st for st in keep_push)
 
 
 def test_trick_game_rules(tmp_path: Path) -> None:

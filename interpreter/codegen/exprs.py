@@ -216,7 +216,15 @@ class Exprs:
             if ref.kind == "zone_array":
                 slot, dim = cx.slot(ref), cx.dim(ref)
                 if cx.type_of(e.index).startswith("list:"):
+                    if cx.optimize and isinstance(e.index, A.Players):
+                        # every player in order: the zones' slots, known when compiling
+                        return repr(tuple(slot - 1 + i for i in range(1, cx.n + 1)))
                     lst = self.expr(e.index, fr)
+                    if cx.optimize and isinstance(e.index, A.Unary) and (
+                            e.index.op == "players_from"):
+                        # each value a player, 1..n (ORDER's row; the player it starts
+                        # from is checked where the list is made): no check per zone
+                        return f"tuple([{slot - 1} + _i for _i in {lst}])"
                     sid = self.sid(e.index.span, fr)
                     return (f"tuple({slot - 1} + _ix(_i, {dim[1]}, {sid}) "
                             f"for _i in {lst})")

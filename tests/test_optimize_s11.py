@@ -150,3 +150,55 @@ def test_the_zones_of_a_list_of_players_need_no_check(tmp_path: Path) -> None:
     assert any(f"({base}, {base + 1}, {base + 2})" in ln for ln in deals)
     assert all("_ix(" in ln for ln in plain.gen.source.splitlines() if "_deal(s, " in ln)
     play_both(fast, plain, seeds=tuple(range(8)))
+
+
+# ---------------------------------------------------------------- the playouts' driver
+def test_a_round_of_every_player_drops_the_choosers_moves_by_bisection() -> None:
+    """While a round of every player goes on (`PLAYERS`, in order), the legal moves are
+    those listed before less the chooser's: the list holds each player's moves in turn,
+    so the chooser's are one run, found by bisection (`others_in_order`), the same list
+    as `_others_moves` filters. Arsène 3p's playouts take it twice a deal; the games are
+    those of the filter."""
+    from cardgame.interpreter.engine import playout
+
+    rnd = random.Random(11)
+    g = compile_game("arsene", 3)
+    for _ in range(200):
+        n = rnd.randrange(1, 6)
+        who = sorted(rnd.sample(range(1, 7), n))
+        legal = [(p, rnd.randrange(3), rnd.randrange(52)) for p in who
+                 for _ in range(rnd.randrange(0, 5))]
+        for chooser in who + [0, 9]:
+            assert playout.others_in_order(legal, chooser) == g._others_moves(legal, chooser)
+    calls = [0]
+    orig = playout.others_in_order
+
+    def counted(legal: Any, chooser: int) -> Any:
+        calls[0] += 1
+        return orig(legal, chooser)
+
+    ref = g.random_playout(4, random.Random(4))
+    playout.others_in_order = counted  # type: ignore[assignment]
+    try:
+        s, n = g.random_playout(4, random.Random(4))
+    finally:
+        playout.others_in_order = orig
+    assert (s, n) == ref
+    assert calls[0] == 2 * s[g.gen.var_base["deals"]]
+
+
+def test_the_draw_reads_its_bit_length_from_a_list() -> None:
+    """The playouts' draw of a move's index reads the bit length of the number of legal
+    moves from `_BITS` (up to 1023; `int.bit_length` past it): with the list cut short,
+    every draw past it takes the call, and the games are the same."""
+    from cardgame.interpreter.engine import playout
+
+    assert playout._BITS == [k.bit_length() for k in range(1024)]
+    g = compile_game("arsene", 3)
+    ref = [g.random_playout(seed, random.Random(seed)) for seed in range(3)]
+    saved = playout._BITS
+    playout._BITS = saved[:3]
+    try:
+        assert [g.random_playout(seed, random.Random(seed)) for seed in range(3)] == ref
+    finally:
+        playout._BITS = saved

@@ -6,6 +6,7 @@ errors included."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +203,62 @@ def test_the_draw_reads_its_bit_length_from_a_list() -> None:
         assert [g.random_playout(seed, random.Random(seed)) for seed in range(3)] == ref
     finally:
         playout._BITS = saved
+
+
+# ---------------------------------------------------------------- following suit
+FOLLOW = """\
+game "Follow"
+players 3
+deck standard
+zone hand[player]: owner, fanned
+zone trick: face up, row
+zone pile: face up, squared
+def led = (bottom of trick).suit
+move play(c in hand[me]) "play {c}"
+  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)
+{
+  move c to trick
+}
+move match(c in hand[me]) "match {c}"
+  when any d in hand[me]: d.suit == (top of pile).suit
+{
+  move c to pile
+}
+flow {
+  shuffle deck
+  move top of deck to pile
+  deal 6 from deck to hand[players]
+  repeat 6 times {
+    for p in players {
+      p chooses play | match
+    }
+    move all of trick to pile
+  }
+}
+score = size(hand[me])
+result lowest score
+"""
+
+
+def test_a_test_after_trick_is_empty_reads_the_trick_unchecked(tmp_path: Path) -> None:
+    """`trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)`: where
+    `trick is empty` is false, the unswitched test of the hand (`moves.test_code`) knows
+    the trick has a card, as the generator's own conditions do: the suit led is its
+    bottom card's, read unchecked (no `_E`), and, since it cannot fail, it is tested
+    even where the hand is empty (no `if hand else False`: an empty hand is disjoint from
+    every set). `match`'s test of `top of pile`, which may fail, keeps both. The same
+    games as plain code's."""
+    path = tmp_path / "follow.cardgame"
+    path.write_text(FOLLOW, encoding="utf-8")
+    fast, plain = compile_game(path), compile_game(path, optimize=False)
+    src = fast.gen.source
+    play = src[src.index("# move play"):src.index("# move match")]
+    tests = [ln.strip() for ln in play.splitlines() if ".isdisjoint(" in ln]
+    assert len(tests) == 1
+    assert "_E(" not in tests[0] and "else False" not in tests[0]
+    assert re.search(r"\.get\(SUIT\[s\[\d+\]\[0\]\], _V\d+\)\.isdisjoint\(", tests[0])
+    match = src[src.index("# move match"):]
+    match = match[:match.index("return out")]
+    kept = [ln for ln in match.splitlines() if ".isdisjoint(" in ln]
+    assert len(kept) == 1 and "_E(" in kept[0] and "else False" in kept[0]
+    play_both(fast, plain, seeds=tuple(range(8)))

@@ -1027,10 +1027,17 @@ class Exprs:
                     and not self.card_may_be_none(a.obj, inner)
                     and not A.reads_name(other, e.var)):
                 table = _ATTR_TABLES.get(a.name, f"X_{a.name}")
+                names = self.cx.names
+                counts = names.unsafe, names.impure, names.draws
                 value = self.as_tuple(other, inner)
                 sets = self.value_sets(table)
                 if sets is not None:  # the cards of each value: a test of Z's cards in C
                     empty = self.value_sets("")
+                    if counts == (names.unsafe, names.impure, names.draws):
+                        # v cannot fail, draw or change anything (the trick's first card
+                        # where a test said the trick is not empty): evaluated even where
+                        # Z is empty, whose cards are then disjoint from any set
+                        return f"(not {sets}.get({value}, {empty}).isdisjoint({src}))"
                     return (f"((not {sets}.get({value}, {empty}).isdisjoint({src})) "
                             f"if {plain_src} else False)")
                 return (f"(({value}) in map({table}.__getitem__, {src}) "

@@ -122,7 +122,7 @@ def test_values_of_the_state_are_shared_by_the_generators_of_a_decision() -> Non
         shared = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
         assert shared
         # every computation, in a value of the decision (around a generator's own, or not;
-        # remembered with the zones it reads or not: test_optimize_s11)
+        # remembered with the zones it reads or not: test_optimize_s11b)
         computed = re.findall(r"\((_v\d+) := (?:\((_h\d+) if \2 is not \.\.\. else \(\2 := )?"
                               r"(?:\(_e\d+\[1\] if \(_e\d+ := M\1\[0\]\)\[0\] == \(_k\d+ := "
                               r"(?:s\[\d+:\d+\]|\((?:s\[\d+\],\s?)+\))\) else _remember\(M\1, _k\d+, )?"
@@ -159,7 +159,7 @@ def test_faces_in_a_loop_read_a_set_of_the_turned_cards_made_once() -> None:
     generator, the invariants): the turned cards as a set made once, before the
     outermost loop (the state cannot change in a generator or a quantifier), each face
     one lookup instead of a search of the tuple (`_turned`: the set of the faces' tuple,
-    made again only for another tuple, test_optimize_s11). Outside a loop, the tuple;
+    made again only for another tuple, test_optimize_s11b). Outside a loop, the tuple;
     plain code, the tuple; both play alike."""
     fast = compile_game("klondike")
     plain = compile_game("klondike", optimize=False)

@@ -1,228 +1,264 @@
-"""Optimiser rules of the eleventh session (issue 12, target 4: the fuzz walks of Pyramid,
-Klondike and Scopa): each rule's shape in the generated code, a state where the rule
-matters, and the game played alike with and without optimisation
-(`test_optimize.play_both`)."""
+"""The eleventh session's speed rules for random playouts (issue 12, target 2: Arsène 3p):
+each rule's shape in the generated code, a test that fails with the rule switched off, and
+the games played alike by optimised and plain code (`test_optimize.play_both`), rule
+errors included."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
 
-from cardgame.interpreter.codegen import generate
-from cardgame.interpreter.engine import Game, Position, compile_game
-from cardgame.interpreter.lang import check, load
+from cardgame.interpreter.engine import compile_game
+from cardgame.interpreter.engine.game import Game
+from cardgame.interpreter.errors import RuleError
 from test_optimize import play_both
 
-
-def _source(path: Path | str) -> str:
-    """The optimised generated code of a game file."""
-    return generate(check(load(path), None, {}), optimize=True).source
-
-
-def _section(src: str, move: str) -> str:
-    """The lines of the first legal-move generator of `move` (to the next one)."""
-    legal = src[src.index("def legal_"):]
-    part = legal[legal.index(f"# move {move}\n"):]
-    return part[:part.index("# move ", 1)]
-
-
-MEMO = """\
-game "Memo"
-players 2
+# A card moved by its move's effect leaves the zone it was chosen from, or, where an
+# earlier effect moved it (the round's first chooser empties the next player's hand), from
+# wherever it is now. The king of spades given divides by zero: a rule error in the middle
+# of a round.
+ROUND = """\
+game "Round"
+players 3
 deck standard
-zone row[6] "row": face up, squared
-zone stock: face down, squared
-zone waste: face up, squared
-var counter = 0
-var who: player = 1
-setup {
-  shuffle deck
-  for place in row {
-    move top of deck to place
+zone hand[player]: owner, fanned
+zone pile: face up, squared
+zone out: face down, squared
+var gave[player] = 0
+var dealer: player = 1
+move give(c in hand[me]) "give {c}" {
+  if c.rank == 1 {
+    move all of hand[left of me] to pile
   }
-  move all of deck to stock
+  move c to out
+  gave[me] += if c.suit == spades then 12 / (13 - c.rank) else c.rank
 }
-# the row's cards alone: remembered with the row's zones
-def tops = each place in row where place is not empty: top of place
-# with the top of the waste: a list grown (a draw from the step budget), not remembered
-def avail = if waste is empty then tops else tops + [top of waste]
-# a variable read: not remembered (`tick` changes it alone)
-def low = each place in row where place is not empty and counter % 3 != 1: top of place
-# a face read: not remembered (`flip` turns a card: the zones stay the same)
-def ups = each place in row where place is not empty and (top of place).face_up: top of place
-move take(c in avail) "take {c}" when c.rank != 7 { move c to waste }
-move keep(c in avail) "keep {c}" when c.rank == 7 { move c to waste }
-move low1(c in low) "low {c}" when c.rank < 4 { move c to stock }
-move low2(c in low) "high {c}" when c.rank > 10 { counter += 2 }
-move up1(c in ups) "up {c}" when c.rank < 3 { move c to stock }
-move up2(c in ups) "over {c}" when c.rank > 11 { counter += 3 }
-move flip(z in row) "flip {z}" when z is not empty { turn top of z face down }
-move refill(z in row) "refill {z}" when z is empty and stock is not empty { move top of stock to z }
-move tick "tick" { counter += 1 }
+move keep "keep"
+move play(c in hand[me]) "play {c}" {
+  move c to pile
+}
 flow {
-  repeat 80 times {
-    who chooses take | keep | low1 | low2 | up1 | up2 | flip | refill | tick
-    who = left of who
+  repeat 4 times {
+    shuffle deck
+    deal 3 from deck to hand[players from left of dealer]
+    deal 1 from deck to hand[players]
+    simultaneously players choose give
+    simultaneously players choose give | keep
+    for p in players from dealer {
+      if hand[p] is not empty {
+        p chooses play
+      }
+    }
+    move all of pile to deck
+    move all of out to deck
+    for p in players { move all of hand[p] to deck }
+    dealer = left of dealer
   }
 }
-score = size(waste)
+score = gave[me]
 result highest score
 """
 
 
-def _legal(g: Game, counter: int, turned: int) -> list[Any]:
-    """The legal moves of the deal of seed 3 with this counter, the tops of the first
-    `turned` places of the row turned face down (the same row)."""
-    pos = Position(g, g.new_state(3))
-    tops = [pos.ids(f"row{k}")[-1] for k in range(1, turned + 1)]
-    return g.legal_moves(pos.var("counter", counter).faces(tops).state())
+def _round(tmp_path: Path, **kw: object) -> Game:
+    path = tmp_path / "round.cardgame"
+    path.write_text(ROUND, encoding="utf-8")
+    return compile_game(path, **kw)  # type: ignore[arg-type]
 
 
-def test_a_shared_value_of_zones_alone_is_remembered(tmp_path: Path) -> None:
-    """A decision's shared value that reads zones alone (`tops`: Pyramid's `free`) is
-    remembered with the zones' tuples (one slice of the row's slots) and given again
-    while they are equal; one that reads a variable (`low`) or a face (`ups`) is not,
-    nor one that draws from the step budget (`avail`'s list grown, around `tops`). A
-    state with the same row but another counter, or a card turned: the listing is the
-    plain code's. Both codes play alike."""
-    path = tmp_path / "memo.cardgame"
-    path.write_text(MEMO, encoding="utf-8")
-    src = _source(path)
-    cells = re.findall(r"^(M_v\d+) = \[\(None, None\)\]$", src, re.M)
-    assert len(cells) == 1
-    (cell,) = cells
-    take = _section(src, "take")
-    assert re.search(rf"\(_e\d+ := {cell}\[0\]\)\[0\] == \((_k\d+) := s\[7:13\]\) "
-                     rf"else _remember\({cell}, \1, ", take)
-    assert "_grow(" in take and take.index("_grow(") > take.index("_remember(")
-    for move in ("low1", "low2", "up1", "up2"):
-        assert "_remember" not in _section(src, move), move
-    plain = generate(check(load(path), None, {}), optimize=False).source
-    assert "_remember" not in plain
-    fast = compile_game(path)
-    slow = compile_game(path, optimize=False)
-    assert _legal(fast, 0, 0) == _legal(slow, 0, 0)
-    # the same row, another counter (`low` lists nothing at 1), a card turned (`ups`
-    # leaves it out): each listed as the plain code lists it, after the first
-    for k in range(4):
-        assert _legal(fast, k, k) == _legal(slow, k, k), k
-    assert _legal(fast, 0, 0) != _legal(fast, 3, 3)
-    play_both(fast, slow, seeds=tuple(range(12)))
+def _function(src: str, name: str) -> str:
+    start = src.index(f"def {name}(")
+    end = src.find("\ndef ", start + 1)
+    return src[start:end if end >= 0 else len(src)]
 
 
-def test_pyramid_remembers_its_free_cards() -> None:
-    """Pyramid: the free cards (28 places, one slice) are remembered; `available`, which
-    grows the list with the waste's top, is not. Scopa's ranks of the table's cards (one
-    zone: the key's test costs what the value does) are not."""
-    assert "_remember" not in _source("games/scopa.cardgame")
-    src = _source("games/pyramid.cardgame")
-    assert len(re.findall(r"^M_v\d+ = ", src, re.M)) == 1
-    assert re.search(r"_remember\(M_v\d+, _k\d+, \(\*\(\(s\[7\]\[-1\],\)", src)
-    assert "s[7:35]" in src
+def _outcome(g: Game, seed: int) -> tuple[str, object]:
+    try:
+        s, n = g.random_playout(seed, random.Random(seed))
+        return "ok", (tuple(s), n)
+    except RuleError as e:
+        return "error", str(e)
 
 
-JOIN = """\
-game "Join"
-players 1
+def test_a_card_leaves_its_zone_through_a_list(tmp_path: Path) -> None:
+    """`move c to Z`, c chosen from a zone: the zone's cards copied to a list, c removed
+    from it and the list made a tuple (two new objects, not the three of two slices and
+    their sum); a card that moved since it was chosen (`ValueError`: the ace's effect
+    moved the next player's hand) leaves wherever it is now, as before. The same games,
+    rule errors included, as plain code's."""
+    fast, plain = _round(tmp_path), _round(tmp_path, optimize=False)
+    src = fast.gen.source
+    for name in ("eff_0", "eff_2"):  # give, play
+        eff = _function(src, name)
+        assert "= [*s[" in eff and ".remove(u_c)" in eff and "= tuple(_l" in eff
+        assert ".index(u_c)" not in eff
+        assert "except ValueError:" in eff and "_take_any(s, u_c, " in eff
+    assert ".remove(" not in plain.gen.source
+    moved = [0]
+    take_any = fast.ns["_take_any"]
+
+    def counted(*a: Any) -> Any:
+        moved[0] += 1
+        return take_any(*a)
+
+    fast.ns["_take_any"] = counted
+    try:
+        play_both(fast, plain, seeds=tuple(range(10)))
+        outcomes = [_outcome(fast, seed) for seed in range(10)]
+    finally:
+        fast.ns["_take_any"] = take_any
+    assert moved[0] > 0  # (a card moved since it was chosen)
+    assert outcomes == [_outcome(plain, seed) for seed in range(10)]
+    # (the king of spades given: 12 / 0)
+    assert {kind for kind, _ in outcomes} == {"ok", "error"}
+
+
+def test_a_round_carries_out_each_choice_in_place(tmp_path: Path) -> None:
+    """The end of a simultaneous round (`SIMSTEP`) runs each choice's effect copied into
+    its loop, as a step runs its move's: the one move's effect (`give`), or each move's
+    under a test of its id (`give | keep`), not a call through EFF per choice. The same
+    games, and the same rule errors (the king of spades given, in the middle of a round,
+    names the move), as plain code's: see the test above."""
+    fast, plain = _round(tmp_path), _round(tmp_path, optimize=False)
+    src = fast.gen.source
+    sims = [_function(src, ln[4:ln.index("(")]) for ln in src.splitlines()
+            if ln.startswith("def simstep_")]
+    assert len(sims) == 2
+    assert all("EFF[" not in sim for sim in sims)
+    assert all("for m in todo:\n            me = m[0]\n" in sim
+               or "for m in todo:\n            _mid = m[1]\n" in sim for sim in sims)
+    assert sum("_mid = m[1]" in sim for sim in sims) == 1
+    assert all(".remove(u_c)" in sim for sim in sims)
+    assert "EFF[m[1]](s, m)" in plain.gen.source
+    errors = [out for out in (_outcome(fast, seed) for seed in range(10)) if out[0] == "error"]
+    assert errors and all("move give" in text for _, text in errors)
+    play_both(fast, plain, seeds=tuple(range(4)))
+
+
+def test_the_zones_of_a_list_of_players_need_no_check(tmp_path: Path) -> None:
+    """`hand[players from left of dealer]`: each value is a player (a row of ORDER, made
+    from a player checked where the list is made), so each zone's slot is the array's
+    base plus the player, without `_ix`; `hand[players]` is the slots themselves, known
+    when compiling. The same games as plain code's."""
+    fast, plain = _round(tmp_path), _round(tmp_path, optimize=False)
+    src = fast.gen.source
+    base = fast.gen.zone_base["hand"]
+    deals = [ln.strip() for ln in src.splitlines() if "_deal(s, " in ln]
+    assert deals and all("_ix(" not in ln for ln in deals)
+    assert any("tuple([" in ln and "for _i in ORDER[" in ln for ln in deals)
+    assert any(f"({base}, {base + 1}, {base + 2})" in ln for ln in deals)
+    assert all("_ix(" in ln for ln in plain.gen.source.splitlines() if "_deal(s, " in ln)
+    play_both(fast, plain, seeds=tuple(range(8)))
+
+
+# ---------------------------------------------------------------- the playouts' driver
+def test_a_round_of_every_player_drops_the_choosers_moves_by_bisection() -> None:
+    """While a round of every player goes on (`PLAYERS`, in order), the legal moves are
+    those listed before less the chooser's: the list holds each player's moves in turn,
+    so the chooser's are one run, found by bisection (`others_in_order`), the same list
+    as `_others_moves` filters. Arsène 3p's playouts take it twice a deal; the games are
+    those of the filter."""
+    from cardgame.interpreter.engine import playout
+
+    rnd = random.Random(11)
+    g = compile_game("arsene", 3)
+    for _ in range(200):
+        n = rnd.randrange(1, 6)
+        who = sorted(rnd.sample(range(1, 7), n))
+        legal = [(p, rnd.randrange(3), rnd.randrange(52)) for p in who
+                 for _ in range(rnd.randrange(0, 5))]
+        for chooser in who + [0, 9]:
+            assert playout.others_in_order(legal, chooser) == g._others_moves(legal, chooser)
+    calls = [0]
+    orig = playout.others_in_order
+
+    def counted(legal: Any, chooser: int) -> Any:
+        calls[0] += 1
+        return orig(legal, chooser)
+
+    ref = g.random_playout(4, random.Random(4))
+    playout.others_in_order = counted  # type: ignore[assignment]
+    try:
+        s, n = g.random_playout(4, random.Random(4))
+    finally:
+        playout.others_in_order = orig
+    assert (s, n) == ref
+    assert calls[0] == 2 * s[g.gen.var_base["deals"]]
+
+
+def test_the_draw_reads_its_bit_length_from_a_list() -> None:
+    """The playouts' draw of a move's index reads the bit length of the number of legal
+    moves from `_BITS` (up to 1023; `int.bit_length` past it): with the list cut short,
+    every draw past it takes the call, and the games are the same."""
+    from cardgame.interpreter.engine import playout
+
+    assert playout._BITS == [k.bit_length() for k in range(1024)]
+    g = compile_game("arsene", 3)
+    ref = [g.random_playout(seed, random.Random(seed)) for seed in range(3)]
+    saved = playout._BITS
+    playout._BITS = saved[:3]
+    try:
+        assert [g.random_playout(seed, random.Random(seed)) for seed in range(3)] == ref
+    finally:
+        playout._BITS = saved
+
+
+# ---------------------------------------------------------------- following suit
+FOLLOW = """\
+game "Follow"
+players 3
 deck standard
-zone stock: face down, squared
-zone column[5] "column": face up, fanned
-setup {
+zone hand[player]: owner, fanned
+zone trick: face up, row
+zone pile: face up, squared
+def led = (bottom of trick).suit
+move play(c in hand[me]) "play {c}"
+  when trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)
+{
+  move c to trick
+}
+move match(c in hand[me]) "match {c}"
+  when any d in hand[me]: d.suit == (top of pile).suit
+{
+  move c to pile
+}
+flow {
   shuffle deck
-  for k in 1..5 {
-    repeat k times {
-      move top of deck to column[k]
+  move top of deck to pile
+  deal 6 from deck to hand[players]
+  repeat 6 times {
+    for p in players {
+      p chooses play | match
     }
+    move all of trick to pile
   }
-  move all of deck to stock
 }
-def fits(c: card, dest: zone) =
-  if dest is empty then c.rank == K
-  else c.rank == (top of dest).rank - 1 and c.color != (top of dest).color
-move shift(a in column, c in a, b in column) "shift {c} from {a} to {b}"
-  when a != b
-  when fits(c, b)
-{
-  move c and above to b
-}
-# the key of an empty column fails (12 / 0): the index is given up, every column looped
-move halve(a in column, c in a, b in column) "halve {c} by {b}"
-  when b is not empty
-  when c.rank == 12 / size(b)
-{
-  move c to stock
-}
-# a condition before the equality that may fail (the top of an empty column): no index
-move peek(a in column, c in a, b in column) "peek {c} at {b}"
-  when (top of b).rank > 0
-  when c.rank == size(b)
-{
-  move c to stock
-}
-move serve(b in column) "serve {b}" when stock is not empty { move top of stock to b }
-score = size(stock)
+score = size(hand[me])
+result lowest score
 """
 
 
-def test_the_innermost_loop_over_zones_goes_by_an_index_of_its_key(tmp_path: Path) -> None:
-    """`shift(a in column, c in a, b in column) when a != b when fits(c, b)` (Klondike's):
-    `fits` holds only if c.rank equals 13 (b empty) or the rank of b's top less one, a
-    value of b alone: the columns by that value, listed once a decision, and the loop
-    over those whose value is c.rank. Where that value fails for a column (`12 /
-    size(b)` of an empty one) the index is given up and every column looped, as
-    written; after a condition that may fail (the top of an empty column) there is no
-    index. Both codes play alike, errors too."""
-    path = tmp_path / "join.cardgame"
-    path.write_text(JOIN, encoding="utf-8")
-    src = _source(path)
-    shift = _section(src, "shift")
-    assert re.search(r"for u_b in \(Z_column if \((_h\d+) if \1 is not \.\.\. else "
-                     r"\(\1 := _index\(lambda (_q\d+): \(13 if \(not s\[\2\]\) else ", shift)
-    # X, c.rank: computed once per card, as the condition's own copy (`_h = RANK[u_c]`)
-    (x,) = re.findall(r"is None else _h\d+\.get\((_h\d+), \(\)\)\):", shift)
-    assert re.search(rf"\b{x} = RANK\[u_c\]\n", shift)
-    assert "_index(" in _section(src, "halve")
-    assert "_index(" not in _section(src, "peek")
-    plain = generate(check(load(path), None, {}), optimize=False).source
-    assert "_index(" not in plain
-    fast = compile_game(path)
-    slow = compile_game(path, optimize=False)
-    play_both(fast, slow, seeds=tuple(range(24)))
-
-
-def test_klondike_shifts_by_the_columns_index() -> None:
-    """Klondike: `shift` loops over the columns whose top takes the card (by rank)."""
-    src = _source("games/klondike.cardgame")
-    assert len(re.findall(r"_index\(lambda _q\d+: \(13 if \(not s\[_q\d+\]\) else "
-                          r"\(RANK\[", src)) == 2  # (legal_4 and step_4)
-
-
-def test_the_turned_cards_set_is_made_again_only_for_other_faces() -> None:
-    """Klondike's face tests read the cards turned as a set (`_turned`), made again only
-    when the faces' tuple differs from the last one made: as many cards turned, other
-    ones (the 8 under the 3 of column 2 face down, or the 3 on it: the 8 goes onto the 9
-    of column 1 in one of them only), in turn and back, and a whole column face down (its
-    invariants broken): each time the plain code's moves and broken invariants."""
-    src = _source("games/klondike.cardgame")
-    assert "frozenset(s[" not in src
-    assert re.search(r"_h\d+ = _turned\(s\[\d+\]\)", _section(src, "shift"))
-    fast = compile_game("games/klondike.cardgame")
-    slow = compile_game("games/klondike.cardgame", optimize=False)
-
-    def state(g: Game, down: str) -> Any:
-        pos = Position(g, g.new_state(5)).zone("column1", "5c 9h").zone("column2", "8s 3d")
-        mine = set(pos.ids("column1") + pos.ids("column2"))
-        turned = (pos.turned() - mine) | set(pos.ids("column2")[:1] if down == "8"
-                                             else pos.ids("column2")[1:] if down == "3"
-                                             else pos.ids("column2"))
-        return pos.faces(turned).state()
-
-    order = ("8", "3", "8", "both", "3", "3", "8")
-    built = [(state(fast, down), state(slow, down)) for down in order]  # (dealt first)
-    seen = []
-    for down, (a, b) in zip(order, built, strict=True):
-        seen.append(fast.legal_moves(a))
-        assert seen[-1] == slow.legal_moves(b), down
-        assert fast.check_invariants(a) == slow.check_invariants(b), down
-    assert seen[0] != seen[1]
+def test_a_test_after_trick_is_empty_reads_the_trick_unchecked(tmp_path: Path) -> None:
+    """`trick is empty or c.suit == led or not (any d in hand[me]: d.suit == led)`: where
+    `trick is empty` is false, the unswitched test of the hand (`moves.test_code`) knows
+    the trick has a card, as the generator's own conditions do: the suit led is its
+    bottom card's, read unchecked (no `_E`), and, since it cannot fail, it is tested
+    even where the hand is empty (no `if hand else False`: an empty hand is disjoint from
+    every set). `match`'s test of `top of pile`, which may fail, keeps both. The same
+    games as plain code's."""
+    path = tmp_path / "follow.cardgame"
+    path.write_text(FOLLOW, encoding="utf-8")
+    fast, plain = compile_game(path), compile_game(path, optimize=False)
+    src = fast.gen.source
+    play = src[src.index("# move play"):src.index("# move match")]
+    tests = [ln.strip() for ln in play.splitlines() if ".isdisjoint(" in ln]
+    assert len(tests) == 1
+    assert "_E(" not in tests[0] and "else False" not in tests[0]
+    assert re.search(r"\.get\(SUIT\[s\[\d+\]\[0\]\], _V\d+\)\.isdisjoint\(", tests[0])
+    match = src[src.index("# move match"):]
+    match = match[:match.index("return out")]
+    kept = [ln for ln in match.splitlines() if ".isdisjoint(" in ln]
+    assert len(kept) == 1 and "_E(" in kept[0] and "else False" in kept[0]
+    play_both(fast, plain, seeds=tuple(range(8)))

@@ -106,7 +106,7 @@ def test_an_attribute_of_an_outer_card_parameter_is_computed_at_its_level() -> N
     fast = compile_game("klondike")
     legal = _legal(fast.gen.source)
     shift = legal[legal.index("# move shift"):legal.index("# move up")]
-    # (the loop over b: the columns, or those the index by rank gives: test_optimize_s11)
+    # (the loop over b: the columns, or those the index by rank gives: test_optimize_s11b)
     assert re.search(r"for u_c in s\[u_a\]:\n\s+if .*:\n\s+(_h\d+) = RANK\[u_c\]\n"
                      r"\s+(_h\d+) = COLOR\[u_c\]\n\s+for u_b in (?:Z_column|\(Z_column if .*"
                      r"\.get\(\1, \(\)\)\)):", shift), shift

@@ -220,7 +220,15 @@ class Exprs:
             if ref.kind == "zone_array":
                 slot, dim = cx.slot(ref), cx.dim(ref)
                 if cx.type_of(e.index).startswith("list:"):
+                    if cx.optimize and isinstance(e.index, A.Players):
+                        # every player in order: the zones' slots, known when compiling
+                        return repr(tuple(slot - 1 + i for i in range(1, cx.n + 1)))
                     lst = self.expr(e.index, fr)
+                    if cx.optimize and isinstance(e.index, A.Unary) and (
+                            e.index.op == "players_from"):
+                        # each value a player, 1..n (ORDER's row; the player it starts
+                        # from is checked where the list is made): no check per zone
+                        return f"tuple([{slot - 1} + _i for _i in {lst}])"
                     sid = self.sid(e.index.span, fr)
                     return (f"tuple({slot - 1} + _ix(_i, {dim[1]}, {sid}) "
                             f"for _i in {lst})")
@@ -1117,10 +1125,17 @@ class Exprs:
                     and not self.card_may_be_none(a.obj, inner)
                     and not A.reads_name(other, e.var)):
                 table = _ATTR_TABLES.get(a.name, f"X_{a.name}")
+                names = self.cx.names
+                counts = names.unsafe, names.impure, names.draws
                 value = self.as_tuple(other, inner)
                 sets = self.value_sets(table)
                 if sets is not None:  # the cards of each value: a test of Z's cards in C
                     empty = self.value_sets("")
+                    if counts == (names.unsafe, names.impure, names.draws):
+                        # v cannot fail, draw or change anything (the trick's first card
+                        # where a test said the trick is not empty): evaluated even where
+                        # Z is empty, whose cards are then disjoint from any set
+                        return f"(not {sets}.get({value}, {empty}).isdisjoint({src}))"
                     return (f"((not {sets}.get({value}, {empty}).isdisjoint({src})) "
                             f"if {plain_src} else False)")
                 return (f"(({value}) in map({table}.__getitem__, {src}) "

@@ -232,7 +232,7 @@ class Moves:
                                        facts)
             names = cx.names
             unsafe, impure = names.unsafe, names.impure
-            test = self.x.expr(first, Frame({"me": self.me}, rule))
+            test = self.test_code(first, rule, guards)
             if names.unsafe != unsafe or names.impure != impure:
                 continue
             rest = ds[1:]
@@ -305,7 +305,7 @@ class Moves:
                 continue
             names = cx.names
             impure, draws = names.impure, names.draws
-            test = self.x.expr(b, Frame({"me": self.me}, rule))
+            test = self.test_code(b, rule, guards)
             # its code may call a helper that raises (`(trick or _E(..))[0]`: the
             # bottom of the trick), but only on what may_raise said cannot happen here
             if (names.impure != impure or names.draws != draws
@@ -319,6 +319,30 @@ class Moves:
                                  depth + 1, opened, facts)
             return _if_else(test, yes, no)
         return None
+
+    def test_code(self, e: A.Expr, rule: str, guards: tuple[A.Expr, ...]) -> str:
+        """The code of a test made once before a generator's loops (unswitched). Where
+        earlier tests said zones are not empty (`guards`: the `else` of `trick is empty`),
+        it reads their top or bottom card unchecked, as the generator's own conditions do
+        (`Optimizing.top_card`): compiled with a hoisting state at level 0, where nothing
+        moves (no loop), and compiled again without one should anything have been hoisted
+        all the same (its line would have nowhere to go)."""
+        cx = self.cx
+        names = cx.names
+        plain = Frame({"me": self.me}, rule)
+        h = new_hoist(cx) if guards else None
+        if h is None:
+            return self.x.expr(e, plain)
+        counts = names.unsafe, names.impure, names.draws, names.walrus
+        h.enter(0)
+        fr = Frame({"me": self.me}, rule, hoist=h)
+        for z in guards:
+            h.guards[value_key(cx, z, fr.env)] = 0
+        code = self.x.expr(e, fr)
+        if not h.levels[0].lines and not h.levels[0].fills:
+            return code
+        names.unsafe, names.impure, names.draws, names.walrus = counts
+        return self.x.expr(e, plain)
 
     def branch(self, c: _Conj, md: A.MoveDecl
                ) -> tuple[A.Expr, A.Expr | _Arm, A.Expr | _Arm] | None:
@@ -381,7 +405,7 @@ class Moves:
                                    depth, opened, facts)
         names = cx.names
         unsafe, impure = names.unsafe, names.impure
-        test = self.x.expr(first, Frame({"me": self.me}, rule))
+        test = self.test_code(first, rule, guards)
         if names.unsafe != unsafe or names.impure != impure:
             return None  # its code may fail after all: the conjunct stays as it is
         yes_guards = no_guards = guards

@@ -8,7 +8,7 @@ from collections import deque
 
 from ..lang import ast as A
 from .exprs import Exprs
-from .flow import Finish, FlowGraph, Goto
+from .flow import Decision, Finish, FlowGraph, Goto
 from .runtime import STEPS
 from .stmts import LOOP_LIMIT
 from .writer import CodeWriter, Frame
@@ -271,6 +271,16 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
                 out += [f"{ind}s[0] = {k}", f"{ind}return settle(s)"]
         return out
 
+    def played_effect(d: Decision) -> list[str]:
+        """The effect of the move `m` played at decision d, at the step's indentation:
+        its one move's effect copied in, or each move's under a test of its id
+        (`chosen_effect`), or a call through EFF."""
+        if len(d.alts) == 1 and not d.optional and d.alts[0] in effects:
+            return ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]
+        if all(a in effects for a in d.alts):
+            return chosen_effect(d.alts, d.optional, effects)
+        return ["        EFF[m[1]](s, m)"]
+
     lines: list[str] = []
     table = []
     for d in decisions.values():
@@ -278,12 +288,7 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
             continue
         chosen = plan(d.succ)
         body = flow(d.succ, 0, (), "        ")
-        if len(d.alts) == 1 and not d.optional and d.alts[0] in effects:
-            effect = ["    " + ln for ln in effects[d.alts[0]] if ln.strip()]
-        elif all(a in effects for a in d.alts):
-            effect = chosen_effect(d.alts, d.optional, effects)
-        else:
-            effect = ["        EFF[m[1]](s, m)"]
+        effect = played_effect(d)
         lines += [f"def step_{d.node}(s, m):", "    s[2] += 1"]
         if drawing(draws, d.alts):
             lines.append(f"    _B[0] = {STEPS}  # the move's effect: one budget")
@@ -303,7 +308,10 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         body = flow(d.succ, 0, (), "        ")
         lines += [f"def simstep_{d.node}(s, todo):",
                   f"    _B[0] = {STEPS}  # the effects of a round of choices: one budget"]
-        lines += framed(["        for m in todo:", "            EFF[m[1]](s, m)"], body)
+        # each choice's effect copied into the loop, as a step's is (not a call
+        # through EFF per choice: Arsène 3p's dummy round, three a deal)
+        effect = ["    " + ln for ln in played_effect(d)]
+        lines += framed(["        for m in todo:"] + (effect or ["            pass"]), body)
         sims.append(f"{d.node}: simstep_{d.node}")
     lines.append("SIMSTEP = {" + ", ".join(sims) + "}")
     lines.append("")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import linecache
 import operator
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, NoReturn
 
@@ -114,6 +115,17 @@ _INLINE_BELOW = (getattr(random.Random, "_randbelow", None) is _RANDBELOW_WITH_B
 
 
 _CHOOSER = operator.itemgetter(0)
+# the bit length of each number of legal moves up to 1023, for the playouts' draw (a
+# list's item is cheaper than a call of `int.bit_length`; longer lists call it)
+_BITS = [k.bit_length() for k in range(1024)]
+
+
+def others_in_order(legal: list[Move], chooser: int) -> list[Move]:
+    """`Machine._others_moves` of a list of moves in the order of their choosers (a
+    round of every player, `PLAYERS` in order, lists each player's moves in turn): the
+    chooser's moves are one run, found by bisection, the rest kept by two slices."""
+    lo = bisect_left(legal, chooser, key=_CHOOSER)
+    return legal[:lo] + legal[bisect_right(legal, chooser, lo, key=_CHOOSER):]
 
 
 def in_players_order(pending: Sequence[Move], who: Sequence[int]) -> list[Move]:
@@ -440,7 +452,10 @@ class Machine:
                 # (a `for` counts the moves: cheaper than a test and an addition each)
                 for n in range(1, max_moves + 1):
                     k = len(legal)
-                    bits = k.bit_length()
+                    try:
+                        bits = _BITS[k]
+                    except IndexError:
+                        bits = k.bit_length()
                     j = getrandbits(bits)
                     while j >= k:
                         j = getrandbits(bits)
@@ -456,7 +471,9 @@ class Machine:
                             # moves listed before less the chooser's (`_others_moves`)
                             s[PENDING] = pending
                             s[MOVES] += 1
-                            legal = self._others_moves(legal, m[0])
+                            legal = (others_in_order(legal, m[0])
+                                     if s[WHO] is players and type(legal) is list
+                                     else self._others_moves(legal, m[0]))
                         elif pc in simsteps and len(pending) == len(s[WHO]):
                             legal = self._end_round(s, m, pending, simsteps[pc], players)
                         else:

@@ -21,6 +21,7 @@ from cardgame.interpreter.codegen import generate
 from cardgame.interpreter.codegen import moves as moves_mod
 from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.errors import Diagnostic, Diagnostics, RuleError
+from test_zone_vars import HEAD, PICK  # (a game with zone variables)
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = (sorted((ROOT / "games").glob("*.cardgame")) + sorted((ROOT / "tests" / "data").glob("*.cardgame"))
@@ -1815,3 +1816,17 @@ def test_the_card_at_a_position_of_a_zone_is_a_card_of_that_zone(tmp_path: Path)
                       r"for _i in range\(52\)\]\)$", fast.gen.source, re.M)
     assert table and f"{table.group(1)}[" in fast.gen.source
     play_both(fast, plain, seeds=tuple(range(6)))
+
+
+def test_a_zone_variable_that_always_holds_a_zone_is_read_unchecked(tmp_path: Path) -> None:
+    # (test_zone_vars' game: aim starts as a zone, and every value given it is one)
+    text = HEAD.replace("var aim: zone = none", "var aim: zone = other") + PICK.format(
+        when="size(aim) < 5").replace("if aim == none { aim = pile }", "aim = pile")
+    p = tmp_path / "sure.cardgame"
+    p.write_text(text, encoding="utf-8")
+    # (a check names its variable: mine, an array that starts none, is checked)
+    assert "'an element of mine'" in compile_game(p).gen.source
+    assert "'aim'" not in compile_game(p).gen.source
+    # once a rule may set it to none, its reads as a zone are checked
+    p.write_text(text.replace("aim = pile", "aim = none"), encoding="utf-8")
+    assert "'aim'" in compile_game(p).gen.source

@@ -155,19 +155,6 @@ def test_none_passed_on_as_a_value(tmp_path: Path, case: str, optimize: bool) ->
     assert g.var(st, "aim") is not None
 
 
-def test_a_zone_variable_that_always_holds_a_zone_is_read_unchecked(tmp_path: Path) -> None:
-    text = HEAD.replace("var aim: zone = none", "var aim: zone = other") + PICK.format(
-        when="size(aim) < 5").replace("if aim == none { aim = pile }", "aim = pile")
-    p = tmp_path / "sure.cardgame"
-    p.write_text(text, encoding="utf-8")
-    # (a check names its variable: mine, an array that starts none, is checked)
-    assert "'an element of mine'" in compile_game(p).gen.source
-    assert "'aim'" not in compile_game(p).gen.source
-    # once a rule may set it to none, its reads as a zone are checked
-    p.write_text(text.replace("aim = pile", "aim = none"), encoding="utf-8")
-    assert "'aim'" in compile_game(p).gen.source
-
-
 def test_fuzz_reports_a_rule_error_at_the_read(tmp_path: Path) -> None:
     g = game(tmp_path, "size(aim) < 5", True)
     r = fuzz(g, examples=2, seed=1, database=None, write_replay=False)

@@ -664,8 +664,9 @@ class _Generator:
         zones by K, listed once a decision (the first time the loop is reached), and the
         loop over those whose K is X, in the array's order. Every condition is still
         tested on them; the zones left out are those where that condition is false, and
-        the conditions before it, which cannot fail nor draw from the step budget, are not
-        tested there (Klondike's `shift`: 7 columns for each face-up card, now the one or
+        the conditions before it, which cannot fail, are not tested there (a def they
+        call as a function draws a step from the budget: skipped, it leaves the budget
+        higher, never lower, as hoisting does) (Klondike's `shift`: 7 columns for each face-up card, now the one or
         two whose top takes it). X cannot fail, nor draw; K draws nothing and binds no
         variable, and where it fails for a zone (`_index`: the top of a zone that an
         earlier condition found empty) the loop goes over every zone, as written."""

@@ -471,6 +471,8 @@ class Machine:
                             # moves listed before less the chooser's (`_others_moves`)
                             s[PENDING] = pending
                             s[MOVES] += 1
+                            # (a round of every player lists the moves by chooser,
+                            # `for me in s[WHO]`, as Game.legal_moves does: one run each)
                             legal = (others_in_order(legal, m[0])
                                      if s[WHO] is players and type(legal) is list
                                      else self._others_moves(legal, m[0]))

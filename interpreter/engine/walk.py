@@ -113,9 +113,9 @@ class Walker:
         self.hidden_slots = tuple(g.zone_slot(z) for z in hidden_zones)
         self._checkers: dict[tuple[Any, ...], Check] = {}
         # the test of the last walk, and what it was written for (the game's invariants,
-        # as a list and as a tuple, and its score): a walk of a game whose rules did not
-        # change since reuses it without building `_checker`'s key
-        self._last: tuple[Any, ...] = (None, None, (), None, [])
+        # the generated module's tuple, and its score): a walk of a game whose rules did
+        # not change since reuses it without building `_checker`'s key
+        self._last: tuple[Any, ...] = (None, None, None, [])
         self.limit = g.limit
         # an open game may have no card a seat cannot see at a decision: not when the
         # rules turn cards, nor when choices are kept secret until all have chosen
@@ -203,12 +203,12 @@ class Walker:
         # (g.invariants and g._score, read from the namespace as they do)
         src, score = ns["INVARIANTS"], ns["score"]
         last = self._last
-        if src is last[0] and score is last[1] and tuple(src) == last[2]:
-            check, invariants = last[3], last[4]
+        if src is last[0] and score is last[1]:  # (a tuple: the same one, unchanged)
+            check, invariants = last[2], last[3]
         else:
             invariants = list(src)
             check = self._checker(invariants, score)
-            self._last = (src, score, tuple(src), check, invariants)
+            self._last = (src, score, check, invariants)
         sim = g._sim
         steps = g._steps
         kept = g._sim_kept

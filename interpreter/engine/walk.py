@@ -112,6 +112,11 @@ class Walker:
         self.players = tuple(range(1, g.players + 1))
         self.hidden_slots = tuple(g.zone_slot(z) for z in hidden_zones)
         self._checkers: dict[tuple[Any, ...], Check] = {}
+        # the test of the last walk, and what it was written for (the game's invariants,
+        # the generated module's tuple, and its score): a walk of a game whose rules did
+        # not change since reuses it without building `_checker`'s key
+        self._last: tuple[Any, ...] = (None, None, None, [])
+        self.limit = g.limit
         # an open game may have no card a seat cannot see at a decision: not when the
         # rules turn cards, nor when choices are kept secret until all have chosen
         self.may_be_open = not g.uses_faces and not g._sim
@@ -195,15 +200,21 @@ class Walker:
                 self._release(told)
                 told = None
         getrandbits = rng.getrandbits
-        invariants = g.invariants
-        score = g._score
-        check = self._checker(invariants, score)
+        # (g.invariants and g._score, read from the namespace as they do)
+        src, score = ns["INVARIANTS"], ns["score"]
+        last = self._last
+        if src is last[0] and score is last[1]:  # (a tuple: the same one, unchanged)
+            check, invariants = last[2], last[3]
+        else:
+            invariants = list(src)
+            check = self._checker(invariants, score)
+            self._last = (src, score, check, invariants)
         sim = g._sim
         steps = g._steps
         kept = g._sim_kept
-        simsteps = g._simsteps
+        simsteps = ns.get("SIMSTEP") or {}
         dedupe = self.dedupe
-        limit = g.limit
+        limit = self.limit
         max_moves = self.max_moves
         json_every = self.json_every
         hidden = self.hidden_slots
@@ -240,8 +251,9 @@ class Walker:
                 break
             pc = s[PC]
             decisions.add(pc)
-            movers: Sequence[int]
-            if pc in sim:
+            movers: Sequence[int] = ()  # (of a simultaneous choice: one decides otherwise)
+            simul = pc in sim
+            if simul:
                 done = {mv[0] for mv in s[PENDING] or ()}
                 movers = [p for p in s[WHO] if p not in done]
                 deciding = _players(legal)
@@ -250,8 +262,8 @@ class Walker:
                         f"{sorted(deciding)}, those to decide {movers}"
                     break
             else:
-                movers = (s[WHO],)
-                if legal[0][0] != s[WHO] or legal[-1][0] != s[WHO]:
+                who = s[WHO]
+                if legal[0][0] != who or legal[-1][0] != who:
                     w.found, w.message = "dead-end", "a legal move of a player who does " \
                         "not decide"
                     break
@@ -280,7 +292,7 @@ class Walker:
                 break
             # ---- the choice, as the full playthrough draws it
             options: Sequence[Move] = legal
-            if len(movers) > 1:
+            if simul and len(movers) > 1:
                 k = len(movers)
                 bits = k.bit_length()
                 j = getrandbits(bits)
@@ -307,7 +319,7 @@ class Walker:
                 told.shown = set()
                 told.logs = []
             try:
-                if pc in sim:
+                if simul:
                     pending = s[PENDING] + (m,)
                     if len(pending) < len(s[WHO]) and pc in kept:
                         s[PENDING] = pending
@@ -348,7 +360,8 @@ class Walker:
                         if why:
                             w.found, w.message = "leak", why
                             break
-                told.reshuffled = False
+                if told.reshuffled:
+                    told.reshuffled = False
         w.moves = n
         w.open = is_open
         w.final = tuple(s)
@@ -1047,7 +1060,6 @@ class Shadow:
             return self._alike(told, s)
         t = self.t
         shown, logs = told.shown, told.logs
-        place = told.place
         hidden = told.hidden_order
         # the cards the walk's step shows the seat are where the walk has them (mended:
         # x and the card y in its place here swapped; `place` and `_swap` inlined)
@@ -1117,12 +1129,12 @@ class Shadow:
                 if many:
                     if out is None:
                         out = list(m)
-                    out[i] = tuple(sorted(c if c in shown else _at(place, before, t, c)
+                    out[i] = tuple(sorted(c if c in shown else _at(told.place, before, t, c)
                                           for c in a))
                 elif a not in shown:  # (a card shown is in its place: mended above)
                     if out is None:
                         out = list(m)
-                    out[i] = _at(place, before, t, a)
+                    out[i] = _at(told.place, before, t, a)
             if out is not None:
                 mm = tuple(out)
         if mm not in self.legal:

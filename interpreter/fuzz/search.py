@@ -382,15 +382,23 @@ class Search:
         assert fast is not None
         cov = self.play.cov
         ratio = FAST_SHARE / (1 - FAST_SHARE)
-        while True:
-            full = time.perf_counter() - self.explore_t0 - cov.fast_seconds
-            if cov.fast_seconds >= ratio * full:
-                return
-            if self.budget.expired():
-                raise _Stop
-            w = fast.play_one()
-            if w.found is not None:
-                raise _Pending(w)
+        full = time.perf_counter() - self.explore_t0 - cov.fast_seconds
+        if cov.fast_seconds >= ratio * full:
+            return
+        # the walks' CPU time taken once for the batch (`play_one(cpu=False)`)
+        c0 = time.process_time()
+        try:
+            while True:
+                if self.budget.expired():
+                    raise _Stop
+                w = fast.play_one(cpu=False)
+                if w.found is not None:
+                    raise _Pending(w)
+                full = time.perf_counter() - self.explore_t0 - cov.fast_seconds
+                if cov.fast_seconds >= ratio * full:
+                    return
+        finally:
+            cov.fast_cpu += time.process_time() - c0
 
     def story_end(self) -> float:
         """When shrinking ends: the budget left, up to `shrink_seconds` after the first

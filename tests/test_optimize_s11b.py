@@ -12,7 +12,7 @@ from typing import Any
 from cardgame.interpreter.codegen import generate
 from cardgame.interpreter.engine import Game, Position, compile_game
 from cardgame.interpreter.lang import check, load
-from test_optimize import play_both
+from test_optimize import _both, play_both
 
 
 def _source(path: Path | str) -> str:
@@ -100,8 +100,7 @@ def test_a_shared_value_of_zones_alone_is_remembered(tmp_path: Path) -> None:
         assert "_remember" not in _section(src, move), move
     plain = generate(check(load(path), None, {}), optimize=False).source
     assert "_remember" not in plain
-    fast = compile_game(path)
-    slow = compile_game(path, optimize=False)
+    fast, slow = _both(path, 0, {})
     assert _legal(fast, 0, 0) == _legal(slow, 0, 0)
     # the same row, another counter (`low` lists nothing at 1), a card turned (`ups`
     # leaves it out): each listed as the plain code lists it, after the first
@@ -186,8 +185,7 @@ def test_the_innermost_loop_over_zones_goes_by_an_index_of_its_key(tmp_path: Pat
     assert "_index(" not in _section(src, "peek")
     plain = generate(check(load(path), None, {}), optimize=False).source
     assert "_index(" not in plain
-    fast = compile_game(path)
-    slow = compile_game(path, optimize=False)
+    fast, slow = _both(path, 0, {})
     play_both(fast, slow, seeds=tuple(range(24)))
 
 

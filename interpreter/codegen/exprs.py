@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -319,16 +319,7 @@ class Exprs:
 
         sure = {name for name, v in g.vars.items()
                 if v.dim is None and v.type == "zone" and zone(v.init)}
-        steps = [st for ex in g.examples for st in ex.steps if st.kind == "set"]
-        for n in list(g.nodes()) + steps:
-            target: A.Expr | None
-            value: A.Expr | None
-            if isinstance(n, A.Assign):
-                target, value = n.target, n.value
-            elif isinstance(n, A.ExStep):
-                target, value = n.target, n.expr
-            else:
-                continue
+        for target, value in self.assignments():
             if isinstance(target, A.Name) and target.name in sure and not zone(value):
                 sure.discard(target.name)
         self._sure_zones = frozenset(sure)
@@ -924,16 +915,7 @@ class Exprs:
         for name, v in g.vars.items():
             if v.dim is None and v.type == "player" and not v.optional:
                 given[name] = [v.init]
-        steps = [st for ex in g.examples for st in ex.steps if st.kind == "set"]
-        for n in list(g.nodes()) + steps:
-            target: A.Expr | None
-            value: A.Expr | None
-            if isinstance(n, A.Assign):
-                target, value = n.target, n.value if n.op == "=" else None
-            elif isinstance(n, A.ExStep):
-                target, value = n.target, n.expr
-            else:
-                continue
+        for target, value in self.assignments():
             if not isinstance(target, A.Name) or target.name not in given:
                 continue
             try:
@@ -958,6 +940,18 @@ class Exprs:
                     self._player_vars = self._player_vars - {name}
                     changed = True
         return self._player_vars
+
+    def assignments(self) -> Iterator[tuple[A.Expr | None, A.Expr | None]]:
+        """(target, value) of every assignment of the rules (value None for `+=`, `-=`)
+        and every `set` step of the examples: what a variable may be given."""
+        g = self.cx.g
+        for n in g.nodes():
+            if isinstance(n, A.Assign):
+                yield n.target, n.value if n.op == "=" else None
+        for ex in g.examples:
+            for st in ex.steps:
+                if st.kind == "set":
+                    yield st.target, st.expr
 
     def player_params(self, proc: A.ProcDecl) -> frozenset[str]:
         """Optimised code: the parameters of type player of a procedure that always hold a

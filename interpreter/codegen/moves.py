@@ -662,14 +662,15 @@ class _Generator:
         alone (`fits_column(c, b)`: `if b is empty then c.rank == K else c.rank == (top of
         b).rank - 1 and ...`: X = c.rank, K(b) = 13 or the top's rank less one): the
         zones by K, listed once a decision (the first time the loop is reached), and the
-        loop over those whose K is X, in the array's order. Every condition is still
-        tested on them; the zones left out are those where that condition is false, and
-        the conditions before it, which cannot fail, are not tested there (a def they
+        loop over those whose K is X, in the array's order (Klondike's `shift`: 7 columns
+        for each face-up card, now the one or two whose top takes it). Every condition is
+        still tested on them; the zones left out are those where that condition is false,
+        and the conditions before it, which cannot fail, are not tested there (a def they
         call as a function draws a step from the budget: skipped, it leaves the budget
-        higher, never lower, as hoisting does) (Klondike's `shift`: 7 columns for each face-up card, now the one or
-        two whose top takes it). X cannot fail, nor draw; K draws nothing and binds no
-        variable, and where it fails for a zone (`_index`: the top of a zone that an
-        earlier condition found empty) the loop goes over every zone, as written."""
+        higher, never lower, as hoisting does). X cannot fail, nor draw; K draws nothing
+        and binds no variable, and where it fails for a zone (`_index`: the top of a zone
+        that an earlier condition found empty) the loop goes over every zone, as
+        written."""
         cx = self.cx
         x = self.x
         conds = [c for c in self.conds[lvl + 1] if isinstance(c, A.Expr)]

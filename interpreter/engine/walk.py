@@ -200,8 +200,9 @@ class Walker:
                 self._release(told)
                 told = None
         getrandbits = rng.getrandbits
-        # (g.invariants and g._score, read from the namespace as they do)
-        src, score = ns["INVARIANTS"], ns["score"]
+        # (the namespace's tuple that g.invariants copies: the same object while the
+        # game's rules are the same)
+        src, score = ns["INVARIANTS"], g._score
         last = self._last
         if src is last[0] and score is last[1]:  # (a tuple: the same one, unchanged)
             check, invariants = last[2], last[3]
@@ -212,7 +213,7 @@ class Walker:
         sim = g._sim
         steps = g._steps
         kept = g._sim_kept
-        simsteps = ns.get("SIMSTEP") or {}
+        simsteps = g._simsteps
         dedupe = self.dedupe
         limit = self.limit
         max_moves = self.max_moves

@@ -177,15 +177,29 @@ class Game(Machine):
 
     def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
         legal = state._legal
-        if legal is not None and player is None:  # the loop of bots and search
+        if type(legal) is list and player is None:  # the loop of bots and search
             return legal
         if legal is None:
             self._ensure_settled(state)
             legal = state._legal
             assert legal is not None
+        if type(legal) is not list:  # sets of cards that `apply` left unlisted
+            legal = state._legal = list(legal)
         if player is None:
             return legal
         return [m for m in legal if m[0] == player]
+
+    def deciding(self, state: State) -> set[int]:
+        """The players who have a legal move in `state` (the first item of each), without
+        listing moves that `apply` left unlisted: the fuzzer's lookahead asks it of every
+        state it reaches, most of which it never plays on (a pass of 3 cards of 13 lists
+        286 moves)."""
+        legal = state._legal
+        if legal is None:
+            self._ensure_settled(state)
+            legal = state._legal
+            assert legal is not None
+        return _players(legal)
 
     def apply(self, state: State, move: Move) -> State:
         """Apply a legal move; an illegal one raises IllegalMove with the reason."""
@@ -207,7 +221,9 @@ class Game(Machine):
             legal = self._advance(s, move, before)  # may end the game: settled
         else:  # `_advance` inlined: the loop of bots and search runs this per move
             try:
-                legal = step(s, move)  # a list (`_plain_by_pc`)
+                # a list, or (`lazy_moves`) a SetMoves that `legal_moves` lists when
+                # asked: most states the fuzzer's lookahead reaches are never played on
+                legal = step(s, move)
             except CardgameError:
                 raise
             except Exception:
@@ -471,7 +487,10 @@ class Game(Machine):
     def check_invariants(self, state: State) -> list[str]:
         """Names of declared invariants that do not hold in this state."""
         s = list(raw_slots(state))
-        legal = self.legal_moves(state)
+        # (the moves as the state holds them, a SetMoves where `apply` left sets of cards
+        # unlisted: an invariant reads only their number, `no_moves` and `legal_count`)
+        self._ensure_settled(state)
+        legal = state._legal
         bad = []
         for name, fn in self.ns["INVARIANTS"]:
             try:
@@ -706,3 +725,17 @@ class Game(Machine):
 
 def _frozen(v: Any) -> Any:
     return tuple(_frozen(x) for x in v) if isinstance(v, (list, tuple)) else v
+
+
+def _players(legal: Sequence[Move]) -> set[int]:
+    """The players who have a move in `legal` (a list, or codegen's SetMoves, whose sets
+    of cards are not listed for this)."""
+    if type(legal) is list:
+        return {m[0] for m in legal}
+    out: set[int] = set()
+    for part in legal.parts:  # type: ignore[attr-defined]
+        if type(part) is list:
+            out.update(m[0] for m in part)
+        elif part[0]:
+            out.add(part[1][0])
+    return out

@@ -37,14 +37,6 @@ from ..lang import ast as A
 from .state import Move
 
 
-def _listing(step: Callable[..., Sequence[Move]]) -> Callable[..., list[Move]]:
-    """A step whose legal moves may be listed lazily (codegen's SetMoves), listing them."""
-    def listed(s: list[Any], m: Move) -> list[Move]:
-        legal = step(s, m)
-        return legal if type(legal) is list else list(legal)
-    return listed
-
-
 class _Translate:
     """`with _Translate(rule):` around a call into generated code. Our own errors pass
     unchanged, and so does GameOver (the `end` of a rule, which the caller handles);
@@ -187,11 +179,11 @@ class Machine:
         # the step of each decision whose move `Game.apply` plays with it (not a
         # simultaneous choice, and the code is optimised), by flow node (a list: its
         # lookup per move is the cheaper); where moves may be listed lazily (sets of
-        # cards), each step lists them
+        # cards), a step returns them unlisted (a SetMoves) and `Game.legal_moves` lists
+        # them when asked
         steps = self._steps or {}
-        self._plain_by_pc: list[Callable[..., list[Move]] | None] = [
-            None if pc not in steps or pc in self._sim
-            else _listing(steps[pc]) if gen.lazy_moves else steps[pc]
+        self._plain_by_pc: list[Callable[..., Sequence[Move]] | None] = [
+            None if pc not in steps or pc in self._sim else steps[pc]
             for pc in range(gen.end_node)]
         # the simultaneous decisions where, while the round goes on, the legal moves are
         # those listed before less the chooser's (see _others_moves)
@@ -342,17 +334,17 @@ class Machine:
         s[PC] = self._succ[pc]
         self._run(s)
 
-    def _advance(self, s: list[Any], m: Move, before: Sequence[Any]) -> list[Move]:
+    def _advance(self, s: list[Any], m: Move, before: Sequence[Any]) -> Sequence[Move]:
         """`_step` then `_settle` on `s`, a copy of the slots `before`, through the
-        generated fast step where it applies."""
+        generated fast step where it applies. Sets of cards may stay unlisted (a
+        SetMoves: `Game.legal_moves` lists them when asked)."""
         pc = s[PC]
         if pc in self._sim:
             self._step(s, m)
-            return self._settle(s)
+            return self._settle_lazily(s)
         try:
             steps = self._steps  # optimised code: the decision's own step
-            legal = steps[pc](s, m) if steps is not None else self._step_settle(s, m)
-            return legal if type(legal) is list else list(legal)
+            return steps[pc](s, m) if steps is not None else self._step_settle(s, m)
         except CardgameError:
             raise
         except Exception:

@@ -26,7 +26,8 @@ class State:
 
     def __init__(self, slots: tuple[Any, ...], legal: list[Move] | None = None) -> None:
         self.slots = slots
-        self._legal = legal
+        # (a SetMoves where `Game.apply` left sets of cards unlisted: see legal_moves)
+        self._legal: Sequence[Move] | None = legal
         # why the game is over, once known (a state built by hand is settled lazily)
         self._ended: Any = slots[ENDED] if legal is not None else None
         self._s: list[Any] | None = None
@@ -41,7 +42,9 @@ class State:
         return f"State(pc={self.slots[PC]}, moves={self.slots[MOVES]}, ended={self.slots[ENDED]!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuilt, (self.slots, self._legal, self._ended)
+        legal = self._legal  # (a SetMoves that `apply` left unlisted: listed)
+        return _rebuilt, (self.slots, legal if legal is None or type(legal) is list
+                          else list(legal), self._ended)
 
 
 def _rebuilt(slots: tuple[Any, ...], legal: list[Move] | None, ended: Any) -> State:

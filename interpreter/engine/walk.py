@@ -45,7 +45,7 @@ from typing import Any
 
 from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, shuffle_list
 from ..lang import ast as A
-from .game import Game
+from .game import Game, _players
 from .state import Move, State
 
 Dedupe = Callable[[list[Move]], list[Move]]
@@ -697,20 +697,6 @@ def _reads_legal(fn: Any) -> bool:
     code = fn.__code__
     return "_legal" in code.co_cellvars or any(
         i.argval == "_legal" for i in dis.get_instructions(fn) if i.opname.startswith("LOAD"))
-
-
-def _players(legal: Sequence[Move]) -> set[int]:
-    """The players who have a move in `legal` (a list, or codegen's SetMoves, whose sets
-    of cards are not listed for this)."""
-    if type(legal) is list:
-        return {m[0] for m in legal}
-    out: set[int] = set()
-    for part in legal.parts:  # type: ignore[attr-defined]
-        if type(part) is list:
-            out.update(m[0] for m in part)
-        elif part[0]:
-            out.add(part[1][0])
-    return out
 
 
 def _only(legal: Sequence[Move], p: int, movers: Sequence[int]) -> Sequence[Move]:

@@ -7,7 +7,6 @@ quarters of a full playthrough's time."""
 from __future__ import annotations
 
 import pickle
-import random
 from collections.abc import Iterator
 from typing import Any
 

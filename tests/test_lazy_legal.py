@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from cardgame.interpreter.codegen.runtime import SetMoves
-from cardgame.interpreter.engine import State, compile_game
+from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import IllegalMove
 from cardgame.interpreter.fuzz import Playthrough
 
@@ -46,7 +46,7 @@ def test_a_pass_applied_lists_nothing_until_asked(listings: list[int]) -> None:
     assert tuple(g.to_move(nxt)) == (2, 3, 4)
     assert listings[0] == 0
     # asked, the moves are the ones the same state lists when built afresh
-    fresh = State(tuple(nxt.slots))
+    fresh = g.from_json(g.to_json(nxt))
     assert g.legal_moves(nxt) == g.legal_moves(fresh) and len(g.legal_moves(nxt)) == 3 * 286
     assert type(g.legal_moves(nxt)) is list
     assert g.legal_moves(nxt, 3) == g.legal_moves(fresh, 3)
@@ -58,7 +58,7 @@ def test_an_unlisted_state_applies_pickles_and_refuses_as_a_listed_one() -> None
     st = g.new_state(2)
     for _ in range(3):  # three of the four passes: the last state's moves unlisted
         st = g.apply(st, g.legal_moves(st)[-1])
-    fresh = State(tuple(st.slots))
+    fresh = g.from_json(g.to_json(st))
     back = pickle.loads(pickle.dumps(st))
     assert back == st and g.legal_moves(back) == g.legal_moves(fresh)
     last = g.legal_moves(fresh)[5]

@@ -5,6 +5,7 @@ does not support is handed to attrs."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import pickle
 import re
@@ -141,3 +142,166 @@ def test_what_nodes_does_not_support_goes_to_attrs() -> None:
         class Bad:
             a: int = 0
             b: int
+
+
+# ------------------------------------------------- the other modules' attrs classes
+# The front end's, code generator's and engine's own records (Program, Frame, Local, the
+# flow graph's nodes, Event...) are built by nodes.py too, `define` as well as `frozen`:
+# attrs' per-class compile was most of the remaining import time of `cardgame check`.
+INTERPRETER = Path(A.__file__).resolve().parent.parent
+USERS = sorted(p for p in INTERPRETER.rglob("*.py")
+               if re.search(r"^    from \.+(lang)? import nodes as attrs$",
+                            p.read_text(encoding="utf-8"), re.M)
+               and p.name != "ast.py")
+
+
+def _by_attrs(path: Path) -> tuple[types.ModuleType, types.ModuleType]:
+    """(the module as imported, its declarations built by attrs itself)."""
+    rel = path.relative_to(INTERPRETER).with_suffix("").parts
+    name = ".".join(("cardgame.interpreter", *rel))
+    real = importlib.import_module(name)
+    src = path.read_text(encoding="utf-8")
+    mod = types.ModuleType(name + "_by_attrs")
+    mod.__package__ = name.rpartition(".")[0]
+    exec(compile(src.replace("if TYPE_CHECKING:\n    import attrs", "if True:\n    import attrs",
+                             1), str(path), "exec"), mod.__dict__)
+    return real, mod
+
+
+def _default(a: Any) -> Any:
+    d = a.default
+    if isinstance(d, attrs.Factory):  # type: ignore[arg-type]
+        return ("factory", getattr(d.factory, "__qualname__", repr(d.factory)), d.takes_self)
+    return repr(d)
+
+
+def _rows(cls: type) -> list[Any]:
+    return [(a.name, _default(a), a.eq, a.repr, a.kw_only, a.alias, a.inherited, a.init,
+             a.type, a.hash, a.order) for a in attrs.fields(cls)]
+
+
+def _repr(x: Any) -> str:
+    return re.sub(r" at 0x[0-9a-f]+", "", repr(x)).replace("_by_attrs", "")
+
+
+def _values(x: Any) -> list[str]:
+    return [_repr(getattr(x, a.name)) for a in attrs.fields(type(x))]
+
+
+def _classes(mod: types.ModuleType) -> list[str]:
+    return sorted(n for n, c in vars(mod).items()
+                  if isinstance(c, type) and attrs.has(c) and c.__module__ == mod.__name__)
+
+
+def test_the_records_of_every_layer_are_built_by_nodes() -> None:
+    assert len(USERS) >= 15
+    count = 0
+    for path in USERS:
+        real, _ = _by_attrs(path)
+        for name in _classes(real):
+            assert "_nodes_spec" in getattr(real, name).__dict__, f"{path.name}: {name}"
+            count += 1
+    assert count >= 35
+
+
+@pytest.mark.parametrize("path", USERS, ids=lambda p: p.name)
+def test_each_record_is_what_attrs_would_build(path: Path) -> None:
+    real, ref_mod = _by_attrs(path)
+    names = _classes(real)
+    assert names == _classes(ref_mod)
+    for name in names:
+        cls, ref = getattr(real, name), getattr(ref_mod, name)
+        assert [b.__name__ for b in cls.__mro__] == [b.__name__ for b in ref.__mro__], name
+        assert _rows(cls) == _rows(ref), name
+        assert _sig(nodes._compile_init(cls)) == _sig(ref.__init__), name
+        assert cls.__match_args__ == ref.__match_args__, name
+        assert cls.__slots__ == ref.__slots__, name
+        assert cls.__doc__ == ref.__doc__, name
+        assert (cls.__hash__ is None) == (ref.__hash__ is None), name
+        args = {a.alias: 7 for a in attrs.fields(ref) if a.default is attrs.NOTHING}
+        x, y = cls(**args), ref(**args)
+        assert _repr(x) == _repr(y), name
+        back = pickle.loads(pickle.dumps(x))  # (a NodeTable compares by identity)
+        assert _values(back) == _values(x), name
+        assert attrs.evolve(x) == x, name
+        if not attrs.fields(cls):
+            continue
+        first = attrs.fields(cls)[0].name
+        if cls.__hash__ is not None:  # frozen: hashable when its values are
+            try:
+                hash(y)
+            except TypeError:  # a dict field (Constants)
+                with pytest.raises(TypeError):
+                    hash(x)
+            else:
+                assert hash(x) == hash(cls(**args))
+            with pytest.raises(FrozenInstanceError):
+                setattr(x, first, 8)
+        else:
+            with pytest.raises(TypeError):
+                hash(x)
+            setattr(x, first, 8)
+            setattr(y, first, 8)
+            assert getattr(x, first) == 8 and _repr(x) == _repr(y)
+            assert (x == cls(**args)) == (y == ref(**args))
+
+
+def test_define_builds_mutable_records() -> None:
+    @nodes.define
+    class Rec:
+        a: int
+        b: list[int] = nodes.Factory(list)
+        c: dict[str, int] = nodes.field(factory=dict, repr=False)
+        d: str = nodes.field(default="x", eq=False)
+
+    assert "_nodes_spec" in Rec.__dict__ and Rec.__hash__ is None
+    r = Rec(1)
+    assert r.b == [] and r.b is not Rec(1).b and r.c == {} and repr(r) == "Rec(a=1, b=[], d='x')"
+    r.a = 2
+    r.b.append(3)
+    assert r == Rec(2, [3], d="y") and r != Rec(2) and not hasattr(r, "__dict__")
+    with pytest.raises(TypeError):
+        hash(r)
+    with pytest.raises(AttributeError):
+        r.e = 1  # type: ignore[attr-defined]  # slotted
+    assert attrs.evolve(r, a=5) == Rec(5, [3]) and attrs.evolve(r, a=5).b is r.b
+
+    @nodes.define
+    class Sub(Rec):
+        e: int = 0
+
+    assert "_nodes_spec" in Sub.__dict__ and Sub(1, e=2) == Sub(1, [], {}, "z", 2)
+    assert repr(Sub(1)) == "Sub(a=1, b=[], d='x', e=0)"
+
+
+def test_what_define_does_not_support_goes_to_attrs() -> None:
+    @nodes.define
+    class Base:
+        a: int = 0
+
+        def f(self) -> int:
+            return self.a
+
+    @nodes.define
+    class Super(Base):  # zero-argument super(): attrs rewrites the class cell
+        def f(self) -> int:
+            return super().f() + 1
+
+    @nodes.define
+    class Own:  # a method of its own that attrs would keep
+        a: int = 0
+
+        def __repr__(self) -> str:
+            return "mine"
+
+    @nodes.frozen
+    class Frozen:
+        a: int = 0
+
+    @nodes.define
+    class Thawed(Frozen):  # another mutability than its base's
+        b: int = 0
+
+    assert "_nodes_spec" not in Super.__dict__ and Super(2).f() == 3
+    assert "_nodes_spec" not in Own.__dict__ and repr(Own()) == "mine" and Own() == Own()
+    assert "_nodes_spec" not in Thawed.__dict__

@@ -17,8 +17,12 @@ from __future__ import annotations
 import importlib.resources
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from . import nodes as attrs
 
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A

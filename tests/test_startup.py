@@ -317,3 +317,29 @@ def test_with_a_warm_cache_nothing_is_parsed(tmp_path: Path, argv: list[str]) ->
     assert warm["code"] == 0
     assert not [m for m in warm["modules"] if m == "lark" or m.startswith("lark.")
                 or m.endswith((".builder", ".parser"))]
+
+
+@pytest.mark.parametrize("argv", [["list"], ["check", CALCULATION]])
+def test_a_warm_command_imports_no_reader_of_files_it_does_not_write(tmp_path: Path,
+                                                                     argv: list[str]) -> None:
+    """With the caches warm: the package's folders found without importlib.resources'
+    readers (zipfile), no temporary-file module (cache writes only), no difflib (hints on
+    an error only). A few milliseconds each, on every short command."""
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    run_py(IMPORTS, env, *argv)
+    warm = json.loads(run_py(IMPORTS, env, *argv).stdout)
+    assert warm["code"] == 0
+    loaded = set(warm["modules"])
+    assert not loaded & {"importlib.resources", "zipfile", "tempfile", "difflib"}
+
+
+def test_the_package_folders_are_where_importlib_resources_finds_them() -> None:
+    import importlib.resources
+
+    from cardgame.interpreter.lang import bundled_dir
+    from cardgame.interpreter.lang.module_cache import package_dir
+
+    for package in ("cardgame.games", "cardgame.grammar"):
+        assert package_dir(package) == Path(str(importlib.resources.files(package)))
+    assert bundled_dir() == package_dir("cardgame.games")
+    assert (bundled_dir() / "calculation.cardgame").is_file()

@@ -5,15 +5,15 @@ fuzz, repl) and prints the report it returns. Nothing imports this module. The p
 bar (tqdm) lives here: the packages below report progress through a callback.
 
 Start-up time matters (`cardgame list` and `check` aim at 0.15 s): each command imports
-what it needs inside its function, and building the argument parser imports nothing
-heavy (the bot names are looked up only when a bot option is used or help is shown).
+what it needs inside its function (json too), and building the argument parser imports
+nothing heavy (the bot names are looked up only when a bot option is used or help is
+shown).
 tests/test_startup.py checks that `list` imports no plotting, REPL or fuzzing library.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import sys
@@ -84,6 +84,8 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
 
 # ---------------------------------------------------------------------- list
 def cmd_list(args: argparse.Namespace) -> int:
+    import json
+
     from .lang import bundled_catalog
 
     rows = bundled_catalog()  # kept in the user's cache directory (lang/catalog.py)
@@ -196,6 +198,8 @@ def _bots(values: list[str] | None) -> list[str] | None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    import json
+
     from .analysis import make_runner, simulate, simulation_json, simulation_text
 
     seed = args.seed if args.seed is not None else random.randrange(2**31)
@@ -226,6 +230,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _write_records(path: str, sim: Any) -> None:
+    import json
+
     try:
         with open(path, "w", encoding="utf-8") as f:
             for r in sim.records:
@@ -235,6 +241,8 @@ def _write_records(path: str, sim: Any) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    import json
+
     from .analysis import compare, comparison_json, comparison_text, make_runner, side
 
     seed = args.seed if args.seed is not None else random.randrange(2**31)
@@ -308,6 +316,8 @@ def cmd_test(args: argparse.Namespace) -> int:
     bad = any(not o.ok for _, outcomes in runs for o in outcomes)
     return 1 if bad or not any(outcomes for _, outcomes in runs) else 0
 def cmd_mutate(args: argparse.Namespace) -> int:
+    import json
+
     from .analysis import make_runner, mutate, mutation_json, mutation_text
 
     bar = _Bar(args, "mutate", " mutants")

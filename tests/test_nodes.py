@@ -69,6 +69,9 @@ def test_a_node_class_is_what_attrs_would_build(name: str) -> None:
     assert cls.__doc__ == ref.__doc__
     x, y = _sample(A, cls), _sample(BY_ATTRS, ref)
     assert repr(x) == repr(y)
+    z = cls.__new__(cls)
+    nodes._compile_init(cls)(z, **{a.alias: getattr(x, a.name) for a in attrs.fields(cls)})
+    assert z == x and _values(z) == _values(x)  # (spans and all)
     assert pickle.loads(pickle.dumps(x)) == x
     assert attrs.evolve(x) == x
     with pytest.raises(FrozenInstanceError):
@@ -221,6 +224,9 @@ def test_each_record_is_what_attrs_would_build(path: Path) -> None:
         args = {a.alias: 7 for a in attrs.fields(ref) if a.default is attrs.NOTHING}
         x, y = cls(**args), ref(**args)
         assert _repr(x) == _repr(y), name
+        z = cls.__new__(cls)
+        nodes._compile_init(cls)(z, **args)  # what the first calls bound, compiled
+        assert _values(z) == _values(x), name
         back = pickle.loads(pickle.dumps(x))  # (a NodeTable compares by identity)
         assert _values(back) == _values(x), name
         assert attrs.evolve(x) == x, name
@@ -305,3 +311,58 @@ def test_what_define_does_not_support_goes_to_attrs() -> None:
     assert "_nodes_spec" not in Super.__dict__ and Super(2).f() == 3
     assert "_nodes_spec" not in Own.__dict__ and repr(Own()) == "mine" and Own() == Own()
     assert "_nodes_spec" not in Thawed.__dict__
+
+
+def _fresh() -> Any:
+    @nodes.define
+    class Rec:
+        a: int
+        b: list[int] = nodes.Factory(list)
+        c: Any = nodes.field(default=None, repr=False)
+        d: str = nodes.field(default="x", kw_only=True)
+        _e: int = 5
+
+    return Rec
+
+
+def test_the_first_constructions_bind_in_python_then_init_is_compiled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled: list[str] = []
+    real_compile = nodes._compile_init
+
+    def spy(cls: type) -> Any:
+        compiled.append(cls.__name__)
+        return real_compile(cls)
+
+    monkeypatch.setattr(nodes, "_compile_init", spy)
+    Rec = _fresh()
+    lazy = Rec.__dict__["__init__"]
+    made = [Rec(1), Rec(a=2, e=3), Rec(1, [7], d="y"), Rec(1, attrs.NOTHING, attrs.NOTHING)]
+    assert compiled == [] and Rec.__dict__["__init__"] is lazy  # made a few times: no compile
+
+    def by_compiled(*args: Any, **kw: Any) -> Any:
+        obj = Rec.__new__(Rec)
+        real_compile(Rec)(obj, *args, **kw)
+        return obj
+
+    for x, (args, kw) in zip(made, [((1,), {}), ((), {"a": 2, "e": 3}), ((1, [7]), {"d": "y"}),
+                                    ((1, attrs.NOTHING, attrs.NOTHING), {})], strict=True):
+        y = by_compiled(*args, **kw)
+        assert (x.a, x.b, x.c, x.d, x._e) == (y.a, y.b, y.c, y.d, y._e)
+    assert made[0].b is not made[1].b and made[3].b == [] and made[3].c is attrs.NOTHING
+    for _ in range(nodes._WARM):
+        Rec(0)
+    assert compiled == ["Rec"] and Rec.__dict__["__init__"] is not lazy
+    assert Rec(4).a == 4 and compiled == ["Rec"]
+
+
+@pytest.mark.parametrize("args,kw", [((), {}), ((1, 2, 3, 4, 5), {}), ((1,), {"a": 1}),
+                                     ((1,), {"f": 1}), ((1,), {"_e": 1}), ((1, 2, 3), {"d": 1, "x": 2})])
+def test_a_call_the_binding_refuses_raises_as_the_compiled_init(args: tuple[Any, ...],
+                                                                kw: dict[str, Any]) -> None:
+    Rec = _fresh()
+    with pytest.raises(TypeError) as compiled:
+        nodes._compile_init(Rec)(Rec.__new__(Rec), *args, **kw)
+    with pytest.raises(TypeError) as first:
+        Rec(*args, **kw)
+    assert str(first.value) == str(compiled.value)

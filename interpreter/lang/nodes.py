@@ -12,9 +12,10 @@ the constructors), and a class costs a few microseconds:
   of the class's fields, with attrs' semantics (same class only; fields with `eq=False`
   or `repr=False` left out; the hash salted by the class; a `define` class is mutable,
   so unhashable, and its `__init__` assigns plainly);
-- `__init__` is written and compiled as attrs writes it, but on the class's first
-  construction only: a command that loads its files' ASTs from the cache (unpickling
-  calls no `__init__`) compiles none;
+- `__init__` is written and compiled as attrs writes it, but only once the class was
+  constructed a few times (the first calls bind their arguments in Python): a command
+  that loads its files' ASTs from the cache (unpickling calls no `__init__`) compiles
+  none, and the records made once per command (the Program, the flow graph) none;
 - `__attrs_attrs__` holds real `attrs.Attribute`s, so that `attrs.fields`, `attrs.has`
   and `attrs.evolve` work on them as before; setting an attribute of a frozen one raises
   attrs' `FrozenInstanceError`; pickles are a class and a tuple of field values.
@@ -268,10 +269,42 @@ def _make_setstate(names: tuple[str, ...]) -> Callable[[Any, Any], None]:
     return __setstate__
 
 
+# Constructions of a class that bind their arguments in Python before its `__init__` is
+# compiled (about 0.1 ms a class): a short command makes most records a few times only
+# (the Program, the deck, the flow graph), the code generator's Frames and Locals hundreds.
+_WARM = 24
+
+
 def _lazy_init(cls: type) -> Callable[..., None]:
-    """cls's `__init__` that, on its first call, compiles the real one (as attrs writes
-    it) and puts it in its place."""
+    """cls's `__init__`: its first _WARM calls bind their arguments here, then it compiles
+    the real one (as attrs writes it) and puts it in its place. A call this binding does
+    not take as is (a missing or unknown argument, one given twice, too many) goes to the
+    compiled one at once, which raises as attrs' does."""
+    fields = [(name, name.lstrip("_"), spec) for name, _, spec in cls.__dict__["_nodes_spec"]]
+    positional = [alias for _, alias, spec in fields if not spec.kw_only]
+    aliases = frozenset(alias for _, alias, _ in fields)
+    required = frozenset(alias for _, alias, spec in fields
+                         if spec.default is _MISSING and spec.factory is None)
+    put = _SETATTR if cls.__dict__["_nodes_frozen"] else setattr
+    calls = 0
+
     def __init__(self: Any, *args: Any, **kw: Any) -> None:
+        nonlocal calls
+        calls += 1
+        if calls <= _WARM and len(args) <= len(positional) and aliases.issuperset(kw):
+            given = dict(zip(positional, args, strict=False))  # (fewer args: the rest named or defaulted)
+            if given.keys().isdisjoint(kw):
+                given.update(kw)
+                if required.issubset(given):
+                    for name, alias, spec in fields:
+                        v = given.get(alias, _MISSING)
+                        if v is _MISSING:  # (as compiled: NOTHING given calls a factory)
+                            if spec.factory is not None:
+                                v = spec.factory()
+                            elif alias not in given:
+                                v = spec.default
+                        put(self, name, v)
+                    return
         real = _compile_init(cls)
         type.__setattr__(cls, "__init__", real)
         real(self, *args, **kw)

@@ -366,3 +366,27 @@ def test_a_call_the_binding_refuses_raises_as_the_compiled_init(args: tuple[Any,
     with pytest.raises(TypeError) as first:
         Rec(*args, **kw)
     assert str(first.value) == str(compiled.value)
+
+
+def test_the_attrs_fields_are_made_when_first_read() -> None:
+    @nodes.frozen
+    class P:
+        a: int = 0
+        b: str = nodes.field(default="", eq=False)
+
+    @nodes.frozen
+    class Q(P):
+        c: int = 1
+
+    assert isinstance(P.__dict__["__attrs_attrs__"], nodes._Fields)  # not made yet
+
+    class Plain(Q):  # not an attrs class: reads its bases' fields
+        pass
+
+    assert [(f.name, f.eq, f.inherited) for f in attrs.fields(Plain)] == [
+        ("a", True, True), ("b", False, True), ("c", True, False)]
+    assert type(Q.__dict__["__attrs_attrs__"]) is tuple  # made once, kept in its place
+    assert isinstance(P.__dict__["__attrs_attrs__"], nodes._Fields)
+    assert [f.name for f in attrs.fields(P)] == ["a", "b"] and attrs.has(P)
+    assert P(1).__attrs_attrs__ is attrs.fields(P)
+    assert attrs.evolve(Q(1, "x", 2), c=3) == Q(1, "y", 3)

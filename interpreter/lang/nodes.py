@@ -16,8 +16,8 @@ the constructors), and a class costs a few microseconds:
   constructed a few times (the first calls bind their arguments in Python): a command
   that loads its files' ASTs from the cache (unpickling calls no `__init__`) compiles
   none, and the records made once per command (the Program, the flow graph) none;
-- `__attrs_attrs__` holds real `attrs.Attribute`s, so that `attrs.fields`, `attrs.has`
-  and `attrs.evolve` work on them as before; setting an attribute of a frozen one raises
+- `__attrs_attrs__` holds real `attrs.Attribute`s (made when first read), so that
+  `attrs.fields`, `attrs.has` and `attrs.evolve` work on them as before; setting an attribute of a frozen one raises
   attrs' `FrozenInstanceError`; pickles are a class and a tuple of field values.
 
 A declaration this module does not support (a validator, a converter, `super()` in a
@@ -89,9 +89,9 @@ def _frozen_error(self: Any, *args: Any) -> None:
 
 # Methods attrs writes or, when the class writes its own, keeps (auto_detect): such a
 # class is left to attrs.
-_OWN_METHODS = ("__init__", "__eq__", "__ne__", "__hash__", "__repr__", "__getstate__",
-                "__setstate__", "__setattr__", "__delattr__", "__lt__", "__le__", "__gt__",
-                "__ge__", "__attrs_pre_init__", "__attrs_post_init__", "__attrs_init__")
+_OWN_METHODS = frozenset(("__init__", "__eq__", "__ne__", "__hash__", "__repr__", "__getstate__",
+                          "__setstate__", "__setattr__", "__delattr__", "__lt__", "__le__", "__gt__",
+                          "__ge__", "__attrs_pre_init__", "__attrs_post_init__", "__attrs_init__"))
 
 
 def _own_fields(cls: type, is_frozen: bool) -> list[tuple[str, Any, _Field]] | None:
@@ -113,7 +113,7 @@ def _own_fields(cls: type, is_frozen: bool) -> list[tuple[str, Any, _Field]] | N
         else:
             spec = _Field(v, None, True, True, False)
         out.append((name, ann, spec))
-    if any(m in d for m in _OWN_METHODS):
+    if not d.keys().isdisjoint(_OWN_METHODS):
         return None
     for v in d.values():
         closure = getattr(v, "__closure__", None) or getattr(getattr(v, "fget", None), "__closure__", None)
@@ -167,6 +167,25 @@ def _attribute(name: str, ann: Any, f: _Field, inherited: bool) -> Any:
                 kw_only=f.kw_only, eq=f.eq, alias=name.lstrip("_"))
 
 
+class _Fields:
+    """A class's `__attrs_attrs__`, made when first read (by attrs.fields, attrs.evolve,
+    attrs.has, or attrs building a subclass) and then stored in its place: an
+    `attrs.Attribute` costs a few microseconds, a millisecond over the AST's classes, and
+    most commands read the fields of a few classes only."""
+
+    __slots__ = ("specs", "own")
+
+    def __init__(self, specs: tuple[tuple[str, Any, _Field], ...], own: frozenset[str]) -> None:
+        self.specs = specs
+        self.own = own
+
+    def __get__(self, obj: Any, owner: type | None = None) -> tuple[Any, ...]:
+        fields = tuple(_attribute(n, a, s, n not in self.own) for n, a, s in self.specs)
+        holder = next(c for c in (owner or type(obj)).__mro__ if c.__dict__.get("__attrs_attrs__") is self)
+        type.__setattr__(holder, "__attrs_attrs__", fields)
+        return fields
+
+
 def _build(cls: type, own: list[tuple[str, Any, _Field]], is_frozen: bool) -> type:
     inherited: list[tuple[str, Any, _Field]] = []
     seen = {name for name, _, _ in own}
@@ -197,7 +216,7 @@ def _build(cls: type, own: list[tuple[str, Any, _Field]], is_frozen: bool) -> ty
     cd["__qualname__"] = cls.__qualname__
     cd["_nodes_spec"] = tuple(specs)
     cd["_nodes_frozen"] = is_frozen
-    cd["__attrs_attrs__"] = tuple(_attribute(n, a, s, n not in own_names) for n, a, s in specs)
+    cd["__attrs_attrs__"] = _Fields(tuple(specs), frozenset(own_names))
     cd["__match_args__"] = tuple(n for n, _, s in specs if not s.kw_only)
 
     eq_get = _getter(tuple(n for n, _, s in specs if s.eq))

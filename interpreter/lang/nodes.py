@@ -17,8 +17,9 @@ the constructors), and a class costs a few microseconds:
   that loads its files' ASTs from the cache (unpickling calls no `__init__`) compiles
   none, and the records made once per command (the Program, the flow graph) none;
 - `__attrs_attrs__` holds real `attrs.Attribute`s (made when first read), so that
-  `attrs.fields`, `attrs.has` and `attrs.evolve` work on them as before; setting an attribute of a frozen one raises
-  attrs' `FrozenInstanceError`; pickles are a class and a tuple of field values.
+  `attrs.fields`, `attrs.has` and `attrs.evolve` work on them as before; setting an
+  attribute of a frozen one raises attrs' `FrozenInstanceError`; pickles are a class and
+  a tuple of field values.
 
 A declaration this module does not support (a validator, a converter, `super()` in a
 method, a method attrs would write but the class writes itself, decorator arguments, a
@@ -181,7 +182,8 @@ class _Fields:
 
     def __get__(self, obj: Any, owner: type | None = None) -> tuple[Any, ...]:
         fields = tuple(_attribute(n, a, s, n not in self.own) for n, a, s in self.specs)
-        holder = next(c for c in (owner or type(obj)).__mro__ if c.__dict__.get("__attrs_attrs__") is self)
+        holder = next(c for c in (owner or type(obj)).__mro__
+                      if c.__dict__.get("__attrs_attrs__") is self)
         type.__setattr__(holder, "__attrs_attrs__", fields)
         return fields
 
@@ -311,7 +313,8 @@ def _lazy_init(cls: type) -> Callable[..., None]:
         nonlocal calls
         calls += 1
         if calls <= _WARM and len(args) <= len(positional) and aliases.issuperset(kw):
-            given = dict(zip(positional, args, strict=False))  # (fewer args: the rest named or defaulted)
+            # (fewer positional arguments than fields: the rest are named or defaulted)
+            given = dict(zip(positional, args, strict=False))
             if given.keys().isdisjoint(kw):
                 given.update(kw)
                 if required.issubset(given):

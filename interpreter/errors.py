@@ -10,7 +10,6 @@ A diagnostic prints as
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 import attrs
@@ -123,6 +122,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
         # bounded work: only names of about the same length, and not too many of them
         names = {c for c in names if abs(len(c) - len(name)) <= 2}
         names = set(sorted(names)[:MAX_HINT_CANDIDATES])
+    import difflib  # (on an error only: not a cost of every command's start-up)
+
     close = difflib.get_close_matches(name, sorted(names), n=3, cutoff=0.6)
     if not close:
         return ""

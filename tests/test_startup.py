@@ -15,6 +15,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import lark
 import pytest
@@ -200,11 +201,13 @@ def test_nothing_is_written_outside_the_cache_dir(tmp_path: Path, argv: list[str
 HEAVY = ("matplotlib", "hypothesis", "prompt_toolkit", "tqdm", "dask", "distributed",
          "numpy", "importlib.metadata")
 IMPORTS = """
-import io, json, sys, contextlib
+import io, sys, contextlib
 from cardgame.interpreter.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)  # (before json, which the probe imports to answer)
+import json
+print(json.dumps({"code": code, "modules": modules}))
 """
 
 
@@ -317,3 +320,55 @@ def test_with_a_warm_cache_nothing_is_parsed(tmp_path: Path, argv: list[str]) ->
     assert warm["code"] == 0
     assert not [m for m in warm["modules"] if m == "lark" or m.startswith("lark.")
                 or m.endswith((".builder", ".parser"))]
+
+
+@pytest.mark.parametrize("argv,also", [(["list"], set()), (["check", CALCULATION], {"json"})])
+def test_a_warm_command_imports_no_reader_of_files_it_does_not_write(
+        tmp_path: Path, argv: list[str], also: set[str]) -> None:
+    """With the caches warm: the package's folders found without importlib.resources'
+    readers (zipfile), no temporary-file module (cache writes only), no difflib (hints on
+    an error only), and `check` no json (the catalog's and saved states' format). About a
+    millisecond each, on every short command."""
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    run_py(IMPORTS, env, *argv)
+    warm = json.loads(run_py(IMPORTS, env, *argv).stdout)
+    assert warm["code"] == 0
+    loaded = set(warm["modules"])
+    assert not loaded & {"importlib.resources", "zipfile", "tempfile", "difflib", *also}
+
+
+def test_the_package_folders_are_where_importlib_resources_finds_them() -> None:
+    import importlib.resources
+
+    from cardgame.interpreter.lang import bundled_dir
+    from cardgame.interpreter.lang.module_cache import package_dir
+
+    for package in ("cardgame.games", "cardgame.grammar"):
+        assert package_dir(package) == Path(str(importlib.resources.files(package)))
+    assert bundled_dir() == package_dir("cardgame.games")
+    assert (bundled_dir() / "calculation.cardgame").is_file()
+
+
+def _commands(p: Any) -> dict[str, Any]:
+    return dict(p._subparsers._group_actions[0].choices)
+
+
+def test_a_command_line_builds_the_parser_of_its_command_only() -> None:
+    from cardgame.interpreter.cli import _parser_for, build_parser
+
+    whole = build_parser()
+    names = list(_commands(whole))
+    assert len(names) >= 9 and "check" in names
+    for name in names:
+        one = _parser_for([name, "x"])
+        assert list(_commands(one)) == [name]
+        # the same arguments, defaults, help and usage as in the whole parser
+        assert _commands(one)[name].format_help() == _commands(whole)[name].format_help()
+        mine, theirs = _commands(one)[name], _commands(whole)[name]
+        assert mine._defaults == theirs._defaults
+        assert [a.option_strings for a in mine._actions] == [a.option_strings for a in theirs._actions]
+    for argv in ([], ["--version"], ["-h"], ["chek", "x"]):  # no command named: the whole one
+        assert list(_commands(_parser_for(argv))) == names
+    args = _parser_for(["check", "--players", "2", "a.cardgame"]).parse_args(
+        ["check", "--players", "2", "a.cardgame"])
+    assert args == whole.parse_args(["check", "--players", "2", "a.cardgame"])

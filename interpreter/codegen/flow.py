@@ -11,8 +11,12 @@ emitted functions all read the graph, never the emitted text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from ..lang import nodes as attrs
 
 from ..errors import Diagnostic
 from ..lang import ast as A

@@ -15,7 +15,12 @@ The state is a flat list of slots while a step runs (a tuple between steps):
 
 from __future__ import annotations
 
-import attrs
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from ..lang import nodes as attrs
 
 from ..lang import Checked
 

@@ -24,9 +24,12 @@ and folding of constants the checker folds (a constant index, range or divisor).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from ..lang import nodes as attrs
 
 from ..cards import SUITS
 from ..lang import Checked

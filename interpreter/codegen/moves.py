@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from math import prod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from ..lang import nodes as attrs
 
 from ..lang import BUILTINS, elem
 from ..lang import ast as A

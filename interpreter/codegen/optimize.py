@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from ..lang import nodes as attrs
 
 from ..lang import ast as A
 from .context import Ctx
@@ -1516,7 +1519,7 @@ class _Hoist(Hoist):
     outer: _Hoist | None = None  # (that loop's, in the body of another such loop)
 
     def read(self, level: int | None) -> None:
-        super().read(level)
+        Hoist.read(self, level)  # (not super(): its class cell would leave it to attrs)
         if level is not None:
             # a fact of an expression (INNER + d: stated while d quantifiers or defs were
             # being lowered) is inside those d: they may still move, with the test that

@@ -21,7 +21,10 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from ..lang import nodes as attrs
 
 from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated
 from ..errors import CardgameError, IllegalMove, Span

@@ -7,7 +7,6 @@ Only the engine reads `State.slots`: every other layer asks `Game` (or `Position
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -113,6 +112,8 @@ def position_key(state: State) -> tuple[Any, ...]:
 # ---------------------------------------------------------------------- JSON
 def to_json(state: State, header: dict[str, Any]) -> str:
     """The state as JSON: the game's identity (`header`) and the slots."""
+    import json  # (here: `cardgame check` compiles a game without importing json)
+
     return json.dumps({"format": "cardgame-state", "version": 1, **header,
                        "slots": jsonable(state.slots)})
 
@@ -121,6 +122,8 @@ def from_json(text: str, name: str, players: int, nslots: int, zone_slots: Seque
               ncards: int) -> State:
     """A state saved by `to_json` for this game (its name, players and layout), checked:
     every zone holds cards of the deck and every card is in exactly one zone."""
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:

@@ -11,7 +11,7 @@ names from `cardgame.interpreter.lang`, not from its modules.
 
 from typing import Any
 
-from . import ast, types
+from . import ast, nodes, types
 from .ast import walk_stmts
 from .builtins import BUILTINS, Builtin
 from .catalog import bundled_catalog
@@ -24,7 +24,7 @@ from .types import elem
 
 __all__ = ["BUILTINS", "Builtin", "effective_settings", "Checked", "Loaded", "MissingEntry", "NodeTable", "Program",
            "Ref", "TableSpec", "ast", "bundled_catalog", "bundled_dir", "bundled_names", "check", "const_int", "elem",
-           "lark_parser", "load", "parse", "resolve_game", "types", "walk_stmts"]
+           "lark_parser", "load", "nodes", "parse", "resolve_game", "types", "walk_stmts"]
 
 
 def __getattr__(name: str) -> Any:

@@ -24,8 +24,12 @@ How each built-in is lowered to Python belongs to the code generator, keyed by n
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from . import nodes as attrs
 
 from . import ast as A
 from .types import compatible, elem, is_list

@@ -10,7 +10,6 @@ a pickle; every cache failure falls back to checking the games.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import IO, Any
 
@@ -56,10 +55,14 @@ def _catalog(names: list[str]) -> list[dict[str, Any]]:
 
 
 def _save(rows: list[dict[str, Any]], f: IO[bytes]) -> None:
+    import json  # (here: `cardgame check` imports this package, and needs no json)
+
     f.write(json.dumps(rows).encode("utf-8"))
 
 
 def _load(f: IO[bytes]) -> list[dict[str, Any]]:
+    import json
+
     rows = json.loads(f.read().decode("utf-8"))
     if not isinstance(rows, list):
         raise TypeError("not a catalog")

@@ -3,9 +3,12 @@ the declarations alone (no checker state), so the checked program can carry it."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from . import nodes as attrs
 
 from ..errors import Diagnostic
 from . import ast as A

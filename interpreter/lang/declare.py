@@ -4,9 +4,12 @@ values, the named constants, the zones and the variables (with their index domai
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from . import nodes as attrs
 
 from ..cards import COLORS, SUITS
 from ..errors import Diagnostic, Span, did_you_mean

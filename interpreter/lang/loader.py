@@ -14,15 +14,18 @@ by declaring it, or drops it with `remove`. A prelude neither extends nor uses a
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from . import nodes as attrs
 
 from ..errors import Diagnostic, did_you_mean
 from . import ast as A
-from .module_cache import cached_module
+from .module_cache import cached_module, package_dir
 
 MAX_EXTENDS_DEPTH = 16
 MAX_FILE_BYTES = 1 << 20  # a game file is at most 1 MiB (docs/limits.md)
@@ -30,7 +33,7 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def bundled_dir() -> Path:
-    return Path(str(importlib.resources.files("cardgame.games")))
+    return package_dir("cardgame.games")
 
 
 def prelude_dir() -> Path:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -104,6 +103,8 @@ def _read(path: Path, key: str, load: Callable[[IO[bytes]], Any]) -> Any:
 
 def _write(path: Path, key: str, obj: T, save: Callable[[T, IO[bytes]], None]) -> None:
     """Write to a temporary file and rename it: a reader never sees half a file."""
+    import tempfile  # (only when writing: a warm command never imports it)
+
     tmp = None
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -8,9 +8,12 @@ The passes (declare, check_expr, check_stmt) hold no other state in common: one
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import attrs
+if TYPE_CHECKING:
+    import attrs
+else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
+    from . import nodes as attrs
 
 from ..cards import SUITS
 from ..errors import MAX_ERRORS, Diagnostic, Diagnostics

@@ -67,6 +67,8 @@ def test_a_node_class_is_what_attrs_would_build(name: str) -> None:
     assert cls.__match_args__ == ref.__match_args__
     assert cls.__slots__ == ref.__slots__
     assert cls.__doc__ == ref.__doc__
+    for a in attrs.fields(ref):  # the fields by name, as attrs' (`attrs.fields(C).span`)
+        assert getattr(attrs.fields(cls), a.name).name == a.name
     x, y = _sample(A, cls), _sample(BY_ATTRS, ref)
     assert repr(x) == repr(y)
     z = cls.__new__(cls)
@@ -221,6 +223,8 @@ def test_each_record_is_what_attrs_would_build(path: Path) -> None:
         assert cls.__slots__ == ref.__slots__, name
         assert cls.__doc__ == ref.__doc__, name
         assert (cls.__hash__ is None) == (ref.__hash__ is None), name
+        for a in attrs.fields(ref):  # by name, as attrs' (`attrs.fields(Frame).env`)
+            assert getattr(attrs.fields(cls), a.name).name == a.name, name
         args = {a.alias: 7 for a in attrs.fields(ref) if a.default is attrs.NOTHING}
         x, y = cls(**args), ref(**args)
         assert _repr(x) == _repr(y), name
@@ -385,7 +389,9 @@ def test_the_attrs_fields_are_made_when_first_read() -> None:
 
     assert [(f.name, f.eq, f.inherited) for f in attrs.fields(Plain)] == [
         ("a", True, True), ("b", False, True), ("c", True, False)]
-    assert type(Q.__dict__["__attrs_attrs__"]) is tuple  # made once, kept in its place
+    made = Q.__dict__["__attrs_attrs__"]  # made once, kept in its place
+    assert isinstance(made, tuple) and not isinstance(made, nodes._Fields)
+    assert made.c is made[2] and made.a.name == "a"  # read by name too, as attrs' are
     assert isinstance(P.__dict__["__attrs_attrs__"], nodes._Fields)
     assert [f.name for f in attrs.fields(P)] == ["a", "b"] and attrs.has(P)
     assert P(1).__attrs_attrs__ is attrs.fields(P)

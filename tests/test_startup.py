@@ -372,3 +372,20 @@ def test_a_command_line_builds_the_parser_of_its_command_only() -> None:
     args = _parser_for(["check", "--players", "2", "a.cardgame"]).parse_args(
         ["check", "--players", "2", "a.cardgame"])
     assert args == whole.parse_args(["check", "--players", "2", "a.cardgame"])
+
+
+def test_the_front_ends_fingerprint_skips_hidden_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    # as `glob("*.py")` did: an editor's lock link `.#ast.py` (dangling) in the package's
+    # folder neither breaks the module cache nor changes its key
+    from cardgame.interpreter.lang import module_cache
+
+    module_cache._front_end_fingerprint.cache_clear()
+    plain = module_cache._front_end_fingerprint()
+    listed = os.listdir
+
+    monkeypatch.setattr(module_cache.os, "listdir", lambda d: [*listed(d), ".#ast.py"])
+    module_cache._front_end_fingerprint.cache_clear()
+    try:
+        assert module_cache._front_end_fingerprint() == plain
+    finally:
+        module_cache._front_end_fingerprint.cache_clear()

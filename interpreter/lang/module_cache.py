@@ -39,8 +39,10 @@ def _front_end_fingerprint() -> str:
     """A hash of the grammar and of the code that turns text into an AST (every module of
     this package, and errors.py for spans): an edited front end never loads a stale AST."""
     here = Path(__file__).resolve().parent
-    # listed, not globbed: a glob pattern is compiled to a regular expression first
-    parts = [(here / n).read_bytes() for n in sorted(os.listdir(here)) if n.endswith(".py")]
+    # listed, not globbed (a glob pattern is compiled to a regular expression first); as
+    # `glob("*.py")`, no hidden files (an editor's `.#x.py` lock link)
+    parts = [(here / n).read_bytes() for n in sorted(os.listdir(here))
+             if n.endswith(".py") and not n.startswith(".")]
     parts.append((here.parent / "errors.py").read_bytes())
     parts.append((package_dir("cardgame.grammar") / "cardgame.lark").read_bytes())
     return hashlib.sha256(b"\0".join(parts)).hexdigest()

@@ -181,9 +181,14 @@ class _Fields:
         self.own = own
 
     def __get__(self, obj: Any, owner: type | None = None) -> tuple[Any, ...]:
-        fields = tuple(_attribute(n, a, s, n not in self.own) for n, a, s in self.specs)
         holder = next(c for c in (owner or type(obj)).__mro__
                       if c.__dict__.get("__attrs_attrs__") is self)
+        # as attrs makes it: a tuple whose fields are also read by name
+        # (`attrs.fields(Frame).env`)
+        names = [n for n, _, _ in self.specs]
+        by_name = type(f"{holder.__name__}Attributes", (tuple,), {
+            "__slots__": (), **{n: property(operator.itemgetter(i)) for i, n in enumerate(names)}})
+        fields = by_name(_attribute(n, a, s, n not in self.own) for n, a, s in self.specs)
         type.__setattr__(holder, "__attrs_attrs__", fields)
         return fields
 

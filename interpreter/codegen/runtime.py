@@ -205,13 +205,21 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         key = (seq, k, vals, target)
         hit = set_cache.get(key)
         if hit is not None:  # the same cards, count and sum: the same sets
-            return _n(hit, sid)
+            b = budget[0] - len(hit)  # (`_n(hit, sid)` written out: Scopa's every card)
+            budget[0] = b
+            if b < 0:
+                _over(sid)
+            return hit
         n = len(seq)
         if k is not None and not 0 <= k <= n:
             return ()
         if len(set_cache) >= SET_CACHE:
             set_cache.clear()
-        set_cache[key] = out = _sets(seq, k, vals, target, sid)
+        if n <= SUM_TABLE and vals is not None and target is not None:
+            out = _summed(seq, k, vals, target, sid)  # (what `_sets` calls)
+        else:
+            out = _sets(seq, k, vals, target, sid)
+        set_cache[key] = out
         return out
 
     @export
@@ -262,9 +270,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             if k is not None:
                 return tuple(combinations(ids0, k))
             return tuple(c for i in range(n + 1) for c in combinations(ids0, i))
-        if n <= SUM_TABLE:
-            return _summed(seq, k, vals, target, sid)
-        pairs = sorted(zip(seq, vals, strict=True))
+        pairs = sorted(zip(seq, vals, strict=True))  # (few cards with a sum: `_summed`)
         ids = [c for c, _ in pairs]
         vs = [v for _, v in pairs]
         summed = vals is not None and target is not None

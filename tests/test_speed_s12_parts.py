@@ -19,11 +19,10 @@ import random
 from typing import Any
 
 import pytest
-from cardgame.interpreter.codegen import PC, RNG
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.engine import walk as walk_mod
 from cardgame.interpreter.engine.walk import Walker, invariant_parts
-from test_fuzz_incremental import Reading, states
+from test_fuzz_incremental import Reading, states, where
 
 SPLIT = ["arsene", "freecell", "golf", "hearts", "interaction", "klondike", "oh-hell",
          "pyramid", "scopa"]
@@ -145,20 +144,20 @@ def _piles(tmp_path: Any) -> Any:
 
 
 def _dealt(g: Any) -> tuple[list[Any], Any]:
-    """The state after the deal (every card in the stock, the cap 4), its legal moves;
-    the slots as the tests name them: piles 7, 8, 9, the stock 10, the cap 11."""
-    assert {k: v for k, v in Walker(g, 400, True).slot_names().items() if k >= 7} == {
-        7: "pile1", 8: "pile2", 9: "pile3", 10: "stock", 11: "cap"}
-    s = g._blank.copy()
-    s[RNG] = 5
-    g._setup(s)
-    g._gen_run(s, s[PC])
-    return s, g._gen_settle(s)
+    """The state after the deal (every card in the stock, the cap 4), as a walk checks
+    it, and its legal moves; the slots as the tests name them: piles 7, 8, 9, the stock
+    10, the cap 11 (asserted by name)."""
+    w = Walker(g, 400, True)
+    assert [where(w, z) for z in ("pile1", "pile2", "pile3", "stock", "cap")] == [
+        7, 8, 9, 10, 11]
+    s, legal, prev = states(g, 1)[0]
+    assert prev is None and len(s[10]) == 52 and s[11] == 4
+    return s, legal
 
 
 def test_a_body_that_draws_leaves_the_invariant_whole(tmp_path: Any) -> None:
     g = _piles(tmp_path)
-    assert list(g.ns["INV_PARTS"]) == ["small"]
+    assert list(_split(g)) == ["small"]
     (p0, p1), = _split(g).values()
     assert p0[1] is None and p1[1] == (7, 8, 9)  # (size(stock) >= 0; each pile)
     assert p0[2] == [frozenset({10})]  # the stock
@@ -191,17 +190,18 @@ def test_the_walk_evaluates_the_part_of_the_pile_that_changed(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     g = _piles(tmp_path)
     calls: list[Any] = []
-    parts = g.ns["INV_PARTS"]["small"]
 
     def spy(fn: Any) -> Any:
         def part(s: list[Any], v: Any) -> Any:
             calls.append(v if type(v) is int else "rest")
             return fn(s, v)
-        part.__name__ = fn.__name__  # (its reads are read off the generated code)
         return part
 
-    monkeypatch.setitem(g.ns, "INV_PARTS", {"small": tuple((at, spy(fn))
-                                                           for at, fn in parts)})
+    def spied(g: Any, invariants: Any) -> Any:
+        return {i: [(spy(fn), at, r) for fn, at, r in parts]
+                for i, parts in invariant_parts(g, invariants).items()}
+
+    monkeypatch.setattr(walk_mod, "invariant_parts", spied)
     w = Walker(g, 400, True)
     check = w._checker(g.invariants, g._score)
     assert "INV0_1(s, 8)" in w.last_source

@@ -407,6 +407,8 @@ _DRAWN = re.compile(r"\b(?:_B|_n|_over|_grow|_rep|_min|_max|_subsets|_msets|[dp]
 # a quantifier's source whose value is a constant tuple: a zone array's slots, the players,
 # the suits or a range of literals
 _CONST_SOURCE = re.compile(r"Z_\w+|PLAYERS|\((?:-?\d+, )*(?:-?\d+)?\)")
+# the rest of a draw `_n(T, sid)` over such a tuple
+_DRAWN_T = re.compile(rf"(?:{_CONST_SOURCE.pattern}), \d+\)")
 
 
 def invariant_parts(x: Exprs, wholes: dict[str, str]) -> list[str]:
@@ -437,7 +439,7 @@ def invariant_parts(x: Exprs, wholes: dict[str, str]) -> list[str]:
                 for p in parts]
         drawn = _DRAWN.findall(wholes[inv.name])
         if not any(each) or len(drawn) > sum(each) or any(d != "_n(" for d in drawn) \
-                or any(not _CONST_SOURCE.match(wholes[inv.name], m.end())
+                or any(not _DRAWN_T.match(wholes[inv.name], m.end())
                        for m in _DRAWN.finditer(wholes[inv.name])):
             continue
         rule = f"invariant {inv.name}"

@@ -44,8 +44,7 @@ from operator import itemgetter
 from threading import get_ident
 from typing import Any
 
-from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, shuffle_list
-from ..codegen.runtime import STEPS
+from ..codegen import ENDED, MOVES, PC, PENDING, RNG, STEPS, WHO, shuffle_list
 from ..lang import ast as A
 from .game import Game
 from .state import Move, State

@@ -434,7 +434,8 @@ def invariant_parts(x: Exprs, wholes: dict[str, str]) -> list[str]:
             continue
         parts = A.conjuncts(inv.cond)
         each = [isinstance(p, A.Quant) and p.kind == "all" and p.where is None
-                and p.body is not None and x.cx.type_of(p.source) != "zone"
+                and p.body is not None and isinstance(p.source, (A.Name, A.Players))
+                and x.cx.type_of(p.source) != "zone"
                 and _CONST_SOURCE.fullmatch(x.expr(p.source, Frame({}, ""))) is not None
                 for p in parts]
         drawn = _DRAWN.findall(wholes[inv.name])

@@ -24,6 +24,7 @@ and folding of constants the checker folds (a constant index, range or divisor).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -379,14 +380,20 @@ def results(x: Exprs) -> list[str]:
         out.append("    return False")
     out.append("")
     names = []
+    wholes: dict[str, str] = {}  # each invariant's function body
     for inv in g.invariants:
         out.append(f"def inv_{inv.name}(s, _legal):")
         out.append(reset)
         test = "not " if inv.negated else ""  # `expect never COND`
-        out += _returned(x, inv.cond, Frame({}, f"invariant {inv.name}"), test + "bool({})")
+        whole = _returned(x, inv.cond, Frame({}, f"invariant {inv.name}"),
+                          test + "bool({})")
+        wholes[inv.name] = "\n".join(whole)
+        out += whole
         out.append("")
         names.append(inv.name)
     out.append("INVARIANTS = (" + "".join(f"({n!r}, inv_{n}), " for n in names) + ")")
+    if x.cx.optimize:
+        out += invariant_parts(x, wholes)
     # `expect sometimes COND`: (its title, a test of a state), for fuzz's reachability
     for k, xp in enumerate(g.expects):
         out.append(f"def exp_{k}(s, _legal):")
@@ -395,6 +402,80 @@ def results(x: Exprs) -> list[str]:
         out.append("")
     out.append("EXPECTS = (" + "".join(f"({xp.title!r}, exp_{k}), "
                                        for k, xp in enumerate(g.expects)) + ")")
+    return out
+
+
+# a budget draw (runtime.DRAWS) or a def or procedure function's call in generated code
+_DRAWN = re.compile(r"\b(?:_B|_n|_over|_grow|_rep|_min|_max|_subsets|_msets|[dp]_\w+)\(|\b_B\[")
+# a quantifier's source whose value is a constant tuple: a zone array's slots, the players,
+# the suits or a range of literals
+_CONST_SOURCE = re.compile(r"Z_\w+|PLAYERS|\((?:-?\d+, )*(?:-?\d+)?\)")
+# the rest of a draw `_n(T, sid)` over such a tuple
+_DRAWN_T = re.compile(rf"(?:{_CONST_SOURCE.pattern}), \d+\)")
+
+
+def invariant_parts(x: Exprs, wholes: dict[str, str]) -> list[str]:
+    """The parts of the invariants that are an `and` of conjuncts one of which is
+    `all v in T: body` (T a constant tuple: a zone array, the suits, the players): each
+    conjunct a function of its own, the quantifier's body one of the state and the value
+    (`inve_<name>_<j>(s, _k)`), the others of the state and the legal moves
+    (`invp_<name>_<j>`). `INV_PARTS` maps the invariant's name to (T's values or None,
+    the function) a conjunct, in order. The invariant holds iff every body holds for
+    every value of T and every other conjunct holds: the fuzzer's walks (engine/walk.py)
+    test again only the parts whose reads changed since a state where all held (a step
+    that changes one column of Klondike tests that column's runs, not the seven).
+    Only where no part draws from the step budget, and the whole invariant's function
+    draws only by those quantifiers over T (`_n(T, sid)`, once each: a constant, so the
+    whole cannot run out of steps, and each part's value depends on the state alone),
+    and none reads the legal moves; else the invariant is left whole."""
+    g = x.cx.g
+    reset = f"    _B[0] = {STEPS}"
+    out: list[str] = []
+    table: list[str] = []
+    for inv in g.invariants:
+        if inv.negated:
+            continue
+        parts = A.conjuncts(inv.cond)
+        each = [isinstance(p, A.Quant) and p.kind == "all" and p.where is None
+                and p.body is not None and isinstance(p.source, (A.Name, A.Players))
+                and x.cx.type_of(p.source) != "zone"
+                and _CONST_SOURCE.fullmatch(x.expr(p.source, Frame({}, ""))) is not None
+                for p in parts]
+        drawn = _DRAWN.findall(wholes[inv.name])
+        if not any(each) or len(drawn) > sum(each) or any(d != "_n(" for d in drawn) \
+                or any(not _DRAWN_T.match(wholes[inv.name], m.end())
+                       for m in _DRAWN.finditer(wholes[inv.name])):
+            continue
+        rule = f"invariant {inv.name}"
+        lines: list[str] = []
+        entries: list[str] = []
+        for j, (part, is_each) in enumerate(zip(parts, each, strict=True)):
+            fr = Frame({}, rule)
+            if is_each:
+                assert isinstance(part, A.Quant) and part.body is not None
+                src = x.expr(part.source, fr)
+                inner = fr.scope()
+                lo, hi = x.cx.loop_range(part.source)
+                inner.env[part.var] = Local("_k", None, lo, hi,
+                                            positions=x.positions(part.source, fr),
+                                            certain=True)
+                name = f"inve_{inv.name}_{j}"
+                body = _returned(x, part.body, inner, "bool({})")
+                entries.append(f"({src}, {name})")
+                head = f"def {name}(s, _k):"
+            else:
+                name = f"invp_{inv.name}_{j}"
+                body = _returned(x, part, fr, "bool({})")
+                entries.append(f"(None, {name})")
+                head = f"def {name}(s, _legal):"
+            text = "\n".join(body)
+            if _DRAWN.search(text) or re.search(r"\b_legal\b", text):
+                break
+            lines += [head, reset, *body, ""]
+        else:
+            out += lines
+            table.append(f"{inv.name!r}: ({''.join(e + ', ' for e in entries)}), ")
+    out.append("INV_PARTS = {" + "".join(table) + "}")
     return out
 
 

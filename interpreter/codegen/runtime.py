@@ -83,9 +83,10 @@ MAX_LIST = 100_000  # elements of a list a rule keeps or builds
 MAX_SETS = 10_000  # sets of cards one `subsets of Z` (or `c in N of Z`) may give
 SET_CACHE = 512  # argument tuples whose sets are kept (per compiled game)
 # sets of at most this many cards whose values must sum to a target are read from a list of
-# the sums of all their subsets (2**n, built once for the cards and shared by every target),
-# not searched for: Scopa's captures (2**10 sets are fewer than MAX_SETS)
+# the sums of all their subsets (2**n, built once for the values and shared by every
+# target), not searched for: Scopa's captures (2**10 sets are fewer than MAX_SETS)
 SUM_TABLE = 10
+SUM_CACHE = 1024  # value tuples whose subset sums are kept (per compiled game)
 
 
 SAFE_BUILTINS = {
@@ -109,10 +110,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     # the sets of `_subsets`, by their arguments (a pure function of them): a search that
     # looks at many moves meets the same hands again
     set_cache: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
-    # the last cards whose subset sums were listed (`_summed`): one tuple of their key
-    # (cards, values), their ids in deck order and the sum of each subset by its mask,
-    # read and replaced whole (threads that play the same game see one or the other)
-    sums_of: list[Any] = [(None, (), [0])]
+    # the sums of every subset of some values (`_summed`), by the values: a pure function
+    # of them
+    sums_by: dict[tuple[int, ...], list[int]] = {}
     # the faces' tuple last made a set (`_turned`) and that set, one pair read and
     # replaced whole
     turned_of: list[tuple[Any, frozenset[int]]] = [((), frozenset())]
@@ -205,13 +205,21 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         key = (seq, k, vals, target)
         hit = set_cache.get(key)
         if hit is not None:  # the same cards, count and sum: the same sets
-            return _n(hit, sid)
+            b = budget[0] - len(hit)  # (`_n(hit, sid)` written out: Scopa's every card)
+            budget[0] = b
+            if b < 0:
+                _over(sid)
+            return hit
         n = len(seq)
         if k is not None and not 0 <= k <= n:
             return ()
         if len(set_cache) >= SET_CACHE:
             set_cache.clear()
-        set_cache[key] = out = _sets(seq, k, vals, target, sid)
+        if n <= SUM_TABLE and vals is not None and target is not None:
+            out = _summed(seq, k, vals, target, sid)  # (what `_sets` calls)
+        else:
+            out = _sets(seq, k, vals, target, sid)
+        set_cache[key] = out
         return out
 
     @export
@@ -262,9 +270,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             if k is not None:
                 return tuple(combinations(ids0, k))
             return tuple(c for i in range(n + 1) for c in combinations(ids0, i))
-        if n <= SUM_TABLE:
-            return _summed(seq, k, vals, target, sid)
-        pairs = sorted(zip(seq, vals, strict=True))
+        pairs = sorted(zip(seq, vals, strict=True))  # (few cards with a sum: `_summed`)
         ids = [c for c, _ in pairs]
         vs = [v for _, v in pairs]
         summed = vals is not None and target is not None
@@ -304,39 +310,43 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _summed(seq: tuple[int, ...], k: int | None, vals: tuple[int, ...], target: int,
                 sid: int) -> tuple[tuple[int, ...], ...]:
         """`_sets` of a few cards with a sum: the same sets in the same order, read from the
-        sums of all 2**n subsets. A subset is a mask whose bit n-1-i stands for the i-th
-        card in deck order: the search's order (each card taken before it is left out) is
-        the masks' descending order. The sums are listed once for the cards (the last
-        cards kept: the targets of one decision share them); each call draws 2**n steps
-        from the budget, one a subset looked at."""
-        key = (seq, vals)
-        last = sums_of[0]
-        if last[0] != key:
-            pairs = sorted(zip(seq, vals, strict=True))
-            sums = [0]
-            for _, v in reversed(pairs):  # the last card first: bit 0
-                sums += [x + v for x in sums]
-            last = sums_of[0] = (key, [c for c, _ in pairs], sums)
-        _, ids, sums = last
-        b = budget[0] - len(sums)
+        sums of all 2**n subsets. The sums are a list by mask, bit i standing for seq[i]:
+        a function of the values alone (`vals`, in seq's order), kept by them (`sums_by`),
+        so another table of the same values, or the same cards seen again, lists none,
+        and a table of one card more (a card laid: seq and vals one longer) adds the new
+        card's half to the sums of the table before it. The masks of the target become
+        sets in deck order, in the search's order: by the mask whose bit n-1-i stands for
+        the i-th card in deck order, descending (each card taken before it is left out).
+        Each call draws 2**n steps from the budget, one a subset (looked at or not)."""
+        n = len(seq)
+        b = budget[0] - (1 << n)
         budget[0] = b
         if b < 0:
             _over(sid)
-        masks = []
-        m = -1
-        find = sums.index
-        try:
-            while True:
-                m = find(target, m + 1)
-                masks.append(m)
-        except ValueError:
-            pass
+        sums = sums_by.get(vals)
+        if sums is None:
+            before = sums_by.get(vals[:-1]) if n > 2 else None
+            if before is None:
+                sums = [0]
+                for v in vals:
+                    sums += [x + v for x in sums]
+            else:
+                v = vals[-1]
+                sums = before + [x + v for x in before]
+            if len(sums_by) >= SUM_CACHE:
+                sums_by.clear()
+            sums_by[vals] = sums
+        if target not in sums:
+            return ()
+        bits = range(n)
+        sets = [tuple(sorted([seq[i] for i in bits if m >> i & 1]))
+                for m, x in enumerate(sums) if x == target]
         if k is not None:
-            masks = [m for m in masks if m.bit_count() == k]
-        bits = range(len(ids) - 1, -1, -1)
-        return tuple([tuple([c for c, j in zip(ids, bits, strict=True)
-                             if m >> j & 1])
-                      for m in reversed(masks)])
+            sets = [c for c in sets if len(c) == k]
+        if len(sets) > 1:  # the search's order: the first card where two differ taken first
+            top = max(seq)
+            sets.sort(key=lambda c: sum([1 << (top - i) for i in c]), reverse=True)
+        return tuple(sets)
 
     @export
     def _min(seq: Any, sid: int) -> int:

@@ -35,6 +35,7 @@ then no leak of hidden information can happen on it.
 
 from __future__ import annotations
 
+import ast
 import dis
 import random
 import threading
@@ -43,7 +44,7 @@ from operator import itemgetter
 from threading import get_ident
 from typing import Any
 
-from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, shuffle_list
+from ..codegen import ENDED, MOVES, PC, PENDING, RNG, STEPS, WHO, shuffle_list
 from ..lang import ast as A
 from .game import Game, _players
 from .state import Move, State
@@ -440,7 +441,7 @@ class Walker:
         for r in [*inv_reads, *score_reads]:
             if r is not None:
                 read |= r
-        lines += [f"    c{k} = s[{k}] is not prev[{k}]" for k in sorted(read)]
+        flags_at = len(lines)  # (the flags of the slots read: written last, below)
         lines.append("    was = now = ()")
         for z in zone_slots:
             lines.append(f"    if c{z}: was += prev[{z}]; now += s[{z}]")
@@ -460,7 +461,21 @@ class Walker:
             return " or ".join(f"c{k}" for k in sorted(r))
 
         tests = []
+        split = {} if reads is not None else invariant_parts(self.g, invariants)
         for i, r in enumerate(inv_reads):
+            parts = split.get(i)
+            if parts is not None:  # (each part where a slot it reads changed)
+                for j, (fn, at, pr) in enumerate(parts):
+                    env[f"INV{i}_{j}"] = fn
+                    for r1 in pr:
+                        read |= r1
+                    for v, r1 in zip(at or (None,), pr, strict=True):
+                        cond = changed(r1)
+                        arg = "lst" if at is None else repr(v)
+                        if cond is not None:
+                            tests += [f"        if {f'({cond}) and ' if cond else ''}"
+                                      f"not INV{i}_{j}(s, {arg}):", "            return 2"]
+                continue
             cond = changed(r)
             if cond is not None:
                 tests += [f"        if {f'({cond}) and ' if cond else ''}not INV{i}(s, lst):",
@@ -476,10 +491,12 @@ class Walker:
         if tests:
             lines += ["    try:", *tests, "    except Exception:", "        return 3"]
         lines.append("    return 0")
+        lines[flags_at:flags_at] = [f"    c{k} = s[{k}] is not prev[{k}]" for k in sorted(read)]
         # the legal moves as the invariants read them (a list, where one reads them)
         lst = ("    lst = legal if type(legal) is list else list(legal)" if self.list_legal
                else "    lst = legal")
         lines.insert(1, lst)
+        self.last_source = "\n".join(lines)  # (for tests)
         exec("\n".join(lines), env)  # noqa: S102  (slot numbers and names of ours only)
         got = env["check"]
         if reads is None:
@@ -690,6 +707,98 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any,
     score_reads = [of(c.score, score, ns.get("score"), {"me": p})
                    for p in range(1, c.players + 1)]
     return inv_reads, score_reads
+
+
+def invariant_parts(g: Game, invariants: Sequence[tuple[str, Any]]
+                    ) -> dict[int, list[tuple[Any, tuple[Any, ...] | None,
+                                              list[frozenset[int]]]]]:
+    """The invariants (by their index in `invariants`) that the code generator wrote as
+    parts besides whole (`INV_PARTS`, codegen/module.py: the conjuncts of an `and`, the
+    body of `all v in T: ...` a function of the state and v, for each v of T), each
+    part as (its function, T's values or None, the slots it reads: one set a value of
+    T, or one set). The invariant holds iff every part holds (for every value), and each
+    part is a function of the slots it reads: the walk's test evaluates a part again only
+    where one of them changed since a state where all held.
+
+    A part's reads are read off its generated code: every use of the state `s` there is
+    `s[i]`, i a number or an expression of numbers and the value `_k`, evaluated for
+    each value (`s[_k]`, Klondike's column; `s[(8 + _k)]`, a suit's foundation). Only
+    invariants that are the game's own (the namespace's function), whose parts all read
+    the state so, and whose values T are fewer than the step budget (the whole draws only
+    T's values from it: codegen/module.py); and where some part reads fewer slots than
+    the whole (Hearts' `even_hands`, each player's hand against every other's: each part
+    reads every hand, so the whole is tested as it is)."""
+    ns = g.ns
+    table = ns.get("INV_PARTS") or {}
+    out: dict[int, list[tuple[Any, tuple[Any, ...] | None, list[frozenset[int]]]]] = {}
+    if not table:
+        return out
+    funcs = _function_defs(g.gen.source)
+    for i, (name, fn) in enumerate(invariants):
+        parts = table.get(name)
+        if parts is None or fn is not ns.get(f"inv_{name}") or sum(
+                len(at) for at, _ in parts if at is not None) >= STEPS:
+            continue
+        got = []
+        for at, pf in parts:
+            node = funcs.get(pf.__name__)
+            index = _state_indexes(node) if node is not None else None
+            if index is None:
+                break
+            try:
+                pr = [frozenset(_number(e, v) for e in index) for v in (at or (None,))]
+            except _Unknown:
+                break
+            got.append((pf, at, pr))
+        else:
+            every = frozenset().union(*(r for _, _, pr in got for r in pr))
+            if any(r != every for _, _, pr in got for r in pr):  # (else nothing to save)
+                out[i] = got
+    return out
+
+
+def _function_defs(source: str) -> dict[str, ast.FunctionDef]:
+    """The top-level functions of generated code, by name (parsed once per source)."""
+    got = _PARSED.get(source)
+    if got is None:
+        got = {n.name: n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)}
+        if len(_PARSED) >= 8:
+            _PARSED.clear()
+        _PARSED[source] = got
+    return got
+
+
+_PARSED: dict[str, dict[str, ast.FunctionDef]] = {}
+
+
+def _state_indexes(fn: ast.FunctionDef) -> list[ast.expr] | None:
+    """The index expressions of every `s[...]` read in a generated function of (s, ...),
+    or None when `s` is used otherwise (passed on, stored, bound again)."""
+    subs = {id(n.value): n for n in ast.walk(fn)
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+            and n.value.id == "s" and isinstance(n.ctx, ast.Load)}
+    out = []
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and n.id == "s":
+            sub = subs.get(id(n))
+            if sub is None or not isinstance(n.ctx, ast.Load):
+                return None
+            out.append(sub.slice)
+        elif isinstance(n, ast.arg) and n.arg == "s" and n is not fn.args.args[0]:
+            return None
+    return out
+
+
+def _number(e: ast.expr, k: Any) -> int:
+    """The value of an index of `_state_indexes` for `_k` = k: ints, `_k`, + and -."""
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return e.value
+    if isinstance(e, ast.Name) and e.id == "_k" and type(k) is int:
+        return k
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)):
+        a, b = _number(e.left, k), _number(e.right, k)
+        return a + b if isinstance(e.op, ast.Add) else a - b
+    raise _Unknown("an index of the state")
 
 
 def _reads_legal(fn: Any) -> bool:

@@ -83,6 +83,36 @@ def test_sets_of_a_sum_read_from_the_subset_sums_are_the_searched_ones(
     assert table((3, 1, 2), None, (1, 1, 2), 2, 0) == ((1, 3), (2,))  # deck order, taken first
 
 
+def test_sets_of_a_sum_of_a_list_naming_a_card_twice_are_the_searched_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`subsets of twice where ...`, `twice` a list that names cards more than once
+    (`(all of table) + (all of table)`): the sets read from the subset sums come in the
+    search's order too (a key made of the cards' own bits would add up for a card taken
+    twice and tie with another set's)."""
+    g = compile_game("scopa")
+    args = (g.checked, g.gen.spans, [z.slot for z in g.gen.zone_slots], g.zone_text,
+            g.card_text)
+    ns = namespace(*args)
+    other = namespace(*args)
+    table, search = ns["_subsets"], other["_subsets"]
+    ns["_B"][0] = other["_B"][0] = 10 ** 9
+    assert table((3, 2, 3), None, (1, 2, 1), 2, 0) == ((2,), (3, 3))  # {3,3} ties {2} by bits
+    rng = random.Random(7)
+    for trial in range(1500):
+        n = rng.randint(1, 10)
+        seq = tuple(rng.randrange(6) for _ in range(n))
+        value = {c: rng.randint(1, 6) for c in seq}  # a card's value, each time it comes
+        vals = (tuple(value[c] for c in seq) if trial % 4 else
+                tuple(rng.randint(1, 6) for _ in seq))  # (or not: as `_sets` takes them)
+        k = rng.choice((None, None, 1, 2, 3))
+        target = rng.randint(1, 14)
+        got = table(seq, k, vals, target, 0)
+        with monkeypatch.context() as m:
+            m.setattr(runtime, "SUM_TABLE", -1)  # (the search only)
+            want = search(seq, k, vals, target, 0)
+        assert got == want, (seq, k, vals, target)
+
+
 def test_the_sum_a_set_of_cards_was_chosen_by_is_not_tested_again() -> None:
     """Scopa's `taken in subsets of table where (sum x in taken: x.rank) == c.rank`: the
     sets are listed by their sum (`_subsets` with the values and the target), so the

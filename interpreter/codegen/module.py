@@ -41,7 +41,7 @@ from .flow import Decision, FlowGraph, FlowLowering
 from .layout import ZoneSlot
 from .moves import Moves
 from .optimize import Optimizing, Sharing
-from .runtime import STEPS
+from .runtime import DRAWS, STEPS
 from .step import step_code
 from .stmts import Stmts
 from .writer import Arm, CodeWriter, Frame, Local
@@ -405,10 +405,11 @@ def results(x: Exprs) -> list[str]:
     return out
 
 
-# a budget draw (runtime.DRAWS) or a def or procedure function's call in generated code
-_DRAWN = re.compile(r"\b(?:_B|_n|_over|_grow|_rep|_min|_max|_subsets|_msets|[dp]_\w+)\(|\b_B\[")
+# a budget draw (runtime.DRAWS, and the moves' `_msets`) or a def or procedure function's
+# call in generated code: the list is runtime's, so a new drawing helper is seen here too
+_DRAWN = re.compile(r"\b(?:" + "|".join(sorted(DRAWS | {"_msets"})) + r"|[dp]_\w+)\(|\b_B\[")
 # a quantifier's source whose value is a constant tuple: a zone array's slots, the players,
-# the suits or a range of literals
+# or a tuple of numbers written out (the suits; a range `1..3` is `range(1, 4)`, not one)
 _CONST_SOURCE = re.compile(r"Z_\w+|PLAYERS|\((?:-?\d+, )*(?:-?\d+)?\)")
 # the rest of a draw `_n(T, sid)` over such a tuple
 _DRAWN_T = re.compile(rf"(?:{_CONST_SOURCE.pattern}), \d+\)")

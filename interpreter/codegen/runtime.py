@@ -339,6 +339,8 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         if target not in sums:
             return ()
         bits = range(n)
+        if len(set(seq)) < n:  # a card twice (a list that names it twice): see _twice
+            return _twice(seq, vals, k, sums, target)
         sets = [tuple(sorted([seq[i] for i in bits if m >> i & 1]))
                 for m, x in enumerate(sums) if x == target]
         if k is not None:
@@ -347,6 +349,24 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             top = max(seq)
             sets.sort(key=lambda c: sum([1 << (top - i) for i in c]), reverse=True)
         return tuple(sets)
+
+    def _twice(seq: tuple[int, ...], vals: tuple[int, ...], k: int | None, sums: list[int],
+               target: int) -> tuple[tuple[int, ...], ...]:
+        """`_summed`'s sets where a card comes more than once: a set's key is made of the
+        places of its cards in deck order (one bit a place, the first place highest), not
+        of the cards, whose bits would add up for a card taken twice and tie with another
+        set's (the places in `_sets`' order: by card, then value). Ties between places of
+        the same card and value give equal sets, in either order."""
+        n = len(seq)
+        rank = [0] * n
+        for r, i in enumerate(sorted(range(n), key=lambda i: (seq[i], vals[i]))):
+            rank[i] = n - 1 - r
+        found = [(sum([1 << rank[i] for i in range(n) if m >> i & 1]), m)
+                 for m, x in enumerate(sums) if x == target
+                 and (k is None or m.bit_count() == k)]
+        found.sort(reverse=True)
+        return tuple([tuple(sorted([seq[i] for i in range(n) if m >> i & 1]))
+                      for _, m in found])
 
     @export
     def _min(seq: Any, sid: int) -> int:

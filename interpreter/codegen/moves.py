@@ -133,6 +133,48 @@ class Moves:
             self.me = Local("me")
             self.share = None
 
+    def legality(self, md: A.MoveDecl, rule: str) -> list[str]:
+        """One move's legality test: the lines (indented from 0) of a block that returns
+        whether the move `m` (a tuple; its decider `me`, bound and known to decide) is one
+        the generator lists, without listing the others. Each parameter's value is taken
+        from `m`, tested in its source (`in`: equality, as `m in legal` compares), and the
+        `when` conjuncts are tested at the level the language places them (`unswitched`'s
+        plain placement), so that the test evaluates only what a listing evaluates for
+        that one combination: where the listing raises no error the test raises none and
+        answers as `m in legal` does. (A listing that fails on another combination is
+        not seen here.) Plain expressions, no hoisting nor def tables: one combination."""
+        cx = self.cx
+        x = self.x
+        params = md.params
+        conj: list[A.Expr] = list(A.conjuncts(md.when)) if md.when is not None else []
+        pnames = [p.name for p in params]
+        floor = 0
+        levels: list[list[A.Expr]] = [[] for _ in range(len(params) + 1)]
+        for c in conj:
+            lvl = max((pnames.index(n) + 1 for n in params_in(cx, c)), default=0)
+            if self.may_raise(c):
+                lvl = max(lvl, floor)
+            floor = max(floor, lvl)
+            levels[lvl].append(c)
+        fr = Frame({"me": Local("me")}, rule)
+        lines = [f"if len(m) != {2 + len(params)}: return False"]
+        for lvl in range(len(params) + 1):
+            lines += [f"if not {x.expr(c, fr)}: return False" for c in levels[lvl]]
+            if lvl == len(params):
+                break
+            p = params[lvl]
+            src = x.param_source(p.source, fr)
+            origin = None
+            if cx.type_of(p.source) == "zone":
+                origin = src
+                src = f"s[{src}]"
+            vlo, vhi = cx.value_range(p.source)
+            lines.append(f"u_{p.name} = m[{lvl + 2}]")
+            lines.append(f"if u_{p.name} not in {src}: return False")
+            fr.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi)
+        lines.append("return True")
+        return lines
+
     def answers_any(self, md: A.MoveDecl, lines: list[str]) -> list[str]:
         """A move of one parameter `p in S` whose conditions are W lists a move for each
         value of S where W holds: it has listed one or more exactly when `any p in S: W`

@@ -187,6 +187,22 @@ class Game(Machine):
             return legal
         return [m for m in legal if m[0] == player]
 
+    def legal_by_test(self, state: State, move: Move) -> bool | None:
+        """Whether `move` is one of `legal_moves(state)`, answered without listing them:
+        the generated one-move test of the state's decision and the end conditions
+        (codegen `legality_functions`; the fuzzer's shadow worlds use them). None where
+        the game has no such answer (an end condition counts the legal moves, or the
+        state is at no decision and not over). Where listing the moves would fail on
+        another move, this may still answer; a rule error is the generated code's own."""
+        s = raw_slots(state)
+        ending = self.ns["ENDING"]
+        test = self.ns["ISLEGAL"].get(s[PC])
+        if ending is None or (test is None and s[ENDED] is None):
+            return None
+        if test is None or len(move) < 2 or not test(s, tuple(move)):
+            return False
+        return not ending(s)
+
     def apply(self, state: State, move: Move) -> State:
         """Apply a legal move; an illegal one raises IllegalMove with the reason."""
         legal = state._legal

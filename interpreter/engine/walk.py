@@ -843,6 +843,13 @@ class Told:
         self.own_steps: dict[int, Any] = {} if g._steps is None else {
             k: f for k, f in g._steps.items() if k not in g._sim}
         self.settle = g._gen_settle
+        # after a mend, whether the move is legal in the shadow without listing its moves
+        # (the generated one-move tests, codegen `legality_functions`): by decision with
+        # its own step, none where an end condition reads the legal moves
+        ending = g.ns.get("ENDING")
+        self.ending: Callable[[list[Any]], bool] = ending or (lambda t: True)
+        self.tests: dict[int, Any] = {} if ending is None else {
+            k: f for k, f in g.ns["ISLEGAL"].items() if k in self.own_steps}
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -1110,14 +1117,19 @@ class Shadow:
                     t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
                                        for mv in t[PENDING])
                 mended = True
+        test = None
         if mended:  # (the legal moves listed here named the cards swapped)
             if told.identical(before, t):  # the same world now: its step is the walk's
                 self.alike = True
                 return self._alike(told, s)
-            try:
-                self.legal = told.settle(t)  # (Game._settle_lazily's own call)
-            except Exception:
-                return _DROP
+            # a decision with its own step: the move's legality tested alone below (the
+            # step lists the moves after it); else the moves listed again
+            test = told.tests.get(t[PC])
+            if test is None:
+                try:
+                    self.legal = told.settle(t)  # (Game._settle_lazily's own call)
+                except Exception:
+                    return _DROP
         # the move, each card it names mapped to the card in its place here
         # (a move whose cards are all shown, as a card played to a trick, is the walk's
         # own: the tuple is not built again)
@@ -1138,7 +1150,16 @@ class Shadow:
                     out[i] = _at(told.place, before, t, a)
             if out is not None:
                 mm = tuple(out)
-        if mm not in self.legal:
+        if test is not None:
+            # `mm in settle(t)` without the listing: the one move's tests, then the end
+            # conditions (a listing that would fail on another move is not seen: the
+            # shadow goes on where it was dropped, and its step lists its moves)
+            try:
+                if not test(t, mm) or told.ending(t):  # (`no_moves` is false: mm is legal)
+                    return _DROP
+            except Exception:
+                return _DROP
+        elif mm not in self.legal:
             return _DROP
         tshown: set[int] = set()
         tlogs: list[tuple[Any, ...]] = []

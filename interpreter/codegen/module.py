@@ -38,7 +38,7 @@ from .layout import ZoneSlot
 from .moves import Moves
 from .optimize import Optimizing, Sharing
 from .runtime import STEPS
-from .step import end_test, step_code
+from .step import step_code
 from .stmts import Stmts
 from .writer import Arm, CodeWriter, Frame, Local
 
@@ -69,6 +69,7 @@ class Generated:
     player_vars: frozenset[str] = frozenset()
     # some legal moves are listed lazily (runtime.SetMoves: every set of cards of a move)
     lazy_moves: bool = False
+    optimized: bool = True  # (the optimiser's code, or the plain code: codegen.legality)
 
 
 def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Generated:
@@ -124,7 +125,6 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
                      {d.node: legal_body(cx, d, by_node[d.node])
                       for d in graph.decisions.values()},
                      draws, gen_draws)
-    out += legality_functions(x, graph, moves)
     out += def_functions(x)
     out += getattr(x, "module_lines", [])  # the optimiser's tables of the deck
     if coverage:
@@ -139,7 +139,7 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         end_node=len(graph.nodes), spans=cx.names.spans,
         card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
         arms=list(cx.names.arms), faces_slot=lay.faces, player_vars=x.player_vars(),
-        lazy_moves=cx.names.lazy_moves,
+        lazy_moves=cx.names.lazy_moves, optimized=optimize,
     )
 
 
@@ -324,61 +324,6 @@ def legal_functions(cx: Ctx, graph: FlowGraph, by_node: dict[int, dict[int, list
                + "".join(f"{d.node}, " for d in decisions.values() if d.simultaneous) + "))")
     out.append("EFF = (" + "".join(f"eff_{i}, " for i in range(len(cx.g.moves)))
                + "_pass_effect, )")
-    return out
-
-
-def legality_functions(x: Exprs, graph: FlowGraph, moves: Moves) -> list[str]:
-    """`islegal_<d>(s, m)`: whether the move m is in the legal moves of the settled state
-    s at decision d, without listing them (one combination's tests: `Moves.legality`), and
-    `ending(s)`: whether `settle(s)` would end the game (or find it over) rather than list
-    moves, without listing them, asked once a move is known legal in s (so `no_moves` is
-    false there). Together they answer `m in settle(s)` where the listing raises no error
-    (the fuzzer's shadow worlds: engine/walk.py). `ENDING` is None where an end condition
-    counts the legal moves (`legal_count`): then only the listing answers."""
-    cx = x.cx
-    g = cx.g
-    decisions = graph.decisions
-    tests: dict[str, list[str]] = {}
-    for name, md in g.moves.items():
-        tests[name] = moves.legality(md, f"move {name}")
-    names = list(g.moves)
-    out: list[str] = []
-    for d in decisions.values():
-        out.append(f"def islegal_{d.node}(s, m):")
-        out.append(f"    _B[0] = {STEPS}  # (as the listing's)")
-        out.append("    me = m[0]")
-        if d.simultaneous:
-            out.append("    if me not in s[5] or (s[3] and me in {p[0] for p in s[3]}):")
-        else:
-            out.append("    if me != s[5]:")
-        out.append("        return False")
-        out.append("    mid = m[1]")
-        for alt in dict.fromkeys(d.alts):
-            out.append(f"    if mid == {alt}:")
-            out += ["        " + ln for ln in tests[names[alt]]]
-        if d.optional:
-            out.append(f"    if mid == {cx.layout.pass_id}:")
-            out.append("        return len(m) == 2")
-        out.append("    return False")
-        out.append("")
-    out.append("ISLEGAL = {" + ", ".join(f"{d}: islegal_{d}" for d in decisions) + "}")
-    # (`_legal`: called once the move is known legal there, so `no_moves` is false)
-    end = ["def ending(s, _legal=True):", "    if s[4] is not None: return True",
-           f"    _B[0] = {STEPS}  # (as settle's)"]
-    if decisions and any(d.simultaneous for d in decisions.values()):
-        end.append("    if s[3]: return False")  # (settle lists at once: no end tested)
-    if g.limit:
-        end.append("    if s[2] >= LIMIT: return True")
-    for e in g.ends:
-        pre, cond = end_test(x, e.cond)
-        end += ["    " + ln for ln in pre]
-        end.append(f"    if {cond}: return True")
-    end.append("    return False")
-    end.append("")
-    if any("len(_legal)" in ln for ln in end):  # (`legal_count`: only the listing says)
-        end = ["ending = None", ""]
-    out += end
-    out.append("ENDING = ending")
     return out
 
 

@@ -195,8 +195,8 @@ class Game(Machine):
         state is at no decision and not over). Where listing the moves would fail on
         another move, this may still answer; a rule error is the generated code's own."""
         s = raw_slots(state)
-        ending = self.ns["ENDING"]
-        test = self.ns["ISLEGAL"].get(s[PC])
+        tests, ending = self.legality()
+        test = tests.get(s[PC])
         if ending is None or (test is None and s[ENDED] is None):
             return None
         if test is None or len(move) < 2 or not test(s, tuple(move)):

@@ -198,6 +198,7 @@ class Machine:
         self._sim_kept = frozenset(pc for pc in self._sim if self._kept_in_round(pc))
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
+        self._legality: tuple[dict[int, Any], Any] | None = None  # (legality(): when asked)
         self._budget: list[int] = ns["_B"]
         self._zone_slots = [z.slot for z in gen.zone_slots]
         self._move_rules = [f"move {n}" for n in self.move_names]
@@ -272,6 +273,24 @@ class Machine:
                 elif name == "moves_played":
                     return False
         return True
+
+    def legality(self) -> tuple[dict[int, Callable[[Any, Move], bool]],
+                                Callable[[Any], bool] | None]:
+        """The one-move legality tests (codegen `legality`): by decision node, whether a
+        move is legal in a settled state there, and whether settling a state ends the game
+        (None where an end condition counts the legal moves). Compiled when first asked
+        for (the fuzzer's shadow worlds, `Game.legal_by_test`), in a module of their own."""
+        got = self._legality
+        if got is None:
+            from ..codegen import legality  # (not needed to run a game)
+
+            lg = legality(self.checked, self.gen.decisions, self.gen.optimized)
+            ns = namespace(self.checked, lg.spans, self._zone_slots, self.zone_text,
+                           self.gen.card_text)
+            exec(compile(lg.source, f"<cardgame {self.checked.name} legality>", "exec"),
+                 ns)  # our generated code only: see codegen's module docstring
+            got = self._legality = (ns["ISLEGAL"], ns["ENDING"])
+        return got
 
     def _others_moves(self, legal: Sequence[Move], chooser: int) -> Sequence[Move]:
         """The legal moves of a simultaneous round after `chooser` chose (a `_sim_kept`

@@ -846,10 +846,10 @@ class Told:
         # after a mend, whether the move is legal in the shadow without listing its moves
         # (the generated one-move tests, codegen `legality_functions`): by decision with
         # its own step, none where an end condition reads the legal moves
-        ending = g.ns.get("ENDING")
+        tests, ending = g.legality()
         self.ending: Callable[[list[Any]], bool] = ending or (lambda t: True)
         self.tests: dict[int, Any] = {} if ending is None else {
-            k: f for k, f in g.ns["ISLEGAL"].items() if k in self.own_steps}
+            k: f for k, f in tests.items() if k in self.own_steps}
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 

@@ -174,19 +174,21 @@ def test_the_walks_are_the_same_on_the_edge_cases() -> None:
     assert _walks(g, 40, True, 3) == _walks(g, 40, False, 3)
 
 
-def test_a_mended_shadow_tests_the_move_and_lists_nothing() -> None:
-    # Crazy Eights: every card another player plays shows the seat a card of a hand it
-    # cannot see, so the shadow is mended before most steps it follows; its moves are
-    # listed where a shadow is drawn, never after a mend (every decision has its own step)
-    g = compile_game("crazy-eights")
+def _listings(name: str, walks: int, quiet: bool) -> dict[str, int]:
+    """The shadows' listings of their moves in some walks: where a shadow is drawn, and
+    else (after a mend, or after a step); the one-move tests made; the shadows drawn.
+    `quiet=False`: each shadow step lists the moves after it (the step of the game)."""
+    g = compile_game(name)
     fw = FastWalks(Playthrough(g), 0)
-    calls = {"draw": 0, "mend": 0, "test": 0}
+    calls = {"draw": 0, "else": 0, "test": 0, "shadows": 0}
     drawing = [False]
     for told in (fw.walker.leak or {}).values():
         settle, draw = told.settle, told.draw
+        if not quiet:
+            told.quiet = None
 
         def counted(t: list[Any], settle: Any = settle) -> Any:
-            calls["draw" if drawing[0] else "mend"] += 1
+            calls["draw" if drawing[0] else "else"] += 1
             return settle(t)
 
         def drawn(*a: Any, draw: Any = draw) -> Any:
@@ -203,9 +205,27 @@ def test_a_mended_shadow_tests_the_move_and_lists_nothing() -> None:
                 return bool(f(t, m))
 
             told.tests[k] = tested
-    shadows = 0
-    for _ in range(20):
-        shadows += fw.play_one(cpu=False).shadows
-    assert shadows > 0 and calls["draw"] >= shadows
+    for _ in range(walks):
+        calls["shadows"] += fw.play_one(cpu=False).shadows
+    return calls
+
+
+def test_a_mended_shadow_tests_the_move_and_lists_nothing() -> None:
+    # Crazy Eights: every card another player plays shows the seat a card of a hand it
+    # cannot see, so the shadow is mended before most steps it follows; its moves are
+    # listed where a shadow is drawn, never after a mend (every decision has its own step)
+    calls = _listings("crazy-eights", 20, quiet=False)
+    assert calls["shadows"] > 0 and calls["draw"] >= calls["shadows"]
     assert calls["test"] > 100
-    assert calls["mend"] == 0
+    assert calls["else"] == 0
+
+
+@pytest.mark.parametrize("name", ["interaction", "hearts"])
+def test_a_quiet_shadow_step_lists_the_moves_only_where_they_are_read(name: str) -> None:
+    # four players: the step lists nothing after it unless the seat decides next, one
+    # step in four (or a simultaneous choice comes: Interaction's opening, Hearts' pass)
+    n = {"hearts": 2}.get(name, 20)
+    loud, quiet = _listings(name, n, False), _listings(name, n, True)
+    assert quiet["shadows"] == loud["shadows"] > 0
+    assert quiet["test"] > loud["test"] > 0  # (every move tested alone now)
+    assert quiet["else"] * 2 < quiet["test"]

@@ -43,7 +43,7 @@ from operator import itemgetter
 from threading import get_ident
 from typing import Any
 
-from ..codegen import ENDED, MOVES, PC, PENDING, RNG, WHO, shuffle_list
+from ..codegen import ENDED, MOVES, PC, PENDING, RNG, STEPS, WHO, shuffle_list
 from ..lang import ast as A
 from .game import Game
 from .state import Move, State
@@ -764,6 +764,33 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
     return advance
 
 
+def _quiet(g: Game) -> Callable[[list[Any], Move], None]:
+    """A step at a decision that is not simultaneous, without settling the state reached:
+    the plain `step_settle` (the move's effect, the flow to the next decision) without
+    its `settle` (the end conditions and the legal moves); an `end` in the effect or the
+    flow is in the slots as there."""
+    ns = g.ns
+    eff, succ, run, const_who = ns["EFF"], ns["SUCC"], ns["run"], ns["CONST_WHO"]
+    budget, over = ns["_B"], ns["_GameOver"]
+
+    def quiet(t: list[Any], m: Move) -> None:
+        t[MOVES] += 1
+        budget[0] = STEPS
+        try:
+            eff[m[1]](t, m)
+        except over:
+            return
+        pc = succ[t[PC]]
+        w = const_who.get(pc)
+        if w is None:
+            run(t, pc)
+        else:
+            t[PC] = pc
+            t[WHO] = w
+
+    return quiet
+
+
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
     if not slots:
         return lambda s: ()
@@ -850,6 +877,12 @@ class Told:
         self.ending: Callable[[list[Any]], bool] = ending or (lambda t: True)
         self.tests: dict[int, Any] = {} if ending is None else {
             k: f for k, f in tests.items() if k in self.own_steps}
+        # the shadow's step without the listing of the moves after it, where no end
+        # condition reads them: the listing is made only where it is read (the seat
+        # decides, or a simultaneous choice comes), and the next move is tested alone
+        self.quiet: Callable[[list[Any], Move], None] | None = None
+        if self.tests and ending is not None and not _reads_legal(ending):
+            self.quiet = _quiet(g)
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -1040,7 +1073,9 @@ class Shadow:
     def __init__(self, t: list[Any], legal: Sequence[Move], cards: list[int],
                  new: list[int]) -> None:
         self.t = t
-        self.legal = legal
+        # the shadow's legal moves (None: not listed, where `Told.quiet` stepped it and
+        # nothing read them: its next move is tested alone)
+        self.legal: Sequence[Move] | None = legal
         # the mends made it the walk's own world (every card in the same place, the same
         # slots): from then on each step here would be the walk's own step, so it is not
         # played (`t` is left as it was); it tells the seat the same by construction
@@ -1056,7 +1091,7 @@ class Shadow:
     def decides(self, told: Told, s: list[Any], legal: Sequence[Move]) -> str | None:
         if s[ENDED] is not None or self.t[ENDED] is not None:
             return None
-        return told.moves_differ(s, legal, self.legal)
+        return told.moves_differ(s, legal, self.legal if self.legal is not None else [])
 
     def follow(self, told: Told, before: list[Any], s: list[Any], m: Move, pc: int,
                legal: Sequence[Move]) -> str | None:
@@ -1122,8 +1157,9 @@ class Shadow:
             if told.identical(before, t):  # the same world now: its step is the walk's
                 self.alike = True
                 return self._alike(told, s)
+        if mended or self.legal is None:
             # a decision with its own step: the move's legality tested alone below (the
-            # step lists the moves after it); else the moves listed again
+            # step lists the moves after it); else the moves listed (again)
             test = told.tests.get(t[PC])
             if test is None:
                 try:
@@ -1159,17 +1195,29 @@ class Shadow:
                     return _DROP
             except Exception:
                 return _DROP
-        elif mm not in self.legal:
+        elif self.legal is None or mm not in self.legal:  # (None: not here, see above)
             return _DROP
         tshown: set[int] = set()
         tlogs: list[tuple[Any, ...]] = []
         told.shown, told.logs = tshown, tlogs
         told.real = False
+        quiet = told.quiet
         try:
             tpc = t[PC]  # (the shadow's own node)
             own = told.own_steps.get(tpc)
-            self.legal = own(t, mm) if own is not None else told.advance(t, tpc, mm,
-                                                                         self.legal)
+            if own is None:
+                self.legal = told.advance(t, tpc, mm, self.legal)  # type: ignore[arg-type]
+            elif quiet is None:
+                self.legal = own(t, mm)
+            else:
+                quiet(t, mm)
+                if s[WHO] == told.seat or s[PC] in told.sim or t[PC] in told.sim:
+                    self.legal = told.settle(t)  # (read below, or by the next step)
+                elif told.ending(t):  # (as settle would end it: dropped below)
+                    self.legal = None
+                    t[ENDED] = True
+                else:
+                    self.legal = None  # (the next move is tested alone)
         except Exception:
             return _DROP
         finally:

@@ -198,7 +198,6 @@ class Machine:
         self._sim_kept = frozenset(pc for pc in self._sim if self._kept_in_round(pc))
         self._gen_run = ns["run"]
         self._gen_settle = ns["settle"]
-        self._legality: tuple[dict[int, Any], Any] | None = None  # (legality(): when asked)
         self._budget: list[int] = ns["_B"]
         self._zone_slots = [z.slot for z in gen.zone_slots]
         self._move_rules = [f"move {n}" for n in self.move_names]
@@ -280,7 +279,9 @@ class Machine:
         move is legal in a settled state there, and whether settling a state ends the game
         (None where an end condition counts the legal moves). Compiled when first asked
         for (the fuzzer's shadow worlds, `Game.legal_by_test`), in a module of their own."""
-        got = self._legality
+        # (kept in the namespace: a game has few attributes of its own, test_engine)
+        got: tuple[dict[int, Callable[[Any, Move], bool]], Callable[[Any], bool] | None] | None
+        got = self.ns.get("_LEGALITY")
         if got is None:
             from ..codegen import legality  # (not needed to run a game)
 
@@ -289,7 +290,7 @@ class Machine:
                            self.gen.card_text)
             exec(compile(lg.source, f"<cardgame {self.checked.name} legality>", "exec"),
                  ns)  # our generated code only: see codegen's module docstring
-            got = self._legality = (ns["ISLEGAL"], ns["ENDING"])
+            got = self.ns["_LEGALITY"] = (ns["ISLEGAL"], ns["ENDING"])
         return got
 
     def _others_moves(self, legal: Sequence[Move], chooser: int) -> Sequence[Move]:

@@ -728,6 +728,10 @@ def _only(legal: Sequence[Move], p: int, movers: Sequence[int]) -> Sequence[Move
 
 # moves between a shadow dropped (or a draw that found too few unseen cards) and the next draw
 REDRAW_AFTER = 4
+# the shadow's step lists its moves in the game's own step unless the walk's state reached
+# has this many legal moves or more (their listing, which nothing reads, then costs more
+# than the flow run without it: `Told.quiet`); the same outcome either way
+QUIET_MIN = 16
 _MASKED = "▒▒"  # a card in a log line (seen or not, as the seat's text may show it)
 _CARDISH = ("card", "list:card")
 _DROP = ""  # Shadow.follow: the shadow is dropped (the seat tells the worlds apart)
@@ -1207,12 +1211,16 @@ class Shadow:
             own = told.own_steps.get(tpc)
             if own is None:
                 self.legal = told.advance(t, tpc, mm, self.legal)  # type: ignore[arg-type]
-            elif quiet is None:
+            elif (quiet is None or len(legal) < QUIET_MIN or s[WHO] == told.seat
+                    or s[PC] in told.sim):
+                # (the listing is read: the seat decides, or a simultaneous choice; or
+                # it is short, cheaper listed in the game's own step than the flow run
+                # by the plain nodes: Hearts' hands, following suit)
                 self.legal = own(t, mm)
             else:
                 quiet(t, mm)
-                if s[WHO] == told.seat or s[PC] in told.sim or t[PC] in told.sim:
-                    self.legal = told.settle(t)  # (read below, or by the next step)
+                if t[PC] in told.sim:
+                    self.legal = told.settle(t)  # (read by the next step)
                 elif told.ending(t):  # (as settle would end it: dropped below)
                     self.legal = None
                     t[ENDED] = True

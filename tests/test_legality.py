@@ -14,9 +14,11 @@ moves, and the fuzzer's shadow worlds use them after a mend (engine/walk.py,
 - `ending` matters: where an end condition holds, no move is legal although the move's
   own tests pass; `no_moves` reads as false (the move is legal); `legal_count` leaves
   the test to the listing (`ENDING` is None).
-- The walks with the test find, drop and draw exactly what they do with the listing
-  (every leaking test game, the bundled games with a leak check), and a mended shadow
-  at a decision with its own step lists no moves.
+- The walks with the test (and the shadow's quiet step, `Told.quiet`, which lists the
+  moves only where they are read) find, drop and draw exactly what they do with the
+  listing (every leaking test game, the bundled games with a leak check); a mended
+  shadow at a decision with its own step lists no moves; Interaction's walks take the
+  quiet step.
 """
 
 from __future__ import annotations

@@ -13,17 +13,23 @@ from .runtime import MAX_LIST, MAX_VALUES, STEPS, GameOver, draws_below, namespa
 from .writer import Arm
 
 __all__ = ["Arm", "ENDED", "MAX_LIST", "MAX_VALUES", "MOVES", "PC", "PENDING", "RNG", "STEPS",
-           "WHO", "Explainer", "GameOver", "Generated", "Probe", "draws_below", "explainer",
-           "flow_dot", "generate", "namespace", "prober", "shuffle_list"]
+           "WHO", "Explainer", "GameOver", "Generated", "Legality", "Probe", "draws_below",
+           "explainer", "flow_dot", "generate", "legality", "namespace", "prober",
+           "shuffle_list"]
 
 
 def __getattr__(name: str) -> Any:
-    # Imported when first used: the DOT picture (`check --graph`) and the explainer of
-    # refused moves are not needed to compile and run a game.
+    # Imported when first used: the DOT picture (`check --graph`), the explainer of
+    # refused moves and the one-move legality tests are not needed to compile and run a
+    # game.
     if name == "flow_dot":
         from .dot import flow_dot
 
         return flow_dot
+    if name in ("Legality", "legality"):  # (the fuzzer's shadow worlds: when first asked)
+        from . import onemove
+
+        return getattr(onemove, name)
     if name in ("Explainer", "explainer"):
         from . import explain
 

@@ -73,6 +73,7 @@ class Generated:
     player_vars: frozenset[str] = frozenset()
     # some legal moves are listed lazily (runtime.SetMoves: every set of cards of a move)
     lazy_moves: bool = False
+    optimized: bool = True  # (the optimiser's code, or the plain code: codegen.legality)
 
 
 def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Generated:
@@ -142,7 +143,7 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         end_node=len(graph.nodes), spans=cx.names.spans,
         card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
         arms=list(cx.names.arms), faces_slot=lay.faces, player_vars=x.player_vars(),
-        lazy_moves=cx.names.lazy_moves,
+        lazy_moves=cx.names.lazy_moves, optimized=optimize,
     )
 
 

@@ -136,6 +136,42 @@ class Moves:
             self.me = Local("me")
             self.share = None
 
+    def legality(self, md: A.MoveDecl, rule: str) -> list[str]:
+        """One move's legality test: the lines (indented from 0) of a block that returns
+        whether the move `m` (a tuple; its decider `me`, bound and known to decide) is one
+        the generator lists, without listing the others. Each parameter's value is taken
+        from `m`, tested in its source (`in`: equality, as `m in legal` compares), and the
+        `when` conjuncts are tested at the level the language places them (`unswitched`'s
+        plain placement), so that the test evaluates only what a listing evaluates for
+        that one combination: where the listing raises no error the test raises none and
+        answers as `m in legal` does. (A listing that fails on another combination is
+        not seen here.) Plain expressions, no hoisting nor def tables: one combination."""
+        cx = self.cx
+        x = self.x
+        params = md.params
+        conj: list[_Conj] = list(A.conjuncts(md.when)) if md.when is not None else []
+        levels = self.placed(md, conj)
+        fr = Frame({"me": Local("me")}, rule)
+        lines = [f"if len(m) != {2 + len(params)}: return False"]
+        for lvl in range(len(params) + 1):
+            for c in levels[lvl]:
+                assert isinstance(c, A.Expr)  # (the `when`'s own conjuncts, as written)
+                lines.append(f"if not {x.expr(c, fr)}: return False")
+            if lvl == len(params):
+                break
+            p = params[lvl]
+            src = x.param_source(p.source, fr)
+            origin = None
+            if cx.type_of(p.source) == "zone":
+                origin = src
+                src = f"s[{src}]"
+            vlo, vhi = cx.value_range(p.source)
+            lines.append(f"u_{p.name} = m[{lvl + 2}]")
+            lines.append(f"if u_{p.name} not in {src}: return False")
+            fr.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi)
+        lines.append("return True")
+        return lines
+
     def answers_any(self, md: A.MoveDecl, lines: list[str]) -> list[str]:
         """A move of one parameter `p in S` whose conditions are W lists a move for each
         value of S where W holds: it has listed one or more exactly when `any p in S: W`
@@ -265,9 +301,25 @@ class Moves:
                                         facts)
             if lines is not None:
                 return lines
+        levels = self.placed(md, conj)
+        # tables for defs of a constant-range parameter, filled before the loops
+        fr = Frame({"me": attrs.evolve(self.me, level=0)}, rule,
+                   hoist=new_hoist(cx, self.share),
+                   tables={} if cx.optimize else None)
+        gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md), guards)
+        w = CodeWriter()
+        w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
+        gen.level(0, fr, w)
+        return w.lines
+
+    def placed(self, md: A.MoveDecl, conj: list[_Conj]) -> list[list[_Conj]]:
+        """The conjuncts by loop level: each at the first level where all its parameters
+        are bound; `and` evaluates left to right, so what may fail stays behind its guards
+        (at or below the level of the conjuncts before it). The listing and the one-move
+        test (`legality`) place them alike, so the test evaluates what a listing does."""
+        cx = self.cx
         pnames = [p.name for p in md.params]
-        # each conjunct is tested at the first loop level where all its parameters are bound
-        floor = 0  # `and` evaluates left to right: what may fail stays behind its guards
+        floor = 0
         levels: list[list[_Conj]] = [[] for _ in range(len(pnames) + 1)]
         for c in conj:
             parts = (list(c.items) if isinstance(c, _AnyOf)
@@ -278,15 +330,7 @@ class Moves:
                 lvl = max(lvl, floor)
             floor = max(floor, lvl)
             levels[lvl].append(c)
-        # tables for defs of a constant-range parameter, filled before the loops
-        fr = Frame({"me": attrs.evolve(self.me, level=0)}, rule,
-                   hoist=new_hoist(cx, self.share),
-                   tables={} if cx.optimize else None)
-        gen = _Generator(self, md, mid, levels, unrolled_levels(cx, md), guards)
-        w = CodeWriter()
-        w.line(f"# move {md.name}")  # for a rule error's place (engine/playout.py)
-        gen.level(0, fr, w)
-        return w.lines
+        return levels
 
     def unswitch_later(self, md: A.MoveDecl, mid: int, rule: str, conj: list[_Conj], i: int,
                        ds: list[A.Expr], guards: tuple[A.Expr, ...], depth: int,

@@ -204,6 +204,24 @@ class Game(Machine):
             assert legal is not None
         return _players(legal)
 
+    def legal_by_test(self, state: State, move: Move) -> bool | None:
+        """Whether `move` is one of `legal_moves(state)`, answered without listing them:
+        the generated one-move test of the state's decision and the end conditions
+        (codegen `legality_functions`; the fuzzer's shadow worlds use them). None where
+        the game has no such answer (an end condition counts the legal moves, or the
+        state is at no decision and not over). Where listing the moves would fail on
+        another move, this may still answer; a rule error is the generated code's own."""
+        s = raw_slots(state)
+        if s[ENDED] is not None:  # (over: nothing is legal, as `legal_moves` says)
+            return False
+        tests, ending = self.legality()
+        test = tests.get(s[PC])
+        if ending is None or test is None:
+            return None
+        if len(move) < 2 or not test(s, tuple(move)):
+            return False
+        return not ending(s)
+
     def apply(self, state: State, move: Move) -> State:
         """Apply a legal move; an illegal one raises IllegalMove with the reason."""
         legal = state._legal

@@ -265,6 +265,26 @@ class Machine:
                     return False
         return True
 
+    def legality(self) -> tuple[dict[int, Callable[[Any, Move], bool]],
+                                Callable[[Any], bool] | None]:
+        """The one-move legality tests (codegen `legality`): by decision node, whether a
+        move is legal in a settled state there, and whether settling a state ends the game
+        (None where an end condition counts the legal moves). Compiled when first asked
+        for (the fuzzer's shadow worlds, `Game.legal_by_test`), in a module of their own."""
+        # (kept in the namespace: a game has few attributes of its own, test_engine)
+        got: tuple[dict[int, Callable[[Any, Move], bool]], Callable[[Any], bool] | None] | None
+        got = self.ns.get("_LEGALITY")
+        if got is None:
+            from ..codegen import legality  # (not needed to run a game)
+
+            lg = legality(self.checked, self.gen.decisions, self.gen.optimized)
+            ns = namespace(self.checked, lg.spans, self._zone_slots, self.zone_text,
+                           self.gen.card_text)
+            exec(compile(lg.source, f"<cardgame {self.checked.name} legality>", "exec"),
+                 ns)  # our generated code only: see codegen's module docstring
+            got = self.ns["_LEGALITY"] = (ns["ISLEGAL"], ns["ENDING"])
+        return got
+
     def _others_moves(self, legal: Sequence[Move], chooser: int) -> Sequence[Move]:
         """The legal moves of a simultaneous round after `chooser` chose (a `_sim_kept`
         decision): the ones listed before, less the chooser's; the same list, in the same

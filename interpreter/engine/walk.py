@@ -823,6 +823,10 @@ def _only(legal: Sequence[Move], p: int, movers: Sequence[int]) -> Sequence[Move
 
 # moves between a shadow dropped (or a draw that found too few unseen cards) and the next draw
 REDRAW_AFTER = 4
+# the shadow's step lists its moves in the game's own step unless the walk's state reached
+# has this many legal moves or more (their listing, which nothing reads, then costs more
+# than the flow run without it: `Told.quiet`); the same outcome either way
+QUIET_MIN = 16
 _MASKED = "▒▒"  # a card in a log line (seen or not, as the seat's text may show it)
 _CARDISH = ("card", "list:card")
 _DROP = ""  # Shadow.follow: the shadow is dropped (the seat tells the worlds apart)
@@ -857,6 +861,33 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
         return step_settle(s, m)
 
     return advance
+
+
+def _quiet(g: Game) -> Callable[[list[Any], Move], None]:
+    """A step at a decision that is not simultaneous, without settling the state reached:
+    the plain `step_settle` (the move's effect, the flow to the next decision) without
+    its `settle` (the end conditions and the legal moves); an `end` in the effect or the
+    flow is in the slots as there."""
+    ns = g.ns
+    eff, succ, run, const_who = ns["EFF"], ns["SUCC"], ns["run"], ns["CONST_WHO"]
+    budget, over = ns["_B"], ns["_GameOver"]
+
+    def quiet(t: list[Any], m: Move) -> None:
+        t[MOVES] += 1
+        budget[0] = STEPS
+        try:
+            eff[m[1]](t, m)
+        except over:
+            return
+        pc = succ[t[PC]]
+        w = const_who.get(pc)
+        if w is None:
+            run(t, pc)
+        else:
+            t[PC] = pc
+            t[WHO] = w
+
+    return quiet
 
 
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -938,6 +969,20 @@ class Told:
         self.own_steps: dict[int, Any] = {} if g._steps is None else {
             k: f for k, f in g._steps.items() if k not in g._sim}
         self.settle = g._gen_settle
+        # after a mend, whether the move is legal in the shadow without listing its moves
+        # (the generated one-move tests, codegen `legality_functions`): by decision with
+        # its own step, none where an end condition reads the legal moves
+        tests, ending = g.legality()
+        # (None: then there are no tests and no quiet step, and it is never asked)
+        self.ending: Callable[[list[Any]], bool] = ending or (lambda t: True)
+        self.tests: dict[int, Any] = {} if ending is None else {
+            k: f for k, f in tests.items() if k in self.own_steps}
+        # the shadow's step without the listing of the moves after it, where no end
+        # condition reads them: the listing is made only where it is read (the seat
+        # decides, or a simultaneous choice comes), and the next move is tested alone
+        self.quiet: Callable[[list[Any], Move], None] | None = None
+        if self.tests and ending is not None and not _reads_legal(ending):
+            self.quiet = _quiet(g)
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -1128,7 +1173,9 @@ class Shadow:
     def __init__(self, t: list[Any], legal: Sequence[Move], cards: list[int],
                  new: list[int]) -> None:
         self.t = t
-        self.legal = legal
+        # the shadow's legal moves (None: not listed, where `Told.quiet` stepped it and
+        # nothing read them: its next move is tested alone)
+        self.legal: Sequence[Move] | None = legal
         # the mends made it the walk's own world (every card in the same place, the same
         # slots): from then on each step here would be the walk's own step, so it is not
         # played (`t` is left as it was); it tells the seat the same by construction
@@ -1144,7 +1191,11 @@ class Shadow:
     def decides(self, told: Told, s: list[Any], legal: Sequence[Move]) -> str | None:
         if s[ENDED] is not None or self.t[ENDED] is not None:
             return None
-        return told.moves_differ(s, legal, self.legal)
+        tlegal = self.legal
+        if tlegal is None:  # (a quiet step: taken only where the seat does not decide)
+            assert s[WHO] != told.seat and s[PC] not in told.sim
+            return None  # (what moves_differ says where the seat does not decide)
+        return told.moves_differ(s, legal, tlegal)
 
     def follow(self, told: Told, before: list[Any], s: list[Any], m: Move, pc: int,
                legal: Sequence[Move]) -> str | None:
@@ -1205,14 +1256,20 @@ class Shadow:
                     t[PENDING] = tuple(told.relabel(mv, {x: y, y: x})
                                        for mv in t[PENDING])
                 mended = True
+        test = None
         if mended:  # (the legal moves listed here named the cards swapped)
             if told.identical(before, t):  # the same world now: its step is the walk's
                 self.alike = True
                 return self._alike(told, s)
-            try:
-                self.legal = told.settle(t)  # (Game._settle_lazily's own call)
-            except Exception:
-                return _DROP
+        if mended or self.legal is None:
+            # a decision with its own step: the move's legality tested alone below (the
+            # step lists the moves after it); else the moves listed (again)
+            test = told.tests.get(t[PC])
+            if test is None:
+                try:
+                    self.legal = told.settle(t)  # (Game._settle_lazily's own call)
+                except Exception:
+                    return _DROP
         # the move, each card it names mapped to the card in its place here
         # (a move whose cards are all shown, as a card played to a trick, is the walk's
         # own: the tuple is not built again)
@@ -1233,17 +1290,42 @@ class Shadow:
                     out[i] = _at(told.place, before, t, a)
             if out is not None:
                 mm = tuple(out)
-        if mm not in self.legal:
+        if test is not None:
+            # `mm in settle(t)` without the listing: the one move's tests, then the end
+            # conditions (a listing that would fail on another move is not seen: the
+            # shadow goes on where it was dropped, and its step lists its moves)
+            try:
+                if not test(t, mm) or told.ending(t):  # (`no_moves` is false: mm is legal)
+                    return _DROP
+            except Exception:
+                return _DROP
+        elif self.legal is None or mm not in self.legal:  # (None: not here, see above)
             return _DROP
         tshown: set[int] = set()
         tlogs: list[tuple[Any, ...]] = []
         told.shown, told.logs = tshown, tlogs
         told.real = False
+        quiet = told.quiet
         try:
             tpc = t[PC]  # (the shadow's own node)
             own = told.own_steps.get(tpc)
-            self.legal = own(t, mm) if own is not None else told.advance(t, tpc, mm,
-                                                                         self.legal)
+            if own is None:
+                self.legal = told.advance(t, tpc, mm, self.legal)  # type: ignore[arg-type]
+            elif (quiet is None or len(legal) < QUIET_MIN or s[WHO] == told.seat
+                    or s[PC] in told.sim):
+                # (the listing is read: the seat decides, or a simultaneous choice; or
+                # it is short, cheaper listed in the game's own step than the flow run
+                # by the plain nodes: Hearts' hands, following suit)
+                self.legal = own(t, mm)
+            else:
+                quiet(t, mm)
+                if t[PC] in told.sim:
+                    self.legal = told.settle(t)  # (read by the next step)
+                elif told.ending(t):  # (as settle would end it: dropped below)
+                    self.legal = None
+                    t[ENDED] = True
+                else:
+                    self.legal = None  # (the next move is tested alone)
         except Exception:
             return _DROP
         finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 from cardgame.interpreter.codegen import runtime
@@ -47,6 +48,14 @@ def test_invariants_and_end_tests_are_loops_that_stop_at_the_answer() -> None:
     play_both(fast, plain, seeds=tuple(range(6)))
 
 
+def _two_runtimes() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two namespaces of Scopa's runtime helpers: one to read sums from, one to search."""
+    g = compile_game("scopa")
+    args = (g.checked, g.gen.spans, [z.slot for z in g.gen.zone_slots], g.zone_text,
+            g.card_text)
+    return namespace(*args), namespace(*args)
+
+
 def test_sets_of_a_sum_read_from_the_subset_sums_are_the_searched_ones(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`subsets of Z where (sum x in s: ...) == v` of up to SUM_TABLE cards: read from the
@@ -54,11 +63,7 @@ def test_sets_of_a_sum_read_from_the_subset_sums_are_the_searched_ones(
     table), the same sets in the same order as the search finds them, with a count `k` or
     not, with negative values too; the sets of an empty zone are the empty set when the
     target is 0. More cards: the search."""
-    g = compile_game("scopa")
-    args = (g.checked, g.gen.spans, [z.slot for z in g.gen.zone_slots], g.zone_text,
-            g.card_text)
-    ns = namespace(*args)
-    other = namespace(*args)
+    ns, other = _two_runtimes()
     table, search = ns["_subsets"], other["_subsets"]
     other["_B"][0] = 10 ** 9
     # the sums of six cards listed: 2**6 subsets looked at, each drawn from the budget (the
@@ -89,11 +94,7 @@ def test_sets_of_a_sum_of_a_list_naming_a_card_twice_are_the_searched_ones(
     (`(all of table) + (all of table)`): the sets read from the subset sums come in the
     search's order too (a key made of the cards' own bits would add up for a card taken
     twice and tie with another set's)."""
-    g = compile_game("scopa")
-    args = (g.checked, g.gen.spans, [z.slot for z in g.gen.zone_slots], g.zone_text,
-            g.card_text)
-    ns = namespace(*args)
-    other = namespace(*args)
+    ns, other = _two_runtimes()
     table, search = ns["_subsets"], other["_subsets"]
     ns["_B"][0] = other["_B"][0] = 10 ** 9
     assert table((3, 2, 3), None, (1, 2, 1), 2, 0) == ((2,), (3, 3))  # {3,3} ties {2} by bits

@@ -400,42 +400,11 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-class _Skipped:
-    """What `add_parser` gives for a command the command line does not name: it takes the
-    command's arguments and drops them."""
-
-    def __getattr__(self, name: str) -> Any:
-        return lambda *args, **kw: self
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        pass
-
-
-class _OneCommand:
-    """The subparsers action, building the parser of one command only (the others:
-    _Skipped). Building all nine commands' arguments is 1.5 ms of `cardgame check`."""
-
-    def __init__(self, sub: Any, only: str) -> None:
-        self.sub = sub
-        self.only = only
-        self.found = False
-
-    def add_parser(self, name: str, **kw: Any) -> Any:
-        if name != self.only:
-            return _Skipped()
-        self.found = True
-        return self.sub.add_parser(name, **kw)
-
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser; with `only`, that command's arguments alone (the
-    parser of a command line that names it parses as the whole one does)."""
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardgame",
                                 description="Design, check, play, simulate and fuzz card games.")
     p.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
-    sub: Any = p.add_subparsers(dest="command", metavar="COMMAND")
-    if only is not None:
-        sub = _OneCommand(sub, only)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sp = sub.add_parser("list", help="bundled games, variants and their options")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
@@ -468,7 +437,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--bots", action="append", default=None, metavar="NAME[,NAME...]",
                     help="the bot for every seat, or one per seat (default random; "
-                         "known: %(known)s)").known = _BOT_NAMES
+                         "known: %(known)s)").known = _BOT_NAMES  # type: ignore[attr-defined]
     add_run_options(sp)
     sp.add_argument("--coverage-games", type=count_arg("--coverage-games", 0, MANY), default=None, metavar="K",
                     help="games of each other configuration (player count, option values) "
@@ -562,8 +531,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                     help="when the exact search is undecided, look for a win by nested "
                          "rollout policy adaptation for this long (default: no such phase)")
     sp.set_defaults(func=cmd_solve)
-    if only is not None and not sub.found:
-        return build_parser()
     return p
 
 
@@ -578,15 +545,9 @@ def _format_error(e: BaseException) -> str:
     return sanitize(text)
 
 
-def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
-    """The parser of the command the command line starts with (the usual case), else the
-    whole one (no command, help, --version, a mistyped command)."""
-    return build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser_for(argv)
     try:
         args = parser.parse_args(argv)
     except UsageError as e:  # a numeric option (count_arg, seconds_arg)

@@ -15,7 +15,6 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import lark
 import pytest
@@ -347,31 +346,6 @@ def test_the_package_folders_are_where_importlib_resources_finds_them() -> None:
         assert package_dir(package) == Path(str(importlib.resources.files(package)))
     assert bundled_dir() == package_dir("cardgame.games")
     assert (bundled_dir() / "calculation.cardgame").is_file()
-
-
-def _commands(p: Any) -> dict[str, Any]:
-    return dict(p._subparsers._group_actions[0].choices)
-
-
-def test_a_command_line_builds_the_parser_of_its_command_only() -> None:
-    from cardgame.interpreter.cli import _parser_for, build_parser
-
-    whole = build_parser()
-    names = list(_commands(whole))
-    assert len(names) >= 9 and "check" in names
-    for name in names:
-        one = _parser_for([name, "x"])
-        assert list(_commands(one)) == [name]
-        # the same arguments, defaults, help and usage as in the whole parser
-        assert _commands(one)[name].format_help() == _commands(whole)[name].format_help()
-        mine, theirs = _commands(one)[name], _commands(whole)[name]
-        assert mine._defaults == theirs._defaults
-        assert [a.option_strings for a in mine._actions] == [a.option_strings for a in theirs._actions]
-    for argv in ([], ["--version"], ["-h"], ["chek", "x"]):  # no command named: the whole one
-        assert list(_commands(_parser_for(argv))) == names
-    args = _parser_for(["check", "--players", "2", "a.cardgame"]).parse_args(
-        ["check", "--players", "2", "a.cardgame"])
-    assert args == whole.parse_args(["check", "--players", "2", "a.cardgame"])
 
 
 def test_the_front_ends_fingerprint_skips_hidden_files(monkeypatch: pytest.MonkeyPatch) -> None:

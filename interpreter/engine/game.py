@@ -182,10 +182,7 @@ class Game(Machine):
         legal = state._legal
         if type(legal) is list and player is None:  # the loop of bots and search
             return legal
-        if legal is None:
-            self._ensure_settled(state)
-            legal = state._legal
-            assert legal is not None
+        legal = self._moves(state)
         if type(legal) is not list:  # sets of cards that `apply` left unlisted
             legal = state._legal = list(legal)
         if player is None:
@@ -197,12 +194,15 @@ class Game(Machine):
         listing moves that `apply` left unlisted: the fuzzer's lookahead asks it of every
         state it reaches, most of which it never plays on (a pass of 3 cards of 13 lists
         286 moves)."""
+        return _players(self._moves(state))
+
+    def _moves(self, state: State) -> Sequence[Move]:
+        """The state's legal moves as it holds them: a SetMoves where `apply` left sets of
+        cards unlisted (settled first, for a state built by hand)."""
+        self._ensure_settled(state)
         legal = state._legal
-        if legal is None:
-            self._ensure_settled(state)
-            legal = state._legal
-            assert legal is not None
-        return _players(legal)
+        assert legal is not None
+        return legal
 
     def legal_by_test(self, state: State, move: Move) -> bool | None:
         """Whether `move` is one of `legal_moves(state)`, answered without listing them:
@@ -508,10 +508,8 @@ class Game(Machine):
     def check_invariants(self, state: State) -> list[str]:
         """Names of declared invariants that do not hold in this state."""
         s = list(raw_slots(state))
-        # (the moves as the state holds them, a SetMoves where `apply` left sets of cards
-        # unlisted: an invariant reads only their number, `no_moves` and `legal_count`)
-        self._ensure_settled(state)
-        legal = state._legal
+        # (unlisted: an invariant reads only their number, `no_moves` and `legal_count`)
+        legal = self._moves(state)
         bad = []
         for name, fn in self.ns["INVARIANTS"]:
             try:

@@ -338,35 +338,20 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             sums_by[vals] = sums
         if target not in sums:
             return ()
-        bits = range(n)
-        if len(set(seq)) < n:  # a card twice (a list that names it twice): see _twice
-            return _twice(seq, vals, k, sums, target)
-        sets = [tuple(sorted([seq[i] for i in bits if m >> i & 1]))
-                for m, x in enumerate(sums) if x == target]
-        if k is not None:
-            sets = [c for c in sets if len(c) == k]
-        if len(sets) > 1:  # the search's order: the first card where two differ taken first
-            top = max(seq)
-            sets.sort(key=lambda c: sum([1 << (top - i) for i in c]), reverse=True)
-        return tuple(sets)
-
-    def _twice(seq: tuple[int, ...], vals: tuple[int, ...], k: int | None, sums: list[int],
-               target: int) -> tuple[tuple[int, ...], ...]:
-        """`_summed`'s sets where a card comes more than once: a set's key is made of the
-        places of its cards in deck order (one bit a place, the first place highest), not
-        of the cards, whose bits would add up for a card taken twice and tie with another
-        set's (the places in `_sets`' order: by card, then value). Ties between places of
-        the same card and value give equal sets, in either order."""
-        n = len(seq)
-        rank = [0] * n
-        for r, i in enumerate(sorted(range(n), key=lambda i: (seq[i], vals[i]))):
-            rank[i] = n - 1 - r
-        found = [(sum([1 << rank[i] for i in range(n) if m >> i & 1]), m)
-                 for m, x in enumerate(sums) if x == target
+        masks = [m for m, x in enumerate(sums) if x == target
                  and (k is None or m.bit_count() == k)]
-        found.sort(reverse=True)
-        return tuple([tuple(sorted([seq[i] for i in range(n) if m >> i & 1]))
-                      for _, m in found])
+        bits = range(n)
+        if len(masks) > 1:
+            # the search's order: each mask keyed by the places of its cards in `_sets`'
+            # order (by card, then value; one bit a place, the first place highest),
+            # descending. Not the cards' own bits: for a list that names a card twice they
+            # would add up and tie with another set's. Places of one card and value give
+            # equal sets.
+            rank = [0] * n
+            for r, i in enumerate(sorted(bits, key=lambda i: (seq[i], vals[i]))):
+                rank[i] = 1 << (n - 1 - r)
+            masks.sort(key=lambda m: sum([rank[i] for i in bits if m >> i & 1]), reverse=True)
+        return tuple([tuple(sorted([seq[i] for i in bits if m >> i & 1])) for m in masks])
 
     @export
     def _min(seq: Any, sid: int) -> int:

@@ -801,6 +801,90 @@ def _number(e: ast.expr, k: Any) -> int:
     raise _Unknown("an index of the state")
 
 
+def listing_reads(g: Game, d: int) -> tuple[frozenset[int], frozenset[int]] | None:
+    """The slots the game's `settle` reads at decision `d` (its legal moves, listed by
+    `LEGAL[d]`, and its end conditions), read off its generated code: (the slots whose
+    values it reads, those it reads only by their size: `not s[k]`, `len(s[k])`, `s[k]`
+    as a condition); the node `PC` among the first. `settle(s)` there is a function of
+    those values and sizes (the slots hold immutable values of the types the checker
+    gives them; the memos it reads are caches of such functions), so a slot list that
+    holds the same values there, and zones of the same sizes, lists the same moves and
+    ends alike. None where the code uses the state otherwise: passes it to a function
+    that is not one of the game's own (top-level, its first parameter `s`), indexes it
+    with what is not a number, writes a slot other than `ENDED` (the end's reason)."""
+    funcs = _function_defs(g.gen.source)
+    legal = g.ns.get("LEGAL") or {}
+    full: set[int] = {PC}
+    size: set[int] = set()
+    done: set[str] = set()
+
+    def sized(n: ast.AST, up: dict[int, ast.AST]) -> bool:
+        """Is the value of `n` read only as a truth value or a length?"""
+        p = up.get(id(n))
+        if isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+            return True
+        if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is n:
+            return True
+        if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) \
+                and p.func.id in ("len", "bool") and p.args == [n] and not p.keywords:
+            return True
+        if isinstance(p, ast.BoolOp):  # (its value is an operand's: sized where it is)
+            return sized(p, up)
+        return False
+
+    def visit(name: str) -> bool:
+        if name in done:
+            return True
+        done.add(name)
+        fn = funcs.get(name)
+        if fn is None or not fn.args.args or fn.args.args[0].arg != "s":
+            return False
+        up = {id(c): n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
+        calls: list[str] = []
+        for n in ast.walk(fn):
+            if isinstance(n, ast.arg) and n.arg == "s" and n is not fn.args.args[0]:
+                return False
+            if not (isinstance(n, ast.Name) and n.id == "s"):
+                continue
+            if not isinstance(n.ctx, ast.Load):
+                return False
+            p = up.get(id(n))
+            if isinstance(p, ast.Subscript) and p.value is n:
+                k = p.slice
+                if isinstance(k, ast.Constant) and type(k.value) is int:
+                    if isinstance(p.ctx, ast.Store) and k.value == ENDED:
+                        continue
+                    if not isinstance(p.ctx, ast.Load):
+                        return False
+                    (size if sized(p, up) else full).add(k.value)
+                    continue
+                if isinstance(k, ast.Slice) and k.step is None and all(
+                        isinstance(b, ast.Constant) and type(b.value) is int
+                        for b in (k.lower, k.upper)) and isinstance(p.ctx, ast.Load):
+                    full.update(range(k.lower.value, k.upper.value))  # type: ignore[union-attr]
+                    continue
+                return False
+            if isinstance(p, ast.Call) and p.args and p.args[0] is n \
+                    and n not in p.args[1:] and not p.keywords:
+                f = p.func
+                if isinstance(f, ast.Name) and f.id in funcs:
+                    calls.append(f.id)
+                    continue
+                # `LEGAL[s[0]](s)`: the listing of the node, here d's
+                if isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name) \
+                        and f.value.id == "LEGAL" and isinstance(f.slice, ast.Subscript) \
+                        and ast.dump(f.slice) == ast.dump(ast.parse("s[0]", mode="eval").body) \
+                        and d in legal and getattr(legal[d], "__name__", "") in funcs:
+                    calls.append(legal[d].__name__)
+                    continue
+            return False
+        return all(visit(c) for c in calls)
+
+    if not visit("settle"):
+        return None
+    return frozenset(full), frozenset(size - full)
+
+
 def _reads_legal(fn: Any) -> bool:
     """Does a generated test (of a state and its legal moves) read the legal moves?"""
     code = fn.__code__
@@ -827,6 +911,9 @@ REDRAW_AFTER = 4
 # has this many legal moves or more (their listing, which nothing reads, then costs more
 # than the flow run without it: `Told.quiet`); the same outcome either way
 QUIET_MIN = 16
+# Shadow.follow looks for a card shown among the zones the step changed, then, where the
+# seat sees at most this many zones, in those it sees (found there: not in a hidden one)
+VISIBLE_SCAN = 8
 _MASKED = "▒▒"  # a card in a log line (seen or not, as the seat's text may show it)
 _CARDISH = ("card", "list:card")
 _DROP = ""  # Shadow.follow: the shadow is dropped (the seat tells the worlds apart)
@@ -983,6 +1070,28 @@ class Told:
         self.quiet: Callable[[list[Any], Move], None] | None = None
         if self.tests and ending is not None and not _reads_legal(ending):
             self.quiet = _quiet(g)
+        # the decisions where the shadow's listing is the walk's own: where its step
+        # reaches the walk's node, and every slot `settle` reads there holds the same
+        # value in both worlds (a zone it reads by its size alone, the same size), the
+        # shadow lists the same moves and ends alike (`listing_reads`), so its step is
+        # the move's effect and the flow (`_quiet`), and its moves the walk's list; only
+        # where it reads no zone the seat cannot see but by its size (such a zone's cards
+        # differ in a shadow, as a rule, and the step the game's own is cheaper then)
+        self.same_listing: dict[int, Callable[[list[Any], list[Any]], bool]] = {}
+        for d in self.own_steps:
+            got = listing_reads(g, d)
+            if got is None or not got[0].isdisjoint((*self.hidden, PENDING)):
+                continue
+            full, sized = sorted(got[0]), sorted(got[1])
+            test = " and ".join([f"s[{k}] == t[{k}]" for k in full]
+                                + [f"(s[{k}] == t[{k}] or type(s[{k}]) is tuple is type(t[{k}])"
+                                   f" and len(s[{k}]) == len(t[{k}]))" for k in sized])
+            # (a slot read by its size: two tuples of one length, a zone's cards, are
+            # alike there; any other value, the same value)
+            self.same_listing[d] = eval(  # noqa: S307  (slot numbers only)
+                f"lambda s, t: {test}", {"__builtins__": {}, "len": len, "tuple": tuple,
+                                         "type": type})
+        self.plain = _quiet(g) if self.same_listing else None
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -1168,7 +1277,7 @@ class Shadow:
     """A world the seat cannot tell from the walk's, stepped beside it on its own slot
     list with the walk's moves (each card a move names mapped to the card in its place)."""
 
-    __slots__ = ("t", "legal", "_dealt", "alike")
+    __slots__ = ("t", "legal", "_dealt", "alike", "mine")
 
     def __init__(self, t: list[Any], legal: Sequence[Move], cards: list[int],
                  new: list[int]) -> None:
@@ -1176,6 +1285,10 @@ class Shadow:
         # the shadow's legal moves (None: not listed, where `Told.quiet` stepped it and
         # nothing read them: its next move is tested alone)
         self.legal: Sequence[Move] | None = legal
+        # `legal` is the walk's own list, the shadow's slots that its listing reads the
+        # walk's (`Told.same_listing`): a mend, which swaps cards among the zones the
+        # seat cannot see, leaves it the shadow's
+        self.mine = False
         # the mends made it the walk's own world (every card in the same place, the same
         # slots): from then on each step here would be the walk's own step, so it is not
         # played (`t` is left as it was); it tells the seat the same by construction
@@ -1211,7 +1324,7 @@ class Shadow:
         # the cards the walk's step shows the seat are where the walk has them (mended:
         # x and the card y in its place here swapped; `place` and `_swap` inlined)
         mended = False
-        visible = told.visible_order
+        visible = told.visible_order if len(told.visible_order) <= VISIBLE_SCAN else ()
         for x in shown:
             # (x is in one zone of `before`, whose cards were all there once: looked for
             # first in the zones the step changed, where a card shown comes from as a
@@ -1222,6 +1335,8 @@ class Shadow:
                     zx = z
                     break
             else:
+                # (where the zones the seat sees are many, the others searched at once:
+                # x is in one zone only, so it is in one of them or in none)
                 for z in visible:
                     if s[z] is not before[z] and x in before[z]:
                         break
@@ -1264,8 +1379,8 @@ class Shadow:
         if mended or self.legal is None:
             # a decision with its own step: the move's legality tested alone below (the
             # step lists the moves after it); else the moves listed (again)
-            test = told.tests.get(t[PC])
-            if test is None:
+            test = None if mended and self.mine else told.tests.get(t[PC])
+            if test is None and not (mended and self.mine):
                 try:
                     self.legal = told.settle(t)  # (Game._settle_lazily's own call)
                 except Exception:
@@ -1306,10 +1421,21 @@ class Shadow:
         told.shown, told.logs = tshown, tlogs
         told.real = False
         quiet = told.quiet
+        self.mine = False
         try:
             tpc = t[PC]  # (the shadow's own node)
             own = told.own_steps.get(tpc)
-            if own is None:
+            same = told.same_listing.get(s[PC]) if own is not None else None
+            if same is not None:
+                # (the walk's node reached: where the shadow reaches it with the slots
+                # its `settle` reads the walk's, the walk's listing is the shadow's)
+                told.plain(t, mm)  # type: ignore[misc]
+                if same(s, t):
+                    self.legal = legal
+                    self.mine = True
+                else:
+                    self.legal = told.settle(t)
+            elif own is None:
                 self.legal = told.advance(t, tpc, mm, self.legal)  # type: ignore[arg-type]
             elif (quiet is None or len(legal) < QUIET_MIN or s[WHO] == told.seat
                     or s[PC] in told.sim):

@@ -465,6 +465,7 @@ class Walker:
         for i, r in enumerate(inv_reads):
             parts = split.get(i)
             if parts is not None:  # (each part where a slot it reads changed)
+                some: list[str] = []
                 for j, (fn, at, pr) in enumerate(parts):
                     env[f"INV{i}_{j}"] = fn
                     for r1 in pr:
@@ -473,8 +474,15 @@ class Walker:
                         cond = changed(r1)
                         arg = "lst" if at is None else repr(v)
                         if cond is not None:
-                            tests += [f"        if {f'({cond}) and ' if cond else ''}"
-                                      f"not INV{i}_{j}(s, {arg}):", "            return 2"]
+                            some += [f"        if {f'({cond}) and ' if cond else ''}"
+                                     f"not INV{i}_{j}(s, {arg}):", "            return 2"]
+                # (the parts' tests under one test that a slot any of them reads changed:
+                # a step that changes none, Pyramid's draw, skips them at once)
+                every = frozenset().union(*(r1 for _, _, pr in parts for r1 in pr))
+                gate = changed(every)
+                if gate and len(some) > 2:
+                    some = [f"        if {gate}:", *("    " + x for x in some)]
+                tests += some
                 continue
             cond = changed(r)
             if cond is not None:
@@ -746,7 +754,8 @@ def invariant_parts(g: Game, invariants: Sequence[tuple[str, Any]]
             if index is None:
                 break
             try:
-                pr = [frozenset(_number(e, v) for e in index) for v in (at or (None,))]
+                pr = [frozenset(i for e in index for i in _numbers(e, v, ns))
+                      for v in (at or (None,))]
             except _Unknown:
                 break
             got.append((pf, at, pr))
@@ -773,20 +782,51 @@ _PARSED: dict[str, dict[str, ast.FunctionDef]] = {}
 
 def _state_indexes(fn: ast.FunctionDef) -> list[ast.expr] | None:
     """The index expressions of every `s[...]` read in a generated function of (s, ...),
-    or None when `s` is used otherwise (passed on, stored, bound again)."""
+    or None when `s` is used otherwise (passed on, stored, bound again). A read of the
+    slots a tuple X names, `map(s.__getitem__, X)` (`covered`: the places covering
+    one), is X as an `ast.Starred` (`_numbers`)."""
     subs = {id(n.value): n for n in ast.walk(fn)
             if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
             and n.value.id == "s" and isinstance(n.ctx, ast.Load)}
-    out = []
+    # `map(s.__getitem__, X)`: the Name s in it, and X
+    mapped = {id(c.args[0].value): c.args[1] for c in ast.walk(fn)
+              if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+              and c.func.id == "map" and len(c.args) == 2 and not c.keywords
+              and isinstance(c.args[0], ast.Attribute) and c.args[0].attr == "__getitem__"
+              and isinstance(c.args[0].value, ast.Name) and c.args[0].value.id == "s"}
+    out: list[ast.expr] = []
     for n in ast.walk(fn):
         if isinstance(n, ast.Name) and n.id == "s":
-            sub = subs.get(id(n))
-            if sub is None or not isinstance(n.ctx, ast.Load):
+            if not isinstance(n.ctx, ast.Load):
                 return None
+            sub = subs.get(id(n))
+            if sub is None:
+                each = mapped.get(id(n))
+                if each is None:
+                    return None
+                out.append(ast.Starred(value=each, ctx=ast.Load()))
+                continue
             out.append(sub.slice)
         elif isinstance(n, ast.arg) and n.arg == "s" and n is not fn.args.args[0]:
             return None
     return out
+
+
+def _numbers(e: ast.expr, k: Any, ns: dict[str, Any]) -> tuple[int, ...]:
+    """The slots an index of `_state_indexes` reads for `_k` = k: the one `_number`
+    gives, or those of X in `map(s.__getitem__, X)` (X a tuple of the namespace indexed
+    by such a number, `COVER[_k]`: a tuple of ints)."""
+    if not isinstance(e, ast.Starred):
+        return (_number(e, k),)
+    x = e.value
+    if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name):
+        table = ns.get(x.value.id)
+        if type(table) is tuple:
+            i = _number(x.slice, k)
+            got = table[i] if 0 <= i < len(table) else None
+            if type(got) is tuple and all(type(v) is int for v in got):
+                return got
+    raise _Unknown("the slots of a map")
 
 
 def _number(e: ast.expr, k: Any) -> int:

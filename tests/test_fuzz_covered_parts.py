@@ -1,0 +1,88 @@
+"""An invariant part that reads the places covering one (`covered`, generated as
+`any(map(s.__getitem__, COVER[_k]))`) is a part whose reads are the place and those that
+cover it (engine/walk.py `_state_indexes`, `_numbers`), and the walk's check tests the
+parts of an invariant under one test that a slot any of them reads changed (thirteenth
+session; docs/fuzz.md, "The shadow's listing, the walk's own")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from cardgame.interpreter.engine import compile_game
+from cardgame.interpreter.engine import walk as walk_mod
+from cardgame.interpreter.engine.walk import Walker, invariant_parts
+from test_fuzz_incremental import where
+
+
+def _pyramid() -> tuple[Any, Walker, list[Any], Any]:
+    g = compile_game("pyramid")
+    w = Walker(g, 400, True)
+    s = g._blank.copy()
+    s[1] = 7
+    g._setup(s)
+    g._gen_run(s, s[0])
+    return g, w, s, g._gen_settle(s)
+
+
+def test_a_part_reads_the_place_and_the_places_covering_it() -> None:
+    g, w, _, _ = _pyramid()
+    names = {v: k for k, v in w.slot_names().items()}
+    split = {g.invariants[i][0]: parts
+             for i, parts in invariant_parts(g, g.invariants).items()}
+    assert "free_first" in split  # (whole before: `s.__getitem__` was a use not known)
+    ((_, at, reads),) = split["free_first"]
+    apex = names["pyramid1-1"]
+    below = {names["pyramid2-1"], names["pyramid2-2"]}
+    assert reads[at.index(apex)] == {apex} | below
+    bottom = names["pyramid7-1"]
+    assert reads[at.index(bottom)] == {bottom}  # (covered by nothing)
+
+
+def test_a_place_covered_again_breaks_the_invariant_and_is_seen() -> None:
+    # a place of row 6 emptied with the two below it (their cards put in the stock:
+    # all the cards are still there once) holds; a card put back on one of those covers
+    # the empty place: only a slot that its part reads besides its own place changed
+    g, w, s, legal = _pyramid()
+    check = w._checker(g.invariants, g._score)
+    place, left, right = (where(w, f"pyramid{r}-{c}") for r, c in ((6, 1), (7, 1), (7, 2)))
+    stock = where(w, "stock")
+    t = s.copy()
+    t[stock] = t[stock] + t[place] + t[left] + t[right]
+    t[place] = t[left] = t[right] = ()
+    assert check(t, legal) == 0 == check(t, legal, s)
+    u = t.copy()
+    u[left], u[stock] = u[stock][-1:], u[stock][:-1]
+    assert check(u, legal, t) == 2 == check(u, legal)
+
+
+def test_a_step_that_changes_no_place_tests_no_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[Any] = []
+
+    def spied(g: Any, invariants: Any) -> Any:
+        def spy(fn: Any) -> Any:
+            def part(s: list[Any], v: Any) -> Any:
+                calls.append(v)
+                return fn(s, v)
+            return part
+        return {i: [(spy(fn), at, r) for fn, at, r in parts]
+                for i, parts in invariant_parts(g, invariants).items()}
+
+    monkeypatch.setattr(walk_mod, "invariant_parts", spied)
+    g, w, s, legal = _pyramid()
+    check = w._checker(g.invariants, g._score)
+    t = s.copy()
+    draw = next(m for m in legal if m[1] == 2)
+    legal_t = g._steps[t[0]](t, draw)  # the top of the stock onto the waste
+    assert check(t, legal_t, s) == 0
+    assert calls == []
+    # (the parts of an invariant under one test: `places`' 28 tests, `free_first`'s
+    # skipped by one test of the flags of the 28 places)
+    gate = "        if " + " or ".join(f"c{k}" for k in range(where(w, "pyramid1-1"),
+                                                              where(w, "pyramid7-7") + 1)) + ":"
+    assert w.last_source.count(gate + "\n") == 3  # (and the score's, which reads them)
+    u = s.copy()
+    low = where(w, "pyramid7-1")
+    u[where(w, "stock")], u[low] = u[where(w, "stock")] + u[low], ()  # a place emptied
+    assert check(u, legal, s) == 0
+    assert low in calls and len(set(calls)) <= 3  # (its own parts; not the 28 places)

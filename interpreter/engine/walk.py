@@ -959,6 +959,10 @@ _CARDISH = ("card", "list:card")
 _DROP = ""  # Shadow.follow: the shadow is dropped (the seat tells the worlds apart)
 
 
+def _TOLD(s: list[Any], t: list[Any]) -> bool:  # (Told.same_listing: `quick` decides)
+    return True
+
+
 def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequence[Move]]:
     """One step on the fast path, as `Walker.walk` plays it: advance(s, pc, m, legal)
     plays `m` (from node pc, its legal moves `legal`) and returns the legal moves after."""
@@ -1131,6 +1135,13 @@ class Told:
             self.same_listing[d] = eval(  # noqa: S307  (slot numbers only)
                 f"lambda s, t: {test}", {"__builtins__": {}, "len": len, "tuple": tuple,
                                          "type": type})
+            # (where what `quick` compares covers those slots, the nodes, who decides,
+            # the zones the seat sees and the variables, the sizes of those it does not,
+            # the listing is taken without a test of its own: the shadow's is listed
+            # only where `quick` fails, and the worlds differ anyway)
+            if got[0] <= {PC, WHO, ENDED, *self.visible, *self.var_slots} \
+                    and got[1] <= {*self.visible, *self.hidden, *self.var_slots}:
+                self.same_listing[d] = _TOLD
         self.plain = _quiet(g) if self.same_listing else None
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
@@ -1454,14 +1465,15 @@ class Shadow:
                     return _DROP
             except Exception:
                 return _DROP
-        elif self.legal is None or mm not in self.legal:  # (None: not here, see above)
+        elif self.legal is None or (mm is not m or not self.mine) and mm not in self.legal:
+            # (None: not here, see above; the walk's own list holds the walk's move)
             return _DROP
         tshown: set[int] = set()
         tlogs: list[tuple[Any, ...]] = []
         told.shown, told.logs = tshown, tlogs
         told.real = False
         quiet = told.quiet
-        self.mine = False
+        self.mine = lazy = False
         try:
             tpc = t[PC]  # (the shadow's own node)
             own = told.own_steps.get(tpc)
@@ -1470,7 +1482,11 @@ class Shadow:
                 # (the walk's node reached: where the shadow reaches it with the slots
                 # its `settle` reads the walk's, the walk's listing is the shadow's)
                 told.plain(t, mm)  # type: ignore[misc]
-                if same(s, t):
+                if same is _TOLD:  # (`quick` below tests those slots: listed if not)
+                    self.legal = legal
+                    self.mine = True
+                    lazy = True
+                elif same(s, t):
                     self.legal = legal
                     self.mine = True
                 else:
@@ -1504,9 +1520,22 @@ class Shadow:
         if tshown != shown or s[ENDED] is not None or t[ENDED] is not None:
             return _DROP
         if logs == tlogs and told.quick(s, t):  # (`differs`' first tests, at once)
-            if s[WHO] != told.seat and s[PC] not in told.sim:
-                return None
+            if self.legal is legal or s[WHO] != told.seat and s[PC] not in told.sim:
+                return None  # (the walk's own list: `moves_differ` finds them equal)
             return told.moves_differ(s, legal, self.legal)
+        if lazy:  # the slots the listing reads may differ: the shadow's own listing
+            self.mine = False
+            told.shown, told.logs = set(), []
+            told.real = False
+            try:
+                self.legal = told.settle(t)
+            except Exception:
+                return _DROP
+            finally:
+                told.shown, told.logs = shown, logs
+                told.real = True
+            if t[ENDED] is not None:
+                return _DROP
         return told.differs(s, t, legal, self.legal, logs, tlogs)
 
     def _alike(self, told: Told, s: list[Any]) -> str | None:

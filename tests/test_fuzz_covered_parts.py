@@ -12,17 +12,15 @@ import pytest
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.engine import walk as walk_mod
 from cardgame.interpreter.engine.walk import Walker, invariant_parts
-from test_fuzz_incremental import where
+from test_fuzz_incremental import states, where
 
 
 def _pyramid() -> tuple[Any, Walker, list[Any], Any]:
+    """Pyramid, a walker, a dealt state (as a walk checks it) and its legal moves."""
     g = compile_game("pyramid")
-    w = Walker(g, 400, True)
-    s = g._blank.copy()
-    s[1] = 7
-    g._setup(s)
-    g._gen_run(s, s[0])
-    return g, w, s, g._gen_settle(s)
+    s, legal, prev = states(g, 1)[0]
+    assert prev is None
+    return g, Walker(g, 400, True), s, legal
 
 
 def test_a_part_reads_the_place_and_the_places_covering_it() -> None:
@@ -69,20 +67,23 @@ def test_a_step_that_changes_no_place_tests_no_part(monkeypatch: pytest.MonkeyPa
                 for i, parts in invariant_parts(g, invariants).items()}
 
     monkeypatch.setattr(walk_mod, "invariant_parts", spied)
-    g, w, s, legal = _pyramid()
+    g, w, _, _ = _pyramid()
     check = w._checker(g.invariants, g._score)
-    t = s.copy()
-    draw = next(m for m in legal if m[1] == 2)
-    legal_t = g._steps[t[0]](t, draw)  # the top of the stock onto the waste
-    assert check(t, legal_t, s) == 0
-    assert calls == []
+    places = [where(w, f"pyramid{r}-{c}") for r in range(1, 8) for c in range(1, r + 1)]
+    steps = [(s, legal, prev) for s, legal, prev in states(g, 3) if prev is not None]
+    draws = [x for x in steps if all(x[0][k] is x[2][k] for k in places)]
+    pairs = [x for x in steps if any(x[0][k] is not x[2][k] for k in places)]
+    assert draws and pairs
+    for s, legal, prev in draws:  # (the top of the stock onto the waste)
+        calls.clear()
+        assert check(s, legal, prev) == 0
+        assert calls == []
+    for s, legal, prev in pairs:  # (a pair or a king removed: those places' parts)
+        calls.clear()
+        assert check(s, legal, prev) == 0
+        changed = {k for k in places if s[k] is not prev[k]}
+        assert changed <= set(calls) and len(set(calls)) <= 3 * len(changed)
     # (the parts of an invariant under one test: `places`' 28 tests, `free_first`'s
     # skipped by one test of the flags of the 28 places)
-    gate = "        if " + " or ".join(f"c{k}" for k in range(where(w, "pyramid1-1"),
-                                                              where(w, "pyramid7-7") + 1)) + ":"
+    gate = "        if " + " or ".join(f"c{k}" for k in places) + ":"
     assert w.last_source.count(gate + "\n") == 3  # (and the score's, which reads them)
-    u = s.copy()
-    low = where(w, "pyramid7-1")
-    u[where(w, "stock")], u[low] = u[where(w, "stock")] + u[low], ()  # a place emptied
-    assert check(u, legal, s) == 0
-    assert low in calls and len(set(calls)) <= 3  # (its own parts; not the 28 places)

@@ -910,10 +910,10 @@ def listing_reads(g: Game, d: int) -> tuple[frozenset[int], frozenset[int]] | No
                 if isinstance(f, ast.Name) and f.id in funcs:
                     calls.append(f.id)
                     continue
-                # `LEGAL[s[0]](s)`: the listing of the node, here d's
+                # `LEGAL[s[PC]](s)`: the listing of the node, here d's
                 if isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name) \
                         and f.value.id == "LEGAL" and isinstance(f.slice, ast.Subscript) \
-                        and ast.dump(f.slice) == ast.dump(ast.parse("s[0]", mode="eval").body) \
+                        and ast.dump(f.slice) == ast.dump(ast.parse(f"s[{PC}]", mode="eval").body) \
                         and d in legal and getattr(legal[d], "__name__", "") in funcs:
                     calls.append(legal[d].__name__)
                     continue

@@ -823,10 +823,6 @@ def _only(legal: Sequence[Move], p: int, movers: Sequence[int]) -> Sequence[Move
 
 # moves between a shadow dropped (or a draw that found too few unseen cards) and the next draw
 REDRAW_AFTER = 4
-# the shadow's step lists its moves in the game's own step unless the walk's state reached
-# has this many legal moves or more (their listing, which nothing reads, then costs more
-# than the flow run without it: `Told.quiet`); the same outcome either way
-QUIET_MIN = 16
 _MASKED = "▒▒"  # a card in a log line (seen or not, as the seat's text may show it)
 _CARDISH = ("card", "list:card")
 _DROP = ""  # Shadow.follow: the shadow is dropped (the seat tells the worlds apart)
@@ -861,33 +857,6 @@ def _stepper(g: Game) -> Callable[[list[Any], int, Move, Sequence[Move]], Sequen
         return step_settle(s, m)
 
     return advance
-
-
-def _quiet(g: Game) -> Callable[[list[Any], Move], None]:
-    """A step at a decision that is not simultaneous, without settling the state reached:
-    the plain `step_settle` (the move's effect, the flow to the next decision) without
-    its `settle` (the end conditions and the legal moves); an `end` in the effect or the
-    flow is in the slots as there."""
-    ns = g.ns
-    eff, succ, run, const_who = ns["EFF"], ns["SUCC"], ns["run"], ns["CONST_WHO"]
-    budget, over = ns["_B"], ns["_GameOver"]
-
-    def quiet(t: list[Any], m: Move) -> None:
-        t[MOVES] += 1
-        budget[0] = STEPS
-        try:
-            eff[m[1]](t, m)
-        except over:
-            return
-        pc = succ[t[PC]]
-        w = const_who.get(pc)
-        if w is None:
-            run(t, pc)
-        else:
-            t[PC] = pc
-            t[WHO] = w
-
-    return quiet
 
 
 def _getter(slots: Sequence[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -980,9 +949,9 @@ class Told:
         # the shadow's step without the listing of the moves after it, where no end
         # condition reads them: the listing is made only where it is read (the seat
         # decides, or a simultaneous choice comes), and the next move is tested alone
-        self.quiet: Callable[[list[Any], Move], None] | None = None
+        self.quiet: dict[int, Callable[[list[Any], Move], None]] | None = None
         if self.tests and ending is not None and not _reads_legal(ending):
-            self.quiet = _quiet(g)
+            self.quiet = g.quiet_steps()
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -1293,10 +1262,11 @@ class Shadow:
         if test is not None:
             # `mm in settle(t)` without the listing: the one move's tests, then the end
             # conditions (a listing that would fail on another move is not seen: the
-            # shadow goes on where it was dropped, and its step lists its moves)
+            # shadow goes on where it was dropped, and its step lists its moves); not
+            # again where the quiet step asked them and no mend changed `t` since
             try:
-                if not test(t, mm) or told.ending(t):  # (`no_moves` is false: mm is legal)
-                    return _DROP
+                if not test(t, mm) or (mended and told.ending(t)):
+                    return _DROP  # (`no_moves` is false there: mm is legal)
             except Exception:
                 return _DROP
         elif self.legal is None or mm not in self.legal:  # (None: not here, see above)
@@ -1311,14 +1281,11 @@ class Shadow:
             own = told.own_steps.get(tpc)
             if own is None:
                 self.legal = told.advance(t, tpc, mm, self.legal)  # type: ignore[arg-type]
-            elif (quiet is None or len(legal) < QUIET_MIN or s[WHO] == told.seat
-                    or s[PC] in told.sim):
-                # (the listing is read: the seat decides, or a simultaneous choice; or
-                # it is short, cheaper listed in the game's own step than the flow run
-                # by the plain nodes: Hearts' hands, following suit)
+            elif quiet is None or s[WHO] == told.seat or s[PC] in told.sim:
+                # (the listing is read: the seat decides, or a simultaneous choice)
                 self.legal = own(t, mm)
             else:
-                quiet(t, mm)
+                quiet[tpc](t, mm)
                 if t[PC] in told.sim:
                     self.legal = told.settle(t)  # (read by the next step)
                 elif told.ending(t):  # (as settle would end it: dropped below)

@@ -572,6 +572,54 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any,
     `cards`, `size(deck) + size(hand) + size(trick) + size(taken) == 52`). The rule
     still reads the zones it names: these are not its reads, but the slots whose values
     decide its value there."""
+    reads = _reader(g, conserved)
+    c = g.checked
+
+    def of(expr: Any, fn: Any, own: Any, env: dict[str, int]) -> frozenset[int] | None:
+        if fn is not own or _reads_legal(fn):
+            return None
+        if expr is None:
+            return frozenset()
+        out: set[int] = set()
+        try:
+            reads(expr, env, out)
+        except _Unknown:
+            return None
+        return frozenset(out)
+
+    decls = {inv.name: inv for inv in c.invariants}
+    ns = g.ns
+    inv_reads = [of(decls[name].cond, fn, ns.get(f"inv_{name}"), {}) if name in decls
+                 else None for name, fn in invariants]
+    score_reads = [of(c.score, score, ns.get("score"), {"me": p})
+                   for p in range(1, c.players + 1)]
+    return inv_reads, score_reads
+
+
+def listing_reads(g: Game, node: int, me: int) -> frozenset[int] | None:
+    """The slots the listing of the legal moves of decision `node` (not simultaneous)
+    may read where player `me` decides there, from the rules of its moves (each
+    parameter's source and `where`, the `when`s, the defs they call: `state_reads`'
+    analysis), with the decider's slot; None where that is not known for certain."""
+    d = g.gen.decisions[node]
+    c = g.checked
+    reads = _reader(g, False)
+    out: set[int] = {WHO}
+    try:
+        for alt in d.alts:
+            md = c.moves[g.gen.move_names[alt]]
+            for prm in md.params:
+                reads(prm.source, {"me": me}, out)
+                reads(prm.where, {"me": me}, out)
+            reads(md.when, {"me": me}, out)
+    except _Unknown:
+        return None
+    return frozenset(out)
+
+
+def _reader(g: Game, conserved: bool) -> Callable[[Any, dict[str, int], set[int]], None]:
+    """`reads(expr, env, out)`: adds to `out` the slots `expr` may read (`state_reads`),
+    `env` the numbers known of its names (`me`...); raises `_Unknown`."""
     c = g.checked
     gen = g.gen
     zones_all: tuple[int, ...] = tuple(z.slot for z in gen.zone_slots)
@@ -688,25 +736,7 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any,
         for x in A.children(n):
             reads(x, env, out)
 
-    def of(expr: Any, fn: Any, own: Any, env: dict[str, int]) -> frozenset[int] | None:
-        if fn is not own or _reads_legal(fn):
-            return None
-        if expr is None:
-            return frozenset()
-        out: set[int] = set()
-        try:
-            reads(expr, env, out)
-        except _Unknown:
-            return None
-        return frozenset(out)
-
-    decls = {inv.name: inv for inv in c.invariants}
-    ns = g.ns
-    inv_reads = [of(decls[name].cond, fn, ns.get(f"inv_{name}"), {}) if name in decls
-                 else None for name, fn in invariants]
-    score_reads = [of(c.score, score, ns.get("score"), {"me": p})
-                   for p in range(1, c.players + 1)]
-    return inv_reads, score_reads
+    return reads
 
 
 def invariant_parts(g: Game, invariants: Sequence[tuple[str, Any]]
@@ -952,6 +982,16 @@ class Told:
         self.quiet: dict[int, Callable[[list[Any], Move], None]] | None = None
         if self.tests and ending is not None and not _reads_legal(ending):
             self.quiet = g.quiet_steps()
+        # the decisions (with their own step) whose listing, where the seat decides,
+        # reads only slots the seat sees (its hand, the zones it sees, the variables):
+        # there two worlds that tell the seat the same (`same`) list the same moves, so
+        # the shadow need not list its own to compare them (`Shadow.follow`)
+        seen = {WHO, *self.visible, *self.var_slots}
+        # (each decision's listing: what it reads is proven in tests/test_quiet_steps.py)
+        self.listings: dict[int, Callable[[list[Any]], Sequence[Move]]] = g.ns["LEGAL"]
+        self.seat_lists: frozenset[int] = frozenset(
+            k for k in self.own_steps
+            if (r := listing_reads(g, k, seat)) is not None and r <= seen)
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -1281,7 +1321,8 @@ class Shadow:
             own = told.own_steps.get(tpc)
             if own is None:
                 self.legal = told.advance(t, tpc, mm, self.legal)  # type: ignore[arg-type]
-            elif quiet is None or s[WHO] == told.seat or s[PC] in told.sim:
+            elif quiet is None or s[PC] in told.sim or (
+                    s[WHO] == told.seat and s[PC] not in told.seat_lists):
                 # (the listing is read: the seat decides, or a simultaneous choice)
                 self.legal = own(t, mm)
             else:
@@ -1291,6 +1332,13 @@ class Shadow:
                 elif told.ending(t):  # (as settle would end it: dropped below)
                     self.legal = None
                     t[ENDED] = True
+                elif s[WHO] == told.seat:  # (its moves are compared: `seat_lists`)
+                    # at the same decision, the walk's listing: the moves are compared
+                    # below only where the shadow tells the seat the same (`same`: the
+                    # slots the listing reads hold the same values, so it lists the same
+                    # moves); where it does not, that difference is told first and the
+                    # walk stops (or the shadow is dropped), its moves never read
+                    self.legal = legal if t[PC] == s[PC] else told.settle(t)
                 else:
                     self.legal = None  # (the next move is tested alone)
         except Exception:

@@ -199,15 +199,15 @@ def _listings(name: str, walks: int, quiet: bool) -> dict[str, int]:
     calls = {"draw": 0, "else": 0, "test": 0, "shadows": 0, "quiet": 0}
     drawing = [False]
     for told in (fw.walker.leak or {}).values():
-        settle, draw, step = told.settle, told.draw, told.quiet
-        if not quiet or step is None:
+        settle, draw, steps = told.settle, told.draw, told.quiet
+        if not quiet or steps is None:
             told.quiet = None
         else:
-            def stepped(t: list[Any], m: Any, step: Any = step) -> None:
+            def stepped(t: list[Any], m: Any, step: Any) -> None:
                 calls["quiet"] += 1
                 step(t, m)
 
-            told.quiet = stepped
+            told.quiet = {k: (lambda t, m, f=f: stepped(t, m, f)) for k, f in steps.items()}
 
         def counted(t: list[Any], settle: Any = settle) -> Any:
             calls["draw" if drawing[0] else "else"] += 1

@@ -74,12 +74,18 @@ class Generated:
     # some legal moves are listed lazily (runtime.SetMoves: every set of cards of a move)
     lazy_moves: bool = False
     optimized: bool = True  # (the optimiser's code, or the plain code: codegen.legality)
+    # the quiet steps (`generate(..., quiet=True)` only: step.py `specialised_steps`), to
+    # be compiled into the game's own namespace (`Machine.quiet_steps`)
+    quiet_source: str = ""
 
 
-def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Generated:
+def generate(g: Checked, optimize: bool = True, coverage: bool = False,
+             quiet: bool = False) -> Generated:
     """`coverage=True`: each arm of each `if` statement sets its slot of the module's
     `_COV` list when it runs (`Generated.arms` says which arm each slot is); with
-    `coverage=False` the code is exactly the uninstrumented one."""
+    `coverage=False` the code is exactly the uninstrumented one. `quiet=True`: the same
+    source, and the quiet steps' code beside it (`quiet_source`: the decisions' own steps
+    without the listing after them, written with the game's names)."""
     cx = Ctx(g, optimize, coverage)
     x = Optimizing(cx) if optimize else Exprs(cx)
     stmts = Stmts(x)
@@ -125,10 +131,11 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
     by_node = decision_generators(cx, graph, moves, generators)
     out += legal_functions(cx, graph, by_node)
     out += results(x)
+    quiet_lines: list[str] | None = [] if quiet else None
     out += step_code(x, graph, effects,
                      {d.node: legal_body(cx, d, by_node[d.node])
                       for d in graph.decisions.values()},
-                     draws, gen_draws)
+                     draws, gen_draws, quiet_lines)
     out += def_functions(x)
     out += getattr(x, "module_lines", [])  # the optimiser's tables of the deck
     if coverage:
@@ -144,6 +151,7 @@ def generate(g: Checked, optimize: bool = True, coverage: bool = False) -> Gener
         card_text=[card_name(g, c.id) for c in g.cards], edges=graph.edges(), graph=graph,
         arms=list(cx.names.arms), faces_slot=lay.faces, player_vars=x.player_vars(),
         lazy_moves=cx.names.lazy_moves, optimized=optimize,
+        quiet_source="\n".join(quiet_lines) + "\n" if quiet_lines else "",
     )
 
 

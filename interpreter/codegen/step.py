@@ -25,10 +25,12 @@ def end_test(x: Exprs, cond: A.Expr) -> tuple[list[str], str]:
 
 def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None = None,
               legal: dict[int, list[str]] | None = None, draws: set[int] | None = None,
-              gen_draws: set[int] | None = None) -> list[str]:
+              gen_draws: set[int] | None = None, quiet: list[str] | None = None
+              ) -> list[str]:
     """Simultaneous choices (rare) go through the engine's general path. `draws`,
     `gen_draws`: the moves whose effect, whose legal-move generator may draw from the
-    step budget (None: any may)."""
+    step budget (None: any may). `quiet`: a list that receives the quiet steps' code
+    (`specialised_steps`), where the decisions have steps of their own."""
     cx = x.cx
     g = cx.g
     decisions = graph.decisions
@@ -97,6 +99,9 @@ def step_code(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]] | None =
         # not in coverage mode, where each arm of an `if` has one store that records it)
         lines += ["def step_settle(s, m):", "    return STEP[s[0]](s, m)", ""]
         lines += specialised_steps(x, graph, effects or {}, legal or {}, draws, gen_draws)
+        if quiet is not None:
+            quiet += specialised_steps(x, graph, effects or {}, legal or {}, draws,
+                                       gen_draws, quiet=True)
         return lines
     lines += [
         "def step_settle(s, m):",
@@ -128,17 +133,18 @@ INLINE_NODES = 32
 INLINE_REPEATS = 2  # times a node may be copied on one path (a loop: once round it again)
 
 
-def framed(effect: list[str], body: list[str]) -> list[str]:
+def framed(effect: list[str], body: list[str], quiet: bool = False) -> list[str]:
     """A step's code after its budget line: the effect (a move's, or a round's choices),
     whose `end` ends the step, then the flow copied in to the next decision, with a fresh
-    budget; an `end` in a procedure the flow calls settles the state."""
+    budget; an `end` in a procedure the flow calls settles the state (`quiet`: leaves it
+    as the `end` left it, over)."""
     return (["    try:"] + effect + [
         "    except _GameOver:",
-        "        return []",
+        "        return" if quiet else "        return []",
         f"    _B[0] = {STEPS}  # the flow from one decision to the next: one budget",
         "    try:"] + body + [
         "    except _GameOver:  # `end` in a procedure the flow called",
-        "        return settle(s)",
+        "        return" if quiet else "        return settle(s)",
         ""])
 
 
@@ -162,7 +168,7 @@ def chosen_effect(alts: tuple[int, ...], optional: bool,
 
 def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
                       legal: dict[int, list[str]], draws: set[int] | None = None,
-                      gen_draws: set[int] | None = None) -> list[str]:
+                      gen_draws: set[int] | None = None, quiet: bool = False) -> list[str]:
     """`STEP[d](s, m)`: `step_settle` specialised for the decision node d. The flow from
     d's successor to the next decision is copied in as straight-line code (a jump becomes
     the code of its target, a branch an `if` holding the code of its target), and the
@@ -180,7 +186,14 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
     Each of the three parts (the effect; the flow; the legal moves and end conditions)
     has a budget of its own. A part whose code draws nothing from it (no loop that
     charges, no def or procedure call: `Names.draws`) needs no fresh one, and its reset
-    is left out: the budget it leaves is the one it found."""
+    is left out: the budget it leaves is the one it found.
+
+    `quiet=True`: `QUIET[d](s, m)` instead, the same step without its settle (the move
+    limit, the end conditions and the listing of the legal moves after it: the fuzzer's
+    shadow worlds, where nobody reads the listing, ask `ending(s)` and test the next move
+    alone: engine/walk.py `Told.quiet`). It leaves the node reached in `s[0]`, and
+    returns nothing; an `end` leaves the state over, as in the step. Not in the game's
+    module: `Machine.quiet_steps` compiles it when first asked for."""
     cx = x.cx
     g = cx.g
     decisions = graph.decisions
@@ -194,6 +207,8 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
     def settle_at(k: int, ind: str) -> list[str]:
         d = decisions[k]
         out = [f"{ind}s[0] = {k}"]
+        if quiet:
+            return out + [f"{ind}return"]
         if d.simultaneous:
             return out + [f"{ind}return settle(s)"]
         out.append(f"{ind}if s[4] is not None: return []")
@@ -248,7 +263,8 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         """Code that runs node k (reached after `count` jumps, by the arms `key`) and on
         to a decision."""
         if key not in chosen:
-            return [f"{ind}run(s, {k}, {count})", f"{ind}return settle(s)"]
+            return [f"{ind}run(s, {k}, {count})", f"{ind}return" if quiet
+                    else f"{ind}return settle(s)"]
         n = graph.nodes[k]
         out = []
         if n.ends:
@@ -263,12 +279,14 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         if isinstance(exit_, Goto):
             out += flow(exit_.target, count + 1, key + (-1,), ind)
         elif isinstance(exit_, Finish):
-            out += [f"{ind}s[4] = {exit_.reason}", f"{ind}s[0] = {k}", f"{ind}return []"]
+            out += [f"{ind}s[4] = {exit_.reason}", f"{ind}s[0] = {k}",
+                    f"{ind}return" if quiet else f"{ind}return []"]
         else:  # Stop: a decision (or a node never closed, which stops as run does)
             if k in decisions:
                 out += settle_at(k, ind)
             else:
-                out += [f"{ind}s[0] = {k}", f"{ind}return settle(s)"]
+                out += [f"{ind}s[0] = {k}", f"{ind}return" if quiet
+                        else f"{ind}return settle(s)"]
         return out
 
     def played_effect(d: Decision) -> list[str]:
@@ -289,13 +307,16 @@ def specialised_steps(x: Exprs, graph: FlowGraph, effects: dict[int, list[str]],
         chosen = plan(d.succ)
         body = flow(d.succ, 0, (), "        ")
         effect = played_effect(d)
-        lines += [f"def step_{d.node}(s, m):", "    s[2] += 1"]
+        name = f"quiet_{d.node}" if quiet else f"step_{d.node}"
+        lines += [f"def {name}(s, m):", "    s[2] += 1"]
         if drawing(draws, d.alts):
             lines.append(f"    _B[0] = {STEPS}  # the move's effect: one budget")
-        lines += framed(effect or ["        pass"], body)
-        table.append(f"{d.node}: step_{d.node}")
-    lines.append("STEP = {" + ", ".join(table) + "}")
+        lines += framed(effect or ["        pass"], body, quiet)
+        table.append(f"{d.node}: {name}")
+    lines.append(("QUIET = {" if quiet else "STEP = {") + ", ".join(table) + "}")
     lines.append("")
+    if quiet:
+        return lines
     # The end of a simultaneous round: `SIMSTEP[d](s, todo)` carries out the choices
     # `todo` (in the players' order, as the engine sorts them) and runs the flow on to
     # the next decision, copied in as above. The engine keeps the round's choices and

@@ -285,6 +285,29 @@ class Machine:
             got = self.ns["_LEGALITY"] = (ns["ISLEGAL"], ns["ENDING"])
         return got
 
+    def quiet_steps(self) -> dict[int, Callable[[Any, Move], None]] | None:
+        """The quiet steps (codegen `specialised_steps(quiet=True)`): by decision node with
+        its own step, that step without the settle after it (no end condition tested, no
+        move listed: the fuzzer's shadow worlds, engine/walk.py `Told.quiet`). Generated
+        again when first asked for, and compiled into the game's own namespace (they
+        read its tables, effects and recorder), only where the same generation gives the
+        game's own source again (so each name they read is the game's); else None, as
+        for plain code, which has no steps of its own."""
+        got: dict[int, Callable[[Any, Move], None]] | None | bool
+        got = self.ns.get("_QUIET", False)
+        if got is False:
+            got = None
+            if self._steps is not None:
+                from ..codegen import generate  # (not needed to run a game)
+
+                gen = generate(self.checked, optimize=self.gen.optimized, quiet=True)
+                if gen.quiet_source and gen.source == self.gen.source:
+                    exec(compile(gen.quiet_source, f"<cardgame {self.checked.name} quiet>",
+                                 "exec"), self.ns)  # our generated code only
+                    got = self.ns["QUIET"]
+            self.ns["_QUIET"] = got
+        return got  # type: ignore[return-value]
+
     def _others_moves(self, legal: Sequence[Move], chooser: int) -> Sequence[Move]:
         """The legal moves of a simultaneous round after `chooser` chose (a `_sim_kept`
         decision): the ones listed before, less the chooser's; the same list, in the same

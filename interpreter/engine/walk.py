@@ -580,6 +580,54 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any,
     `cards`, `size(deck) + size(hand) + size(trick) + size(taken) == 52`). The rule
     still reads the zones it names: these are not its reads, but the slots whose values
     decide its value there."""
+    reads = _reader(g, conserved)
+    c = g.checked
+
+    def of(expr: Any, fn: Any, own: Any, env: dict[str, int]) -> frozenset[int] | None:
+        if fn is not own or _reads_legal(fn):
+            return None
+        if expr is None:
+            return frozenset()
+        out: set[int] = set()
+        try:
+            reads(expr, env, out)
+        except _Unknown:
+            return None
+        return frozenset(out)
+
+    decls = {inv.name: inv for inv in c.invariants}
+    ns = g.ns
+    inv_reads = [of(decls[name].cond, fn, ns.get(f"inv_{name}"), {}) if name in decls
+                 else None for name, fn in invariants]
+    score_reads = [of(c.score, score, ns.get("score"), {"me": p})
+                   for p in range(1, c.players + 1)]
+    return inv_reads, score_reads
+
+
+def seat_listing_reads(g: Game, node: int, me: int) -> frozenset[int] | None:
+    """The slots the listing of the legal moves of decision `node` (not simultaneous)
+    may read where player `me` decides there, from the rules of its moves (each
+    parameter's source and `where`, the `when`s, the defs they call: `state_reads`'
+    analysis), with the decider's slot; None where that is not known for certain."""
+    d = g.gen.decisions[node]
+    c = g.checked
+    reads = _reader(g, False)
+    out: set[int] = {WHO}
+    try:
+        for alt in d.alts:
+            md = c.moves[g.gen.move_names[alt]]
+            for prm in md.params:
+                reads(prm.source, {"me": me}, out)
+                reads(prm.where, {"me": me}, out)
+            reads(md.when, {"me": me}, out)
+    except _Unknown:
+        return None
+    return frozenset(out)
+
+
+def _reader(g: Game, conserved: bool) -> Callable[[Any, dict[str, int], set[int]], None]:
+    """`reads(expr, env, out)`: adds to `out` the slots `expr` may read (`state_reads`),
+    `env` the numbers known of its names (`me`...); raises `_Unknown`."""
     c = g.checked
     gen = g.gen
     zones_all: tuple[int, ...] = tuple(z.slot for z in gen.zone_slots)
@@ -696,25 +744,7 @@ def state_reads(g: Game, invariants: Sequence[tuple[str, Any]], score: Any,
         for x in A.children(n):
             reads(x, env, out)
 
-    def of(expr: Any, fn: Any, own: Any, env: dict[str, int]) -> frozenset[int] | None:
-        if fn is not own or _reads_legal(fn):
-            return None
-        if expr is None:
-            return frozenset()
-        out: set[int] = set()
-        try:
-            reads(expr, env, out)
-        except _Unknown:
-            return None
-        return frozenset(out)
-
-    decls = {inv.name: inv for inv in c.invariants}
-    ns = g.ns
-    inv_reads = [of(decls[name].cond, fn, ns.get(f"inv_{name}"), {}) if name in decls
-                 else None for name, fn in invariants]
-    score_reads = [of(c.score, score, ns.get("score"), {"me": p})
-                   for p in range(1, c.players + 1)]
-    return inv_reads, score_reads
+    return reads
 
 
 def invariant_parts(g: Game, invariants: Sequence[tuple[str, Any]]
@@ -947,10 +977,6 @@ def _only(legal: Sequence[Move], p: int, movers: Sequence[int]) -> Sequence[Move
 
 # moves between a shadow dropped (or a draw that found too few unseen cards) and the next draw
 REDRAW_AFTER = 4
-# the shadow's step lists its moves in the game's own step unless the walk's state reached
-# has this many legal moves or more (their listing, which nothing reads, then costs more
-# than the flow run without it: `Told.quiet`); the same outcome either way
-QUIET_MIN = 16
 # Shadow.follow looks for a card shown among the zones the step changed, then, where the
 # seat sees at most this many zones, in those it sees (found there: not in a hidden one)
 VISIBLE_SCAN = 8
@@ -998,7 +1024,8 @@ def _quiet(g: Game) -> Callable[[list[Any], Move], None]:
     """A step at a decision that is not simultaneous, without settling the state reached:
     the plain `step_settle` (the move's effect, the flow to the next decision) without
     its `settle` (the end conditions and the legal moves); an `end` in the effect or the
-    flow is in the slots as there."""
+    flow is in the slots as there. (`Told.plain`, where the game's own quiet steps,
+    `Machine.quiet_steps`, are not there.)"""
     ns = g.ns
     eff, succ, run, const_who = ns["EFF"], ns["SUCC"], ns["run"], ns["CONST_WHO"]
     budget, over = ns["_B"], ns["_GameOver"]
@@ -1111,9 +1138,19 @@ class Told:
         # the shadow's step without the listing of the moves after it, where no end
         # condition reads them: the listing is made only where it is read (the seat
         # decides, or a simultaneous choice comes), and the next move is tested alone
-        self.quiet: Callable[[list[Any], Move], None] | None = None
+        self.quiet: dict[int, Callable[[list[Any], Move], None]] | None = None
         if self.tests and ending is not None and not _reads_legal(ending):
-            self.quiet = _quiet(g)
+            self.quiet = g.quiet_steps()
+        # the decisions (with their own step) whose listing, where the seat decides,
+        # reads only slots the seat sees (its hand, the zones it sees, the variables):
+        # there two worlds that tell the seat the same (`same`) list the same moves, so
+        # the shadow need not list its own to compare them (`Shadow.follow`)
+        seen = {WHO, *self.visible, *self.var_slots}
+        # (each decision's listing: what it reads is proven in tests/test_quiet_steps.py)
+        self.listings: dict[int, Callable[[list[Any]], Sequence[Move]]] = g.ns["LEGAL"]
+        self.seat_lists: frozenset[int] = frozenset(
+            k for k in self.own_steps
+            if (r := seat_listing_reads(g, k, seat)) is not None and r <= seen)
         # the decisions where the shadow's listing is the walk's own: where its step
         # reaches the walk's node, and every slot `settle` reads there holds the same
         # value in both worlds (a zone it reads by its size alone, the same size), the
@@ -1459,10 +1496,11 @@ class Shadow:
         if test is not None:
             # `mm in settle(t)` without the listing: the one move's tests, then the end
             # conditions (a listing that would fail on another move is not seen: the
-            # shadow goes on where it was dropped, and its step lists its moves)
+            # shadow goes on where it was dropped, and its step lists its moves); not
+            # again where the quiet step asked them and no mend changed `t` since
             try:
-                if not test(t, mm) or told.ending(t):  # (`no_moves` is false: mm is legal)
-                    return _DROP
+                if not test(t, mm) or (mended and told.ending(t)):
+                    return _DROP  # (`no_moves` is false there: mm is legal)
             except Exception:
                 return _DROP
         elif self.legal is None or (mm is not m or not self.mine) and mm not in self.legal:
@@ -1493,19 +1531,24 @@ class Shadow:
                     self.legal = told.settle(t)
             elif own is None:
                 self.legal = told.advance(t, tpc, mm, self.legal)  # type: ignore[arg-type]
-            elif (quiet is None or len(legal) < QUIET_MIN or s[WHO] == told.seat
-                    or s[PC] in told.sim):
-                # (the listing is read: the seat decides, or a simultaneous choice; or
-                # it is short, cheaper listed in the game's own step than the flow run
-                # by the plain nodes: Hearts' hands, following suit)
+            elif quiet is None or s[PC] in told.sim or (
+                    s[WHO] == told.seat and s[PC] not in told.seat_lists):
+                # (the listing is read: the seat decides, or a simultaneous choice)
                 self.legal = own(t, mm)
             else:
-                quiet(t, mm)
+                quiet[tpc](t, mm)
                 if t[PC] in told.sim:
                     self.legal = told.settle(t)  # (read by the next step)
                 elif told.ending(t):  # (as settle would end it: dropped below)
                     self.legal = None
                     t[ENDED] = True
+                elif s[WHO] == told.seat:  # (its moves are compared: `seat_lists`)
+                    # at the same decision, the walk's listing: the moves are compared
+                    # below only where the shadow tells the seat the same (`same`: the
+                    # slots the listing reads hold the same values, so it lists the same
+                    # moves); where it does not, that difference is told first and the
+                    # walk stops (or the shadow is dropped), its moves never read
+                    self.legal = legal if t[PC] == s[PC] else told.settle(t)
                 else:
                     self.legal = None  # (the next move is tested alone)
         except Exception:

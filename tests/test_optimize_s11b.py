@@ -176,11 +176,16 @@ def test_the_innermost_loop_over_zones_goes_by_an_index_of_its_key(tmp_path: Pat
     path.write_text(JOIN, encoding="utf-8")
     src = _source(path)
     shift = _section(src, "shift")
-    assert re.search(r"for u_b in \(Z_column if \((_h\d+) if \1 is not \.\.\. else "
-                     r"\(\1 := _index\(lambda (_q\d+): \(13 if \(not s\[\2\]\) else ", shift)
-    # X, c.rank: computed once per card, as the condition's own copy (`_h = RANK[u_c]`)
-    (x,) = re.findall(r"is None else _h\d+\.get\((_h\d+), \(\)\)\):", shift)
-    assert re.search(rf"\b{x} = RANK\[u_c\]\n", shift)
+    # (the index built before the loops, looked up once per card, the card's other
+    # values computed only where some column has its key: the thirteenth session's shape)
+    built = re.search(r"^    (_h\d+) = _index\(lambda (_q\d+): \(13 if \(not s\[\2\]\) else ",
+                      shift, re.M)
+    assert built is not None
+    ix = built.group(1)
+    (j,) = re.findall(rf"if \((_j\d+) := {ix}\.get\(RANK\[u_c\], \(\)\)\):", shift)
+    assert f"for u_b in {j}:" in shift
+    # c.rank in the condition: computed once per card, as the condition's own copy
+    assert re.search(r"\b_h\d+ = RANK\[u_c\]\n", shift)
     assert "_index(" in _section(src, "halve")
     assert "_index(" not in _section(src, "peek")
     plain = generate(check(load(path), None, {}), optimize=False).source
@@ -190,10 +195,12 @@ def test_the_innermost_loop_over_zones_goes_by_an_index_of_its_key(tmp_path: Pat
 
 
 def test_klondike_shifts_by_the_columns_index() -> None:
-    """Klondike: `shift` loops over the columns whose top takes the card (by rank)."""
+    """Klondike: `shift` loops over the columns whose top takes the card (by rank), and
+    so does `down` (the thirteenth session: one index, built by whichever comes first)."""
     src = _source("games/klondike.cardgame")
-    assert len(re.findall(r"_index\(lambda _q\d+: \(13 if \(not s\[_q\d+\]\) else "
-                          r"\(RANK\[", src)) == 2  # (legal_4 and step_4)
+    assert len(re.findall(r"\((_v\d+) if \1 is not \.\.\. else \(\1 := _index\(lambda "
+                          r"_q\d+: \(13 if \(not s\[_q\d+\]\) else \(RANK\[", src)
+               ) == 4  # (shift and down, in legal_4 and step_4)
 
 
 def test_the_turned_cards_set_is_made_again_only_for_other_faces() -> None:

@@ -569,6 +569,8 @@ class _Generator:
         # the row of the move table the innermost loop indexes (`_m = MV3[me]` before it:
         # one subscript per move listed, not one per parameter and `me`), or None
         self.row: str | None = None
+        # the look-up of `join`'s index, tested first at the level around its loop
+        self.pre: str | None = None
 
     def level(self, lvl: int, fr: Frame, w: CodeWriter) -> None:
         """One instance of a level: its conditions, what is computed there (hoisted
@@ -649,6 +651,12 @@ class _Generator:
                                + "".join(f"[{fr.env[q.name].code}]" for q in params[:-1]))
                 self.loop(lvl, p, src, origin, rng, fr, inner)
                 self.row = None
+                if self.pre is not None:
+                    if not conds:  # (the level's code, written unconditional: now under it)
+                        inner.lines = [INDENT + ln for ln in inner.lines]
+                        inner.ind += INDENT
+                    conds.insert(0, self.pre)
+                    self.pre = None
         self.close(lvl, conds, fr, w, inner)
 
     def move_table(self) -> str | None:
@@ -698,7 +706,12 @@ class _Generator:
         loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1, param=rng,
                                  domain=domain)
         if domain is not None and lvl > 0 and lvl + 1 == len(self.md.params):
-            src = self.join(lvl, p, src, fr, loop.env[p.name]) or src
+            joined = self.join(lvl, p, src, fr, loop.env[p.name])
+            if joined is not None:
+                # the few zones the index gives: their tops read in place, not a table of
+                # every zone's top filled for them (`zone_top_table`)
+                src = joined
+                loop.env[p.name] = attrs.evolve(loop.env[p.name], domain=None)
         inner.line(f"for u_{p.name} in {src}:")
         with inner.indented():
             self.level(lvl + 1, loop, inner)
@@ -731,14 +744,21 @@ class _Generator:
             roles: dict[str, str] = {}
             body: A.Expr = c
             call_env: dict[str, Local] = {}
+            # a def's arguments other than the parameters (Klondike's `down`: `top of f`),
+            # each reading no b: computed once at their level, as inlining hoists them
+            outer: dict[str, A.Expr] = {}
             if isinstance(c, A.Call) and cx.callee(c) is not None:
                 d = cx.callee(c)
                 assert d is not None
-                if not all(isinstance(a, A.Name) and cx.ref(a).kind == "move_param"
-                           for a in c.args) or len(c.args) != len(d.params):
+                if len(c.args) != len(d.params) or not all(
+                        (isinstance(a, A.Name) and cx.ref(a).kind == "move_param")
+                        or p.name not in params_in(cx, a) for a in c.args):
                     continue
                 for q, a in zip(d.params, c.args, strict=True):
-                    assert isinstance(a, A.Name)
+                    if not (isinstance(a, A.Name) and cx.ref(a).kind == "move_param"):
+                        roles[q.name] = "o"
+                        outer[q.name] = a
+                        continue
                     roles[q.name] = "b" if a.name == p.name else "o"
                     call_env[q.name] = b if a.name == p.name else fr.env[a.name]
                 body = d.body
@@ -748,7 +768,7 @@ class _Generator:
             x_node, key = found
             if cx.type_of(x_node) not in ("int", "bool", "suit", "color", "player", "card"):
                 continue
-            before = (names.unsafe, names.draws, names.impure)
+            before = (names.unsafe, names.draws, names.impure, names.walrus)
             fx = fr.scope()
             fx.env.update({k: v for k, v in call_env.items() if roles[k] == "o"})
             h = fr.hoist
@@ -758,9 +778,19 @@ class _Generator:
             cur = h.cur
             h.enter(lvl + 1)
             h.cur = lvl + 1
+            for q_name, a in outer.items():
+                saved, h.needs = h.needs, -1
+                a_code = x.as_tuple(a, fx)
+                level, h.needs = max(h.needs, 0), max(saved, h.needs)
+                if (names.unsafe, names.draws, names.impure, names.walrus) != before \
+                        or level > lvl:
+                    h.cur = cur
+                    return None
+                var = h.hoist(level, ("arg", value_key(cx, a, fr.env)), a_code, names)
+                fx.env[q_name] = Local(var, x.origin(a, fr), level=level, hoisted=True)
             x_code = x.expr(x_node, fx)
             h.cur = cur
-            if (names.unsafe, names.draws, names.impure) != before:
+            if (names.unsafe, names.draws, names.impure, names.walrus) != before:
                 return None  # (its helpers: counted, not moved; the loop as written)
             qv = names.tmp("q")
             kenv = {"me": fr.env["me"]}
@@ -773,12 +803,45 @@ class _Generator:
             k_code = self._key_code(key, kf)
             if (names.draws, names.impure, names.walrus) != drew:
                 return None
-            ix = h.hoist(0, ("join", self.mid, lvl, i), "...", names)
-            names.walrus += 1
             build = f"{cx.helper('_index')}(lambda {qv}: {k_code}, {src})"
-            return (f"({src} if ({ix} if {ix} is not ... else ({ix} := {build})) is None "
-                    f"else {ix}.get({x_code}, ()))")
+            ix = self.index_var(h, build, qv, src, (self.mid, lvl, i))
+            own = self.conds[lvl]
+            if not outer and all(isinstance(c, A.Expr) and not self.moves.may_raise(c)
+                                 and not x.loops(c) for c in own):
+                # the zones looked up first, at the outer level, before its conditions:
+                # where none has the key, nothing more is computed for that value (those
+                # conditions cannot fail; skipped, a def they call leaves the budget
+                # higher, as above)
+                now = (names.unsafe, names.draws, names.impure, names.walrus)
+                plain = x.expr(x_node, attrs.evolve(fx, hoist=None))  # (reads loop values)
+                if (names.unsafe, names.draws, names.impure, names.walrus) == now:
+                    j = names.tmp("j")
+                    names.walrus += 1
+                    self.pre = f"({j} := {ix}.get({plain}, ()))"
+                    return j
+            return f"{ix}.get({x_code}, ())"
         return None
+
+    def index_var(self, h: Any, build: str, qv: str, src: str, own: Any) -> str:
+        """The variable of `join`'s index, computed before the loops. The decision's
+        generators share one where two or more build the same (`Sharing`: Klondike's
+        `shift` and `down` index the columns by the rank their top takes): the same
+        key over the same zones, the same index (a failing key's message, the only
+        difference its span's id, is never read: `_index` catches it)."""
+        names = self.cx.names
+        share = h.share
+        key = ("join", re.sub(r"_E\(\d+\)", "_E()", build.replace(qv, "_q")), src)
+        if share is not None and share.keys is None:
+            share.seen[key] = share.seen.get(key, 0) + 1
+        elif share is not None and key in share.keys:
+            var = share.names.get(key)
+            if var is None:
+                var = share.names[key] = names.tmp("v")
+            share.used.add(var)
+            names.walrus += 1
+            return h.hoist(0, ("shared",) + key, f"({var} if {var} is not ... else "
+                                                 f"({var} := {build}))", names)
+        return h.hoist(0, ("join",) + own, build, names)
 
     def _eq_key(self, e: A.Expr, roles: dict[str, str], b: str) -> tuple[A.Expr, Any] | None:
         """(X, K) where e holds only if X == K: X reads no `b`, K reads only `b` (roles:

@@ -52,7 +52,7 @@ EXPORTED: dict[str, Helper] = {
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
     # a value remembered with the zones it reads (optimize `remembered`): changes no slot
     "_remember": Helper(False),
-    # the zones of an array by a key (moves `join`): None where a key fails
+    # the zones of an array by a key (moves `join`): all of them where a key fails
     "_index": Helper(False),
     # the set of the cards turned, remembered with the faces' tuple (optimize `turned`)
     "_turned": Helper(False),
@@ -98,6 +98,18 @@ SAFE_BUILTINS = {
     # the zone it came from (codegen stmts)
     "ValueError": ValueError,
 }
+
+
+class _Every:
+    """`_index`'s answer where a key failed: every key's items are all the items."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Any, ...]) -> None:
+        self.items = items
+
+    def get(self, key: Any, default: Any = None) -> tuple[Any, ...]:
+        return self.items
 
 
 def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
@@ -636,9 +648,10 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         return out
 
     @export
-    def _index(key: Callable[[Any], Any], items: tuple[Any, ...]) -> dict[Any, list[Any]] | None:
-        """`items` by `key(item)`, each key's items in their order; None where a key fails
-        (or is not hashable): the caller then loops over every item, as written."""
+    def _index(key: Callable[[Any], Any], items: tuple[Any, ...]) -> Any:
+        """`items` by `key(item)`, each key's items in their order, read by `.get(k, ())`;
+        where a key fails (or is not hashable) every key's items are all the items: the
+        caller then loops over every item, as written."""
         out: dict[Any, list[Any]] = {}
         try:
             for x in items:
@@ -648,7 +661,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
                 else:
                     out[k] = [x]
         except Exception:  # (a rule error, or None - 1 where a top is missing)
-            return None
+            return _Every(items)
         return out
 
     @export

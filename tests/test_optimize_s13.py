@@ -1,0 +1,115 @@
+"""Optimiser rules of the thirteenth session (issue 12, target 4: Klondike's fuzz walks):
+each rule's shape in the generated code, positions where it matters, and the game played
+alike with and without optimisation (`test_optimize.play_both`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cardgame.interpreter.codegen import generate
+from cardgame.interpreter.engine import Game, Position, compile_game
+from cardgame.interpreter.lang import check, load
+from test_optimize import _both, play_both
+
+DATA = Path(__file__).resolve().parent / "data" / "s13"
+FACES = DATA / "faces.cardgame"  # a face-up and a face-down array, cards turned
+JOIN = DATA / "join2.cardgame"  # Klondike's `shift` and `down`, a key that fails
+
+
+def _source(path: Path | str, optimize: bool = True) -> str:
+    return generate(check(load(path), None, {}), optimize=optimize).source
+
+
+def _section(src: str, move: str) -> str:
+    """The lines of the first legal-move generator of `move` (to the next one)."""
+    legal = src[src.index("def legal_"):]
+    part = legal[legal.index(f"# move {move}\n"):]
+    end = part.find("# move ", 1)
+    return part[:end] if end > 0 else part[:part.index("return out")]
+
+
+def test_the_face_of_an_arrays_zone_is_known_when_compiling() -> None:
+    """`c.face_up` of a card of `a in up` (a face-up array) is `c not in turned`, of `a in
+    down` (face down) `c in turned`: every zone of an array shares its declaration, so
+    its face (`PUB[u_a]` not read, nor compared). So in an invariant's part over an
+    array. Plain code reads `PUB`; both play alike (cards turned both ways)."""
+    src = _source(FACES)
+    flip, peek = _section(src, "flip"), _section(src, "peek")
+    lift, drop = _section(src, "lift"), _section(src, "drop")
+    assert re.search(r"if \(u_c not in _h\d+\) and \(RANK\[u_c\] > 5\):", flip), flip
+    assert re.search(r"if \(not \(u_c in _h\d+\)\) and \(RANK\[u_c\] < 8\):", peek), peek
+    assert re.search(r"if \(not \(u_c not in _h\d+\)\):", lift), lift
+    assert re.search(r"if \(u_c in _h\d+\):", drop), drop
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    assert "PUB[" not in legal
+    part = src[src.index("def inve_ups_0"):src.index("INV_PARTS")]
+    assert "PUB[" not in part and "not in s[" in part
+    plain = _source(FACES, optimize=False)
+    assert "PUB[u_a] != (u_c in s[" in plain
+    fast, slow = _both(FACES, 0, {})
+    play_both(fast, slow, seeds=tuple(range(16)))
+
+
+def _legal(g: Game, **zones: str) -> list[object]:
+    pos = Position(g, g.new_state(4))
+    for name, cards in zones.items():
+        pos.zone(name, cards)
+    return g.legal_moves(pos.state())
+
+
+def test_the_zones_index_is_built_once_before_the_loops_and_looked_up_first() -> None:
+    """The index of `join` (the columns by the rank their top takes, Klondike's
+    `fits_column`): built before the loops, once for the decision where two generators
+    build the same (`shift` and `back`: one variable, `(_v if _v is not ... else (_v :=
+    _index(...)))`, set to `...` before the first); `shift` looks a card's rank up first,
+    at the card's level, and computes the card's other values (its colour) only where a
+    column takes that rank; `back` indexes by `top of f`, a def's argument that is not a
+    parameter (computed once per cell, as inlining hoists it); the few columns given
+    read their tops in place (no list of every column's top). A key that fails for a
+    column (`12 / size(b)` of an empty one) gives every column. Plain code has no index;
+    both list and play alike."""
+    src = _source(JOIN)
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    (v,) = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
+    shift, back, split = (_section(src, m) for m in ("shift", "back", "split"))
+    for sec in (shift, back):
+        made = re.search(rf"^    (_h\d+) = \({v} if {v} is not \.\.\. else \({v} := _index\("
+                         r"lambda (_q\d+): \(13 if \(not s\[\2\]\) else ", sec, re.M)
+        assert made, sec
+        assert "[None] *" not in sec and "RANK[s[u_b][-1]]" in sec
+    ix = re.search(r"^    (_h\d+) = ", shift, re.M)
+    assert ix is not None
+    j = re.search(rf"if \((_j\d+) := {ix.group(1)}\.get\(RANK\[u_c\], \(\)\)\) and "
+                  r"\(RANK\[u_c\] > 1\):\n\s+_h\d+ = RANK\[u_c\]\n\s+_h\d+ = COLOR\[u_c\]\n"
+                  r"\s+for u_b in (_j\d+):", shift)
+    assert j is not None and j.group(1) == j.group(2), shift
+    assert re.search(r"_h(\d+) = s\[u_f\]\[-1\]\n\s+(_h\d+) = RANK\[_h\1\]\n(?:.*\n)*?"
+                     r"\s+for u_b in _h\d+\.get\(\2, \(\)\):", back), back
+    assert re.search(r"^    _h\d+ = _index\(lambda (_q\d+): _div\(12, len\(s\[\1\]\)", split, re.M)
+    assert "_index" not in _source(JOIN, optimize=False)
+    fast, slow = _both(JOIN, 0, {})
+    # a K in a cell and two empty columns (the K goes to either; 12 / 0 for the split's
+    # key: every column); a 7 that two 8s of the other colour take; cards face up that
+    # no column takes
+    for zones in ({"cell1": "Kh", "cell2": "6c", "column2": "", "column4": ""},
+                  {"cell1": "7h", "column1": "8s", "column3": "8c", "column5": "Qd 8d"},
+                  {"cell1": "2h", "cell2": "Ad", "column1": "3c 9h 8s 7d", "column2": "10c"},
+                  {}):
+        assert _legal(fast, **zones) == _legal(slow, **zones), zones
+    assert len([m for m in _legal(fast, cell1="7h", column1="8s", column3="8c")
+                if m[1] == 1]) == 2
+    play_both(fast, slow, seeds=tuple(range(30)))
+
+
+def test_klondike_indexes_its_columns_once_for_shift_and_down() -> None:
+    """Klondike: `shift` and `down` share one index of the columns; no list of the
+    columns' tops is filled; the columns' face is known (no `PUB[`)."""
+    src = _source("games/klondike.cardgame")
+    legal = src[src.index("def legal_"):src.index("LEGAL =")]
+    assert len(re.findall(r"^    _v\d+ = \.\.\.$", legal, re.M)) == 1
+    assert legal.count(":= _index(lambda") == 2
+    assert "[None] *" not in legal and "PUB[" not in legal
+    fast = compile_game("klondike")
+    slow = compile_game("klondike", optimize=False)
+    play_both(fast, slow, seeds=tuple(range(6)))

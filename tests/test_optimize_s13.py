@@ -113,3 +113,32 @@ def test_klondike_indexes_its_columns_once_for_shift_and_down() -> None:
     fast = compile_game("klondike")
     slow = compile_game("klondike", optimize=False)
     play_both(fast, slow, seeds=tuple(range(6)))
+
+
+ABOVE = DATA / "above.cardgame"
+
+
+def test_a_card_and_above_is_looked_for_first_where_it_was_chosen() -> None:
+    """`move c and above to b` of a parameter `c in a`: c is looked for in a alone (one
+    search of that zone, not of every zone: Klondike's `shift`), and where it is not
+    there any more (`hop`: the top of a left first, c with it) every zone is searched,
+    as before; a parameter the body assigns (`swap`: `a = b`; it may be set to `none`)
+    is not trusted: the zones are searched. Plain code searches; both play alike."""
+    src = _source(ABOVE)
+    effs = {n: src[src.index(f"def eff_{n}("):src.index(f"def eff_{n + 1}(")]
+            for n in range(3)}
+    for n in (0, 1):
+        assert re.search(r"(_t\d+) = s\[u_a\]\n\s+if (_c\d+) in \1: (_z\d+), (_cs\d+) = u_a, "
+                         r"\1\[\1\.index\(\2\):\]\n\s+else: \3, \4 = _above\(s, \2, \d+\)",
+                         effs[n]), effs[n]
+    assert "in s[" not in effs[2] and "if _c" not in effs[2] and "_above(s" in effs[2]
+    assert "= u_a, " not in _source(ABOVE, optimize=False)
+    fast, slow = _both(ABOVE, 0, {})
+    play_both(fast, slow, seeds=tuple(range(30)))
+    # a hop whose card is the column's top (it goes by the stock), and one under the top
+    pos = Position(fast, fast.new_state(2)).zone("column1", "9c 2h").zone("column2", "Kd 2s 7c")
+    pos2 = Position(slow, slow.new_state(2)).zone("column1", "9c 2h").zone("column2", "Kd 2s 7c")
+    a, b = pos.state(), pos2.state()
+    for m in [m for m in fast.legal_moves(a) if m[1] == 1]:
+        assert fast.zone_cards(fast.apply(a, m), "column3") == \
+            slow.zone_cards(slow.apply(b, m), "column3"), m

@@ -61,8 +61,9 @@ def _legal(g: Game, **zones: str) -> list[object]:
 def test_the_zones_index_is_built_once_before_the_loops_and_looked_up_first() -> None:
     """The index of `join` (the columns by the rank their top takes, Klondike's
     `fits_column`): built before the loops, once for the decision where two generators
-    build the same (`shift` and `back`: one variable, `(_v if _v is not ... else (_v :=
-    _index(...)))`, set to `...` before the first); `shift` looks a card's rank up first,
+    build the same (`shift` and `back`: one variable, set to `...` before the first and
+    built by the first that finds it so: `if _v is ...: _v = {}`, the zones by their
+    key, or `_every` where a key fails); `shift` looks a card's rank up first,
     at the card's level, and computes the card's other values (its colour) only where a
     column takes that rank; `back` indexes by `top of f`, a def's argument that is not a
     parameter (computed once per cell, as inlining hoists it); the few columns given
@@ -74,20 +75,20 @@ def test_the_zones_index_is_built_once_before_the_loops_and_looked_up_first() ->
     (v,) = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
     shift, back, split = (_section(src, m) for m in ("shift", "back", "split"))
     for sec in (shift, back):
-        made = re.search(rf"^    (_h\d+) = \({v} if {v} is not \.\.\. else \({v} := _index\("
-                         r"lambda (_q\d+): \(13 if \(not s\[\2\]\) else ", sec, re.M)
+        made = re.search(rf"^    if {v} is \.\.\.:\n        {v} = {{}}\n        try:\n {{12}}for "
+                         r"(_q\d+) in Z_column:\n {16}_k\d+ = \(13 if \(not s\[\1\]\) else ",
+                         sec, re.M)
         assert made, sec
         assert "[None] *" not in sec and "RANK[s[u_b][-1]]" in sec
-    ix = re.search(r"^    (_h\d+) = ", shift, re.M)
-    assert ix is not None
-    j = re.search(rf"if \((_j\d+) := {ix.group(1)}\.get\(RANK\[u_c\], \(\)\)\) and "
+    j = re.search(rf"if \((_j\d+) := {v}\.get\(RANK\[u_c\], \(\)\)\) and "
                   r"\(RANK\[u_c\] > 1\):\n\s+_h\d+ = RANK\[u_c\]\n\s+_h\d+ = COLOR\[u_c\]\n"
                   r"\s+for u_b in (_j\d+):", shift)
     assert j is not None and j.group(1) == j.group(2), shift
     assert re.search(r"_h(\d+) = s\[u_f\]\[-1\]\n\s+(_h\d+) = RANK\[_h\1\]\n(?:.*\n)*?"
-                     r"\s+for u_b in _h\d+\.get\(\2, \(\)\):", back), back
-    assert re.search(r"^    _h\d+ = _index\(lambda (_q\d+): _div\(12, len\(s\[\1\]\)", split, re.M)
-    assert "_index" not in _source(JOIN, optimize=False)
+                     rf"\s+for u_b in {v}\.get\(\2, \(\)\):", back), back
+    assert re.search(r"^        for (_q\d+) in Z_column:\n {12}_k\d+ = _div\(12, len\(s\[\1\]\)",
+                     split, re.M) and "_every(Z_column)" in split
+    assert "_every(" not in _source(JOIN, optimize=False)
     fast, slow = _both(JOIN, 0, {})
     # a K in a cell and two empty columns (the K goes to either; 12 / 0 for the split's
     # key: every column); a 7 that two 8s of the other colour take; cards face up that
@@ -108,7 +109,7 @@ def test_klondike_indexes_its_columns_once_for_shift_and_down() -> None:
     src = _source("games/klondike.cardgame")
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
     assert len(re.findall(r"^    _v\d+ = \.\.\.$", legal, re.M)) == 1
-    assert legal.count(":= _index(lambda") == 2
+    assert legal.count(" = _every(Z_column)") == 2
     assert "[None] *" not in legal and "PUB[" not in legal
     fast = compile_game("klondike")
     slow = compile_game("klondike", optimize=False)

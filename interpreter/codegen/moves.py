@@ -386,7 +386,7 @@ class Moves:
         for z in guards:
             h.guards[value_key(cx, z, fr.env)] = 0
         code = self.x.expr(e, fr)
-        if not h.levels[0].lines and not h.levels[0].fills:
+        if not h.levels[0].lines and not h.levels[0].fills and not h.levels[0].blocks:
             return code
         names.unsafe, names.impure, names.draws, names.walrus = counts
         return self.x.expr(e, plain)
@@ -803,8 +803,7 @@ class _Generator:
             k_code = self._key_code(key, kf)
             if (names.draws, names.impure, names.walrus) != drew:
                 return None
-            build = f"{cx.helper('_index')}(lambda {qv}: {k_code}, {src})"
-            ix = self.index_var(h, build, qv, src, (self.mid, lvl, i))
+            ix = self.index_var(h, k_code, qv, src)
             own = self.conds[lvl]
             if not outer and all(isinstance(c, A.Expr) and not self.moves.may_raise(c)
                                  and not x.loops(c) for c in own):
@@ -822,15 +821,23 @@ class _Generator:
             return f"{ix}.get({x_code}, ())"
         return None
 
-    def index_var(self, h: Any, build: str, qv: str, src: str, own: Any) -> str:
-        """The variable of `join`'s index, computed before the loops. The decision's
-        generators share one where two or more build the same (`Sharing`: Klondike's
-        `shift` and `down` index the columns by the rank their top takes): the same
-        key over the same zones, the same index (a failing key's message, the only
-        difference its span's id, is never read: `_index` catches it)."""
+    def index_var(self, h: Any, k_code: str, qv: str, src: str) -> str:
+        """The variable of `join`'s index, built before the loops: the zones of `src` by
+        their key, each key's zones in their order, read by `.get(X, ())`; where a key
+        fails for a zone (a rule error, `None - 1`, a key not hashable) every key's zones
+        are all the zones (`_every`), the loop as written. The decision's generators
+        share one where two or more build the same (`Sharing`: Klondike's `shift` and
+        `down` index the columns by the rank their top takes): the same key over the
+        same zones, the same index (a failing key's message, the only difference its
+        span's id, is never read)."""
         names = self.cx.names
         share = h.share
-        key = ("join", re.sub(r"_E\(\d+\)", "_E()", build.replace(qv, "_q")), src)
+        key = ("join", re.sub(r"_E\(\d+\)", "_E()", k_code.replace(qv, "_q")), src)
+        lv = h.levels[0]
+        if ("index",) + key in lv.by_key:
+            h.read(0)
+            return lv.by_key[("index",) + key]
+        var = None
         if share is not None and share.keys is None:
             share.seen[key] = share.seen.get(key, 0) + 1
         elif share is not None and key in share.keys:
@@ -838,10 +845,19 @@ class _Generator:
             if var is None:
                 var = share.names[key] = names.tmp("v")
             share.used.add(var)
-            names.walrus += 1
-            return h.hoist(0, ("shared",) + key, f"({var} if {var} is not ... else "
-                                                 f"({var} := {build}))", names)
-        return h.hoist(0, ("join",) + own, build, names)
+        k = names.tmp("k")
+        ix = var or names.tmp("x")
+        block = [f"{ix} = {{}}", "try:", f"{INDENT}for {qv} in {src}:",
+                 f"{INDENT * 2}{k} = {k_code}",
+                 f"{INDENT * 2}if {k} in {ix}: {ix}[{k}].append({qv})",
+                 f"{INDENT * 2}else: {ix}[{k}] = [{qv}]",
+                 "except Exception:", f"{INDENT}{ix} = {self.cx.helper('_every')}({src})"]
+        if var is not None:  # (built by the decision's first generator that needs it)
+            block = [f"if {var} is ...:"] + [INDENT + ln for ln in block]
+        lv.blocks += block
+        lv.by_key[("index",) + key] = ix
+        h.read(0)
+        return ix
 
     def _eq_key(self, e: A.Expr, roles: dict[str, str], b: str) -> tuple[A.Expr, Any] | None:
         """(X, K) where e holds only if X == K: X reads no `b`, K reads only `b` (roles:
@@ -899,6 +915,8 @@ class _Generator:
         hoisted = h.levels[lvl].lines if h is not None else []
         tables = [code for _, code in fr.tables.values()] if lvl == 0 and fr.tables else []
         w.lines += [inner.ind + t for t in tables]
+        if h is not None:  # (`join`'s indexes: they read the state and constants alone)
+            w.lines += [inner.ind + ln for ln in h.levels[lvl].blocks]
         w.lines += [f"{inner.ind}{v} = {c}" for v, c in hoisted]
         if h is not None:
             w.lines += [inner.ind + ln for ln in self.fill_lines(h.levels[lvl].fills)]

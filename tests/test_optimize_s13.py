@@ -72,8 +72,11 @@ def test_the_zones_index_is_built_once_before_the_loops_and_looked_up_first() ->
     both list and play alike."""
     src = _source(JOIN)
     legal = src[src.index("def legal_"):src.index("LEGAL =")]
-    (v,) = re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)
+    assert len(re.findall(r"^    (_v\d+) = \.\.\.$", legal, re.M)) == 2  # (and open_fit's)
     shift, back, split = (_section(src, m) for m in ("shift", "back", "split"))
+    shared = re.search(r"^    if (_v\d+) is \.\.\.:\n        \1 = \{\}\n", shift, re.M)
+    assert shared is not None, shift
+    v = shared.group(1)
     for sec in (shift, back):
         made = re.search(rf"^    if {v} is \.\.\.:\n        {v} = {{}}\n        try:\n {{12}}for "
                          r"(_q\d+) in Z_column:\n {16}_k\d+ = \(13 if \(not s\[\1\]\) else ",
@@ -89,17 +92,33 @@ def test_the_zones_index_is_built_once_before_the_loops_and_looked_up_first() ->
     assert re.search(r"^        for (_q\d+) in Z_column:\n {12}_k\d+ = _div\(12, len\(s\[\1\]\)",
                      split, re.M) and "_every(Z_column)" in split
     assert "_every(" not in _source(JOIN, optimize=False)
+    # `dest is empty or ...` (FreeCell's): the empty columns under `...`, in every list
+    spread, lay = _section(src, "spread"), _section(src, "lay")
+    (w,) = {x for x in re.findall(r"^    if (_v\d+) is \.\.\.:\n        \1 = \{\.\.\.: \[\]\}",
+                                   spread + lay, re.M)}
+    assert w != v and f"for u_b in ({w}.get(_h" in spread and f"for u_b in ({w}.get(_h" in lay
+    assert re.search(r"if \(not s\[(_q\d+)\]\):\n\s+for (_l\d+) in _v\d+\.values\(\): \2\.append"
+                     r"\(\1\)", spread)
     fast, slow = _both(JOIN, 0, {})
     # a K in a cell and two empty columns (the K goes to either; 12 / 0 for the split's
     # key: every column); a 7 that two 8s of the other colour take; cards face up that
     # no column takes
     for zones in ({"cell1": "Kh", "cell2": "6c", "column2": "", "column4": ""},
+                  {"cell1": "7h", "column1": "8s", "column2": "", "column3": "8c",
+                   "column4": "", "column5": "9d 7c"},
+                  {"cell1": "7h", "cell2": "Qs", "column1": "", "column5": ""},
                   {"cell1": "7h", "column1": "8s", "column3": "8c", "column5": "Qd 8d"},
                   {"cell1": "2h", "cell2": "Ad", "column1": "3c 9h 8s 7d", "column2": "10c"},
                   {}):
         assert _legal(fast, **zones) == _legal(slow, **zones), zones
-    assert len([m for m in _legal(fast, cell1="7h", column1="8s", column3="8c")
-                if m[1] == 1]) == 2
+    def texts(g: Game, start: str, **zones: str) -> list[str]:
+        return [t for t in map(g.move_text, _legal(g, **zones)) if t.startswith(start)]
+
+    assert texts(fast, "back cell1", cell1="7h", column1="8s", column3="8c") == [
+        "back cell1 column1", "back cell1 column3"]
+    # the empty columns and those whose top takes the 7, in the columns' order
+    assert texts(fast, "spread cell1", cell1="7h", column1="8s", column2="", column3="8c",
+                 column4="", column5="9d 7c") == [f"spread cell1 column{k}" for k in (1, 2, 3, 4)]
     play_both(fast, slow, seeds=tuple(range(30)))
 
 

@@ -800,10 +800,14 @@ class _Generator:
                 kenv[p.name] = kb
             kf = Frame(kenv, fr.rule)
             drew = (names.draws, names.impure, names.walrus)
+            any_code = None  # (`L or ...`: the zones where L holds are in every key's list)
+            if key[0] == "or":
+                any_code = x.expr(key[1], kf)
+                key = key[2]
             k_code = self._key_code(key, kf)
             if (names.draws, names.impure, names.walrus) != drew:
                 return None
-            ix = self.index_var(h, k_code, qv, src)
+            ix = self.index_var(h, k_code, qv, src, any_code)
             own = self.conds[lvl]
             if not outer and all(isinstance(c, A.Expr) and not self.moves.may_raise(c)
                                  and not x.loops(c) for c in own):
@@ -816,12 +820,20 @@ class _Generator:
                 if (names.unsafe, names.draws, names.impure, names.walrus) == now:
                     j = names.tmp("j")
                     names.walrus += 1
-                    self.pre = f"({j} := {ix}.get({plain}, ()))"
+                    self.pre = f"({j} := {self.lookup(ix, plain, any_code)})"
                     return j
-            return f"{ix}.get({x_code}, ())"
+            return self.lookup(ix, x_code, any_code)
         return None
 
-    def index_var(self, h: Any, k_code: str, qv: str, src: str) -> str:
+    @staticmethod
+    def lookup(ix: str, x_code: str, any_code: str | None) -> str:
+        """The zones of index `ix` whose key is X (with `L or ...`, those where L holds when
+        no zone has that key: they are under the key `...`, which no rule's value is)."""
+        return f"{ix}.get({x_code}, ())" if any_code is None else \
+            f"({ix}.get({x_code}) or {ix}[...])"
+
+    def index_var(self, h: Any, k_code: str, qv: str, src: str,
+                  any_code: str | None = None) -> str:
         """The variable of `join`'s index, built before the loops: the zones of `src` by
         their key, each key's zones in their order, read by `.get(X, ())`; where a key
         fails for a zone (a rule error, `None - 1`, a key not hashable) every key's zones
@@ -832,7 +844,8 @@ class _Generator:
         span's id, is never read)."""
         names = self.cx.names
         share = h.share
-        key = ("join", re.sub(r"_E\(\d+\)", "_E()", k_code.replace(qv, "_q")), src)
+        key = ("join", re.sub(r"_E\(\d+\)", "_E()", k_code.replace(qv, "_q")), src,
+               any_code and re.sub(r"_E\(\d+\)", "_E()", any_code.replace(qv, "_q")))
         lv = h.levels[0]
         if ("index",) + key in lv.by_key:
             h.read(0)
@@ -847,11 +860,22 @@ class _Generator:
             share.used.add(var)
         k = names.tmp("k")
         ix = var or names.tmp("x")
-        block = [f"{ix} = {{}}", "try:", f"{INDENT}for {qv} in {src}:",
-                 f"{INDENT * 2}{k} = {k_code}",
-                 f"{INDENT * 2}if {k} in {ix}: {ix}[{k}].append({qv})",
-                 f"{INDENT * 2}else: {ix}[{k}] = [{qv}]",
-                 "except Exception:", f"{INDENT}{ix} = {self.cx.helper('_every')}({src})"]
+        if any_code is None:
+            block = [f"{ix} = {{}}", "try:", f"{INDENT}for {qv} in {src}:",
+                     f"{INDENT * 2}{k} = {k_code}",
+                     f"{INDENT * 2}if {k} in {ix}: {ix}[{k}].append({qv})",
+                     f"{INDENT * 2}else: {ix}[{k}] = [{qv}]"]
+        else:  # (a zone where L holds: in every list so far, and in each list made later)
+            a, lst = names.tmp("a"), names.tmp("l")
+            block = [f"{ix} = {{...: []}}", f"{a} = {ix}[...]", "try:",
+                     f"{INDENT}for {qv} in {src}:",
+                     f"{INDENT * 2}if {any_code}:",
+                     f"{INDENT * 3}for {lst} in {ix}.values(): {lst}.append({qv})",
+                     f"{INDENT * 2}else:",
+                     f"{INDENT * 3}{k} = {k_code}",
+                     f"{INDENT * 3}if {k} in {ix}: {ix}[{k}].append({qv})",
+                     f"{INDENT * 3}else: {ix}[{k}] = {a} + [{qv}]"]
+        block += ["except Exception:", f"{INDENT}{ix} = {self.cx.helper('_every')}({src})"]
         if var is not None:  # (built by the decision's first generator that needs it)
             block = [f"if {var} is ...:"] + [INDENT + ln for ln in block]
         lv.blocks += block
@@ -894,6 +918,15 @@ class _Generator:
                     or opt.loops(e.left)):
                 return None
             return self._eq_key(e.right, roles, b)
+        if isinstance(e, A.Binary) and e.op == "or" and reads(e.left) <= {"b"}:
+            # `L or R` (FreeCell's `dest is empty or ...`): R's X and K, the zones where L
+            # holds taken for every X; L, evaluated first for every zone, may not fail
+            opt = self.x
+            right = self._eq_key(e.right, roles, b)
+            if (right is not None and right[1][0] != "or" and not self.moves.may_raise(e.left)
+                    and isinstance(opt, Optimizing) and not opt.loops(e.left)):
+                return right[0], ("or", e.left, right[1])
+            return None
         if isinstance(e, A.IfExpr) and reads(e.cond) <= {"b"}:
             yes, no = self._eq_key(e.then, roles, b), self._eq_key(e.else_, roles, b)
             if yes is not None and no is not None and yes[0] == no[0]:

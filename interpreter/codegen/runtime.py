@@ -115,6 +115,9 @@ class _Every:
     def get(self, key: Any, default: Any = None) -> tuple[Any, ...]:
         return self.items
 
+    def __getitem__(self, key: Any) -> tuple[Any, ...]:
+        return self.items
+
 
 def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
               zone_text: dict[int, str], card_text: list[str],

@@ -721,16 +721,24 @@ class _Generator:
         conditions holds only if a value X of the outer parameters equals a value K(b) of b
         alone (`fits_column(c, b)`: `if b is empty then c.rank == K else c.rank == (top of
         b).rank - 1 and ...`: X = c.rank, K(b) = 13 or the top's rank less one): the
-        zones by K, listed once a decision (the first time the loop is reached), and the
-        loop over those whose K is X, in the array's order (Klondike's `shift`: 7 columns
-        for each face-up card, now the one or two whose top takes it). Every condition is
-        still tested on them; the zones left out are those where that condition is false,
-        and the conditions before it, which cannot fail, are not tested there (a def they
-        call as a function draws a step from the budget: skipped, it leaves the budget
-        higher, never lower, as hoisting does). X cannot fail, nor draw; K draws nothing
-        and binds no variable, and where it fails for a zone (`_index`: the top of a zone
-        that an earlier condition found empty) the loop goes over every zone, as
-        written."""
+        zones by K, listed before the loops (`index_var`: once a decision where its
+        generators build the same one), and the loop over those whose K is X, in the
+        array's order (Klondike's `shift`: 7 columns for each face-up card, now the one or
+        two whose top takes it). `L or R` (FreeCell's `dest is empty or ...`), L of b
+        alone that cannot fail, R such a condition: the zones where L holds are in every
+        key's list. Every condition is still tested on them; the zones left out are those
+        where that condition is false, and the conditions before it, which cannot fail,
+        are not tested there (a def they call as a function draws a step from the budget:
+        skipped, it leaves the budget higher, never lower, as hoisting does). X cannot
+        fail, nor draw; K draws nothing and binds no variable, and where it fails for a
+        zone (the top of a zone that an earlier condition found empty) the loop goes over
+        every zone, as written. A def's argument that is not a parameter and reads no b
+        (Klondike's `down`: `top of f`) is computed once at its level, as inlining does.
+        Where X reads the outer loop's values alone and that level's conditions cannot
+        fail, the look-up is that level's first condition (`self.pre`): a value of the
+        outer loop that no zone takes computes nothing more (Klondike's face-up cards
+        whose rank no column takes). The zones the index gives read their tops in place
+        (`loop`: no table of every zone's top, `zone_top_table`)."""
         cx = self.cx
         x = self.x
         conds = [c for c in self.conds[lvl + 1] if isinstance(c, A.Expr)]

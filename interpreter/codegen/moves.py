@@ -852,8 +852,10 @@ class _Generator:
         span's id, is never read)."""
         names = self.cx.names
         share = h.share
-        key = ("join", re.sub(r"_E\(\d+\)", "_E()", k_code.replace(qv, "_q")), src,
-               any_code and re.sub(r"_E\(\d+\)", "_E()", any_code.replace(qv, "_q")))
+        def norm(code: str) -> str:  # (the zone's name and the spans' ids made alike)
+            return re.sub(r"_E\(\d+\)", "_E()", re.sub(rf"\b{qv}\b", "_q", code))
+
+        key = ("join", norm(k_code), src, any_code and norm(any_code))
         lv = h.levels[0]
         if ("index",) + key in lv.by_key:
             h.read(0)

@@ -176,24 +176,31 @@ def test_the_innermost_loop_over_zones_goes_by_an_index_of_its_key(tmp_path: Pat
     path.write_text(JOIN, encoding="utf-8")
     src = _source(path)
     shift = _section(src, "shift")
-    assert re.search(r"for u_b in \(Z_column if \((_h\d+) if \1 is not \.\.\. else "
-                     r"\(\1 := _index\(lambda (_q\d+): \(13 if \(not s\[\2\]\) else ", shift)
-    # X, c.rank: computed once per card, as the condition's own copy (`_h = RANK[u_c]`)
-    (x,) = re.findall(r"is None else _h\d+\.get\((_h\d+), \(\)\)\):", shift)
-    assert re.search(rf"\b{x} = RANK\[u_c\]\n", shift)
-    assert "_index(" in _section(src, "halve")
-    assert "_index(" not in _section(src, "peek")
+    # (the index built before the loops, looked up once per card, the card's other
+    # values computed only where some column has its key: the thirteenth session's shape)
+    built = re.search(r"^    (_x\d+) = \{\}\n    try:\n        for (_q\d+) in Z_column:\n"
+                      r" {12}_k\d+ = \(13 if \(not s\[\2\]\) else ", shift, re.M)
+    assert built is not None
+    ix = built.group(1)
+    (j,) = re.findall(rf"if \((_j\d+) := {ix}\.get\(RANK\[u_c\], \(\)\)\):", shift)
+    assert f"for u_b in {j}:" in shift
+    # c.rank in the condition: computed once per card, as the condition's own copy
+    assert re.search(r"\b_h\d+ = RANK\[u_c\]\n", shift)
+    assert "_every(Z_column)" in _section(src, "halve")  # (its index, written out)
+    assert "_every(" not in _section(src, "peek")
     plain = generate(check(load(path), None, {}), optimize=False).source
-    assert "_index(" not in plain
+    assert "_every(" not in plain
     fast, slow = _both(path, 0, {})
     play_both(fast, slow, seeds=tuple(range(24)))
 
 
 def test_klondike_shifts_by_the_columns_index() -> None:
-    """Klondike: `shift` loops over the columns whose top takes the card (by rank)."""
+    """Klondike: `shift` loops over the columns whose top takes the card (by rank), and
+    so does `down` (the thirteenth session: one index, built by whichever comes first)."""
     src = _source("games/klondike.cardgame")
-    assert len(re.findall(r"_index\(lambda _q\d+: \(13 if \(not s\[_q\d+\]\) else "
-                          r"\(RANK\[", src)) == 2  # (legal_4 and step_4)
+    assert len(re.findall(r"if (_v\d+) is \.\.\.:\n\s+\1 = \{\}\n\s+try:\n\s+for _q\d+ in "
+                          r"Z_column:\n\s+_k\d+ = \(13 if \(not s\[_q\d+\]\) else \(RANK\[", src)
+               ) == 4  # (shift and down, in legal_4 and step_4)
 
 
 def test_the_turned_cards_set_is_made_again_only_for_other_faces() -> None:

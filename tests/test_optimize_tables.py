@@ -94,8 +94,11 @@ def test_the_top_of_the_inner_zone_is_read_from_a_list_filled_before_the_loops(
         fast, plain = compile_game(game), compile_game(game, optimize=False)
         legal = _legal(fast.gen.source)
         attrs = sorted(f[2] for f in _fills(legal))
-        assert attrs.count("RANK") >= 2 and attrs.count("COLOR") >= 2, (game, attrs)
-        assert "RANK[s[u_b][-1]]" not in legal.split("# move shift")[1].split("# move ")[0]
+        shift = legal.split("# move shift")[1].split("# move ")[0]
+        # (since the thirteenth session their column loops go over the few columns an
+        # index by rank gives, whose tops are read in place, no list of every column's:
+        # test_optimize_s13; the game above keeps the lists)
+        assert not attrs and "RANK[s[u_b][-1]]" in shift, (game, attrs)
         play_both(fast, plain, seeds=tuple(range(4)))
 
 
@@ -109,7 +112,7 @@ def test_an_attribute_of_an_outer_card_parameter_is_computed_at_its_level() -> N
     # (the loop over b: the columns, or those the index by rank gives: test_optimize_s11b)
     assert re.search(r"for u_c in s\[u_a\]:\n\s+if .*:\n\s+(_h\d+) = RANK\[u_c\]\n"
                      r"\s+(_h\d+) = COLOR\[u_c\]\n\s+for u_b in (?:Z_column|\(Z_column if .*"
-                     r"\.get\(\1, \(\)\)\)):", shift), shift
+                     r"\.get\(\1, \(\)\)\)|_j\d+):", shift), shift
     inner = shift[shift.index("for u_b"):]
     assert "RANK[u_c]" not in inner and "COLOR[u_c]" not in inner
     play_both(fast, compile_game("klondike", optimize=False), seeds=tuple(range(4)))

@@ -463,9 +463,33 @@ class Exprs:
             loc = self.cx.local(o, fr.env)
             if fr.tables is None and not (loc is not None and loc.certain):
                 here = f"{obj} in s[{zone}]"
-        fast = (f"PUB[{zone}]" if faces is None
-                else f"(PUB[{zone}] != ({obj} in {self.turned(faces, fr)}))")
+        pub = self.zone_public(zone, fr)
+        if faces is None:
+            fast = f"PUB[{zone}]" if pub is None else repr(pub)
+        elif pub is None:
+            fast = f"(PUB[{zone}] != ({obj} in {self.turned(faces, fr)}))"
+        else:
+            fast = f"({obj} {'not in' if pub else 'in'} {self.turned(faces, fr)})"
         return f"({fast} if {here} else {slow()})" if here else fast
+
+    def zone_public(self, zone: str, fr: Frame) -> bool | None:
+        """Optimised code: a zone's face (`PUB[zone]`) where it is known when compiling,
+        from the zone's code: a slot number, or a variable over the zones of one array
+        (a move's `a in column`, an invariant part's value), which share their
+        declaration and so their face (Klondike's `shift` tests each card's face: one
+        membership, not a subscript and a comparison more). None where not known."""
+        if not self.cx.optimize:
+            return None
+        decl: str | None = None
+        if zone.isdigit():
+            decl = next((z.decl for z in self.cx.layout.zone_slots if z.slot == int(zone)),
+                        None)
+        else:
+            domain = next((loc.domain for loc in fr.env.values()
+                           if loc.code == zone and loc.domain is not None), None)
+            if domain is not None:
+                decl = next((n for n in self.cx.g.zones if f"Z_{n}" == domain), None)
+        return None if decl is None else self.cx.g.zones[decl].visibility == "public"
 
     def turned(self, faces: int, fr: Frame) -> str:
         """The cards turned (a membership test's operand): the slot's tuple."""

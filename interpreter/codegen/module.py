@@ -466,9 +466,11 @@ def invariant_parts(x: Exprs, wholes: dict[str, str]) -> list[str]:
                 src = x.expr(part.source, fr)
                 inner = fr.scope()
                 lo, hi = x.cx.loop_range(part.source)
+                # (over an array's zones: their tuple, whose zones share a face)
                 inner.env[part.var] = Local("_k", None, lo, hi,
                                             positions=x.positions(part.source, fr),
-                                            certain=True)
+                                            certain=True,
+                                            domain=src if src.startswith("Z_") else None)
                 name = f"inve_{inv.name}_{j}"
                 body = _returned(x, part.body, inner, "bool({})")
                 entries.append(f"({src}, {name})")

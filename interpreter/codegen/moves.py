@@ -386,7 +386,7 @@ class Moves:
         for z in guards:
             h.guards[value_key(cx, z, fr.env)] = 0
         code = self.x.expr(e, fr)
-        if not h.levels[0].lines and not h.levels[0].fills:
+        if not h.levels[0].lines and not h.levels[0].fills and not h.levels[0].blocks:
             return code
         names.unsafe, names.impure, names.draws, names.walrus = counts
         return self.x.expr(e, plain)
@@ -569,6 +569,8 @@ class _Generator:
         # the row of the move table the innermost loop indexes (`_m = MV3[me]` before it:
         # one subscript per move listed, not one per parameter and `me`), or None
         self.row: str | None = None
+        # the look-up of `join`'s index, tested first at the level around its loop
+        self.pre: str | None = None
 
     def level(self, lvl: int, fr: Frame, w: CodeWriter) -> None:
         """One instance of a level: its conditions, what is computed there (hoisted
@@ -649,6 +651,12 @@ class _Generator:
                                + "".join(f"[{fr.env[q.name].code}]" for q in params[:-1]))
                 self.loop(lvl, p, src, origin, rng, fr, inner)
                 self.row = None
+                if self.pre is not None:
+                    if not conds:  # (the level's code, written unconditional: now under it)
+                        inner.lines = [INDENT + ln for ln in inner.lines]
+                        inner.ind += INDENT
+                    conds.insert(0, self.pre)
+                    self.pre = None
         self.close(lvl, conds, fr, w, inner)
 
     def move_table(self) -> str | None:
@@ -698,7 +706,12 @@ class _Generator:
         loop.env[p.name] = Local(f"u_{p.name}", origin, vlo, vhi, level=lvl + 1, param=rng,
                                  domain=domain)
         if domain is not None and lvl > 0 and lvl + 1 == len(self.md.params):
-            src = self.join(lvl, p, src, fr, loop.env[p.name]) or src
+            joined = self.join(lvl, p, src, fr, loop.env[p.name])
+            if joined is not None:
+                # the few zones the index gives: their tops read in place, not a table of
+                # every zone's top filled for them (`zone_top_table`)
+                src = joined
+                loop.env[p.name] = attrs.evolve(loop.env[p.name], domain=None)
         inner.line(f"for u_{p.name} in {src}:")
         with inner.indented():
             self.level(lvl + 1, loop, inner)
@@ -708,16 +721,24 @@ class _Generator:
         conditions holds only if a value X of the outer parameters equals a value K(b) of b
         alone (`fits_column(c, b)`: `if b is empty then c.rank == K else c.rank == (top of
         b).rank - 1 and ...`: X = c.rank, K(b) = 13 or the top's rank less one): the
-        zones by K, listed once a decision (the first time the loop is reached), and the
-        loop over those whose K is X, in the array's order (Klondike's `shift`: 7 columns
-        for each face-up card, now the one or two whose top takes it). Every condition is
-        still tested on them; the zones left out are those where that condition is false,
-        and the conditions before it, which cannot fail, are not tested there (a def they
-        call as a function draws a step from the budget: skipped, it leaves the budget
-        higher, never lower, as hoisting does). X cannot fail, nor draw; K draws nothing
-        and binds no variable, and where it fails for a zone (`_index`: the top of a zone
-        that an earlier condition found empty) the loop goes over every zone, as
-        written."""
+        zones by K, listed before the loops (`index_var`: once a decision where its
+        generators build the same one), and the loop over those whose K is X, in the
+        array's order (Klondike's `shift`: 7 columns for each face-up card, now the one or
+        two whose top takes it). `L or R` (FreeCell's `dest is empty or ...`), L of b
+        alone that cannot fail, R such a condition: the zones where L holds are in every
+        key's list. Every condition is still tested on them; the zones left out are those
+        where that condition is false, and the conditions before it, which cannot fail,
+        are not tested there (a def they call as a function draws a step from the budget:
+        skipped, it leaves the budget higher, never lower, as hoisting does). X cannot
+        fail, nor draw; K draws nothing and binds no variable, and where it fails for a
+        zone (the top of a zone that an earlier condition found empty) the loop goes over
+        every zone, as written. A def's argument that is not a parameter and reads no b
+        (Klondike's `down`: `top of f`) is computed once at its level, as inlining does.
+        Where X reads the outer loop's values alone and that level's conditions cannot
+        fail, the look-up is that level's first condition (`self.pre`): a value of the
+        outer loop that no zone takes computes nothing more (Klondike's face-up cards
+        whose rank no column takes). The zones the index gives read their tops in place
+        (`loop`: no table of every zone's top, `zone_top_table`)."""
         cx = self.cx
         x = self.x
         conds = [c for c in self.conds[lvl + 1] if isinstance(c, A.Expr)]
@@ -731,14 +752,21 @@ class _Generator:
             roles: dict[str, str] = {}
             body: A.Expr = c
             call_env: dict[str, Local] = {}
+            # a def's arguments other than the parameters (Klondike's `down`: `top of f`),
+            # each reading no b: computed once at their level, as inlining hoists them
+            outer: dict[str, A.Expr] = {}
             if isinstance(c, A.Call) and cx.callee(c) is not None:
                 d = cx.callee(c)
                 assert d is not None
-                if not all(isinstance(a, A.Name) and cx.ref(a).kind == "move_param"
-                           for a in c.args) or len(c.args) != len(d.params):
+                if len(c.args) != len(d.params) or not all(
+                        (isinstance(a, A.Name) and cx.ref(a).kind == "move_param")
+                        or p.name not in params_in(cx, a) for a in c.args):
                     continue
                 for q, a in zip(d.params, c.args, strict=True):
-                    assert isinstance(a, A.Name)
+                    if not (isinstance(a, A.Name) and cx.ref(a).kind == "move_param"):
+                        roles[q.name] = "o"
+                        outer[q.name] = a
+                        continue
                     roles[q.name] = "b" if a.name == p.name else "o"
                     call_env[q.name] = b if a.name == p.name else fr.env[a.name]
                 body = d.body
@@ -748,7 +776,7 @@ class _Generator:
             x_node, key = found
             if cx.type_of(x_node) not in ("int", "bool", "suit", "color", "player", "card"):
                 continue
-            before = (names.unsafe, names.draws, names.impure)
+            before = (names.unsafe, names.draws, names.impure, names.walrus)
             fx = fr.scope()
             fx.env.update({k: v for k, v in call_env.items() if roles[k] == "o"})
             h = fr.hoist
@@ -758,9 +786,19 @@ class _Generator:
             cur = h.cur
             h.enter(lvl + 1)
             h.cur = lvl + 1
+            for q_name, a in outer.items():
+                saved, h.needs = h.needs, -1
+                a_code = x.as_tuple(a, fx)
+                level, h.needs = max(h.needs, 0), max(saved, h.needs)
+                if (names.unsafe, names.draws, names.impure, names.walrus) != before \
+                        or level > lvl:
+                    h.cur = cur
+                    return None
+                var = h.hoist(level, ("arg", value_key(cx, a, fr.env)), a_code, names)
+                fx.env[q_name] = Local(var, x.origin(a, fr), level=level, hoisted=True)
             x_code = x.expr(x_node, fx)
             h.cur = cur
-            if (names.unsafe, names.draws, names.impure) != before:
+            if (names.unsafe, names.draws, names.impure, names.walrus) != before:
                 return None  # (its helpers: counted, not moved; the loop as written)
             qv = names.tmp("q")
             kenv = {"me": fr.env["me"]}
@@ -770,15 +808,90 @@ class _Generator:
                 kenv[p.name] = kb
             kf = Frame(kenv, fr.rule)
             drew = (names.draws, names.impure, names.walrus)
+            any_code = None  # (`L or ...`: the zones where L holds are in every key's list)
+            if key[0] == "or":
+                any_code = x.expr(key[1], kf)
+                key = key[2]
             k_code = self._key_code(key, kf)
             if (names.draws, names.impure, names.walrus) != drew:
                 return None
-            ix = h.hoist(0, ("join", self.mid, lvl, i), "...", names)
-            names.walrus += 1
-            build = f"{cx.helper('_index')}(lambda {qv}: {k_code}, {src})"
-            return (f"({src} if ({ix} if {ix} is not ... else ({ix} := {build})) is None "
-                    f"else {ix}.get({x_code}, ()))")
+            ix = self.index_var(h, k_code, qv, src, any_code)
+            own = self.conds[lvl]
+            if not outer and all(isinstance(c, A.Expr) and not self.moves.may_raise(c)
+                                 and not x.loops(c) for c in own):
+                # the zones looked up first, at the outer level, before its conditions:
+                # where none has the key, nothing more is computed for that value (those
+                # conditions cannot fail; skipped, a def they call leaves the budget
+                # higher, as above)
+                now = (names.unsafe, names.draws, names.impure, names.walrus)
+                plain = x.expr(x_node, attrs.evolve(fx, hoist=None))  # (reads loop values)
+                if (names.unsafe, names.draws, names.impure, names.walrus) == now:
+                    j = names.tmp("j")
+                    names.walrus += 1
+                    self.pre = f"({j} := {self.lookup(ix, plain, any_code)})"
+                    return j
+            return self.lookup(ix, x_code, any_code)
         return None
+
+    @staticmethod
+    def lookup(ix: str, x_code: str, any_code: str | None) -> str:
+        """The zones of index `ix` whose key is X (with `L or ...`, those where L holds when
+        no zone has that key: they are under the key `...`, which no rule's value is)."""
+        return f"{ix}.get({x_code}, ())" if any_code is None else \
+            f"({ix}.get({x_code}) or {ix}[...])"
+
+    def index_var(self, h: Any, k_code: str, qv: str, src: str,
+                  any_code: str | None = None) -> str:
+        """The variable of `join`'s index, built before the loops: the zones of `src` by
+        their key, each key's zones in their order, read by `.get(X, ())`; where a key
+        fails for a zone (a rule error, `None - 1`, a key not hashable) every key's zones
+        are all the zones (`_every`), the loop as written. The decision's generators
+        share one where two or more build the same (`Sharing`: Klondike's `shift` and
+        `down` index the columns by the rank their top takes): the same key over the
+        same zones, the same index (a failing key's message, the only difference its
+        span's id, is never read)."""
+        names = self.cx.names
+        share = h.share
+        def norm(code: str) -> str:  # (the zone's name and the spans' ids made alike)
+            return re.sub(r"_E\(\d+\)", "_E()", re.sub(rf"\b{qv}\b", "_q", code))
+
+        key = ("join", norm(k_code), src, any_code and norm(any_code))
+        lv = h.levels[0]
+        if ("index",) + key in lv.by_key:
+            h.read(0)
+            return lv.by_key[("index",) + key]
+        var = None
+        if share is not None and share.keys is None:
+            share.seen[key] = share.seen.get(key, 0) + 1
+        elif share is not None and key in share.keys:
+            var = share.names.get(key)
+            if var is None:
+                var = share.names[key] = names.tmp("v")
+            share.used.add(var)
+        k = names.tmp("k")
+        ix = var or names.tmp("x")
+        if any_code is None:
+            block = [f"{ix} = {{}}", "try:", f"{INDENT}for {qv} in {src}:",
+                     f"{INDENT * 2}{k} = {k_code}",
+                     f"{INDENT * 2}if {k} in {ix}: {ix}[{k}].append({qv})",
+                     f"{INDENT * 2}else: {ix}[{k}] = [{qv}]"]
+        else:  # (a zone where L holds: in every list so far, and in each list made later)
+            a, lst = names.tmp("a"), names.tmp("l")
+            block = [f"{ix} = {{...: []}}", f"{a} = {ix}[...]", "try:",
+                     f"{INDENT}for {qv} in {src}:",
+                     f"{INDENT * 2}if {any_code}:",
+                     f"{INDENT * 3}for {lst} in {ix}.values(): {lst}.append({qv})",
+                     f"{INDENT * 2}else:",
+                     f"{INDENT * 3}{k} = {k_code}",
+                     f"{INDENT * 3}if {k} in {ix}: {ix}[{k}].append({qv})",
+                     f"{INDENT * 3}else: {ix}[{k}] = {a} + [{qv}]"]
+        block += ["except Exception:", f"{INDENT}{ix} = {self.cx.helper('_every')}({src})"]
+        if var is not None:  # (built by the decision's first generator that needs it)
+            block = [f"if {var} is ...:"] + [INDENT + ln for ln in block]
+        lv.blocks += block
+        lv.by_key[("index",) + key] = ix
+        h.read(0)
+        return ix
 
     def _eq_key(self, e: A.Expr, roles: dict[str, str], b: str) -> tuple[A.Expr, Any] | None:
         """(X, K) where e holds only if X == K: X reads no `b`, K reads only `b` (roles:
@@ -815,6 +928,15 @@ class _Generator:
                     or opt.loops(e.left)):
                 return None
             return self._eq_key(e.right, roles, b)
+        if isinstance(e, A.Binary) and e.op == "or" and reads(e.left) <= {"b"}:
+            # `L or R` (FreeCell's `dest is empty or ...`): R's X and K, the zones where L
+            # holds taken for every X; L, evaluated first for every zone, may not fail
+            opt = self.x
+            right = self._eq_key(e.right, roles, b)
+            if (right is not None and right[1][0] != "or" and not self.moves.may_raise(e.left)
+                    and isinstance(opt, Optimizing) and not opt.loops(e.left)):
+                return right[0], ("or", e.left, right[1])
+            return None
         if isinstance(e, A.IfExpr) and reads(e.cond) <= {"b"}:
             yes, no = self._eq_key(e.then, roles, b), self._eq_key(e.else_, roles, b)
             if yes is not None and no is not None and yes[0] == no[0]:
@@ -836,6 +958,8 @@ class _Generator:
         hoisted = h.levels[lvl].lines if h is not None else []
         tables = [code for _, code in fr.tables.values()] if lvl == 0 and fr.tables else []
         w.lines += [inner.ind + t for t in tables]
+        if h is not None:  # (`join`'s indexes: they read the state and constants alone)
+            w.lines += [inner.ind + ln for ln in h.levels[lvl].blocks]
         w.lines += [f"{inner.ind}{v} = {c}" for v, c in hoisted]
         if h is not None:
             w.lines += [inner.ind + ln for ln in self.fill_lines(h.levels[lvl].fills)]

@@ -52,8 +52,8 @@ EXPORTED: dict[str, Helper] = {
     "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
     # a value remembered with the zones it reads (optimize `remembered`): changes no slot
     "_remember": Helper(False),
-    # the zones of an array by a key (moves `join`): None where a key fails
-    "_index": Helper(False),
+    # the index of moves `join` where a key failed: every key gives all the zones
+    "_every": Helper(False),
     # the set of the cards turned, remembered with the faces' tuple (optimize `turned`)
     "_turned": Helper(False),
 }
@@ -97,7 +97,26 @@ SAFE_BUILTINS = {
     # the written-out `_take` catches it: a card that moved since it was chosen is not in
     # the zone it came from (codegen stmts)
     "ValueError": ValueError,
+    # an index of moves `join` written out catches a key that fails for a zone (a rule
+    # error, `None - 1`, a key not hashable): the loop then goes over every zone
+    "Exception": Exception,
 }
+
+
+class _Every:
+    """The index of moves `join` where a key failed for some item: every key's items are
+    all the items (the loop as written)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Any, ...]) -> None:
+        self.items = items
+
+    def get(self, key: Any, default: Any = None) -> tuple[Any, ...]:
+        return self.items
+
+    def __getitem__(self, key: Any) -> tuple[Any, ...]:
+        return self.items
 
 
 def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
@@ -635,21 +654,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         turned_of[0] = (faces, out)
         return out
 
-    @export
-    def _index(key: Callable[[Any], Any], items: tuple[Any, ...]) -> dict[Any, list[Any]] | None:
-        """`items` by `key(item)`, each key's items in their order; None where a key fails
-        (or is not hashable): the caller then loops over every item, as written."""
-        out: dict[Any, list[Any]] = {}
-        try:
-            for x in items:
-                k = key(x)
-                if k in out:
-                    out[k].append(x)
-                else:
-                    out[k] = [x]
-        except Exception:  # (a rule error, or None - 1 where a top is missing)
-            return None
-        return out
+    bound["_every"] = _Every
 
     @export
     def _remember(cell: list[Any], key: Any, value: Any) -> Any:

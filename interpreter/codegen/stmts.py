@@ -46,6 +46,17 @@ class Stmts:
     def sid(self, span: A.Span, fr: Frame) -> int:
         return self.cx.names.span_id(span, fr.rule)
 
+    def fixed_zone(self, code: str, fr: Frame) -> bool:
+        """Whether a zone's code holds a zone wherever a move's effect evaluates it: a slot
+        number, or a zone parameter of the move that its body never assigns (a
+        parameter may be set to `none`)."""
+        if code.isdigit():
+            return True
+        md = self.cx.g.moves.get(fr.rule[5:]) if fr.rule.startswith("move ") else None
+        return md is not None and any(
+            f"u_{p.name}" == code and self.cx.type_of(p.source) != "zone"
+            and not assigns(self.cx, md.body, p) for p in md.params)
+
     def block(self, stmts: tuple[A.Stmt, ...], fr: Frame, w: CodeWriter) -> None:
         """Statements in a scope of their own (`pass` if there are none)."""
         fr = fr.scope()
@@ -391,7 +402,16 @@ class Stmts:
         if st.above:  # the card and every card on it, in their order
             card, z, cs = tmp("c"), tmp("z"), tmp("cs")
             w.line(f"{card} = {x.expr(c, fr)}")
-            w.line(f"{z}, {cs} = {cx.helper('_above')}(s, {card}, {sid})")
+            origin = x.origin(c, fr) if cx.optimize else None
+            if origin is not None and self.fixed_zone(origin, fr):
+                # a card whose zone is known (a parameter `c in a`): there if it has not
+                # moved since, found by one search of that zone, not of every zone
+                t = tmp("t")
+                w.line(f"{t} = s[{origin}]")
+                w.line(f"if {card} in {t}: {z}, {cs} = {origin}, {t}[{t}.index({card}):]")
+                w.line(f"else: {z}, {cs} = {cx.helper('_above')}(s, {card}, {sid})")
+            else:
+                w.line(f"{z}, {cs} = {cx.helper('_above')}(s, {card}, {sid})")
             tell(cs)
             w.line(f"s[{z}] = s[{z}][:len(s[{z}]) - len({cs})]")
             put_many(cs)

@@ -134,6 +134,8 @@ class HoistLevel:
     # attributes of the top (or bottom) card of each zone of a zone array, filled by one
     # loop (optimize.py's `zone_top_table`): (array's tuple, index) -> {attr table: list}
     fills: dict[tuple[str, int], dict[str, str]] = attrs.Factory(dict)
+    # lines computed before the loops, as they are (moves.py `index_var`: an index)
+    blocks: list[str] = attrs.Factory(list)
 
 
 @attrs.define

@@ -132,7 +132,7 @@ def test_the_leak_is_missed_where_the_listing_is_taken_wrongly(wrong: str) -> No
     stock = _zone(g, "stock")
     told.same_listing = {d: _TOLD if wrong == "quick" else
                          (lambda s, t: len(s[stock]) == len(t[stock])) for d in _decisions(g)}
-    told.plain = _quiet(g)
+    told.plain = {k: _quiet(g) for k in told.own_steps}
     for _ in range(50):
         w = fw.play_one()
         assert w.found is None

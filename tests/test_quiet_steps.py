@@ -234,3 +234,29 @@ def test_where_the_seat_decides_the_shadow_lists_nothing_it_sees_alike(
     before, walked_before = _own_steps_taken(g, walks, False)
     assert walked == walked_before
     assert before > 50 and own < before // 4
+
+
+def _raise_walks(quiet: bool) -> list[tuple[Any, ...]]:
+    g = compile_game(str(DATA / "legality" / "shadow-raise.cardgame"), None, {})
+    fw = FastWalks(Playthrough(g, 2000), 0)
+    for told in (fw.walker.leak or {}).values():
+        assert told.quiet  # (the game's quiet steps are there)
+        if not quiet:
+            told.quiet = None
+    fw.rng = random.Random("raise")
+    return [(w.seed, w.choices, w.found, w.shadows, w.final)
+            for w in (fw.play_one(cpu=False) for _ in range(60))]
+
+
+def test_the_quiet_step_keeps_a_shadow_whose_listing_would_fail() -> None:
+    # The edge the quiet step changes (docs/fuzz.md, "The shadow's quiet step, the
+    # game's own"): where the others decide, a shadow's listing is left out, so a shadow
+    # whose listing would fail (a rule error in that world only: the other player dealt
+    # a 7, `12 / (rank - 7)`) goes on where the game's own step listed and dropped it.
+    # Which walks find the leak changes; that the walks find it, and the rule error the
+    # real game has too, does not.
+    quiet, listed = _raise_walks(True), _raise_walks(False)
+    assert quiet != listed
+    for walks in (quiet, listed):
+        found = [w[2] for w in walks]
+        assert found.count("leak") >= 5 and "legal-move-fails" in found, found

@@ -1179,7 +1179,13 @@ class Told:
             if got[0] <= {PC, WHO, ENDED, *self.visible, *self.var_slots} \
                     and got[1] <= {*self.visible, *self.hidden, *self.var_slots}:
                 self.same_listing[d] = _TOLD
-        self.plain = _quiet(g) if self.same_listing else None
+        # (the step there: the game's own quiet step, `Machine.quiet_steps`, where it has
+        # them, else the plain nodes' flow)
+        self.plain: dict[int, Callable[[list[Any], Move], None]] = {}
+        if self.same_listing:
+            own_quiet = g.quiet_steps() or {}
+            flow = _quiet(g)
+            self.plain = {k: own_quiet.get(k, flow) for k in self.own_steps}
         self.owner = 0  # the thread of the walk that checks (see Walker.walk)
         self.reset()
 
@@ -1519,7 +1525,7 @@ class Shadow:
             if same is not None:
                 # (the walk's node reached: where the shadow reaches it with the slots
                 # its `settle` reads the walk's, the walk's listing is the shadow's)
-                told.plain(t, mm)  # type: ignore[misc]
+                told.plain[tpc](t, mm)
                 if same is _TOLD:  # (`quick` below tests those slots: listed if not)
                     self.legal = legal
                     self.mine = True

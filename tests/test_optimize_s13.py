@@ -162,3 +162,18 @@ def test_a_card_and_above_is_looked_for_first_where_it_was_chosen() -> None:
     for m in [m for m in fast.legal_moves(a) if m[1] == 1]:
         assert fast.zone_cards(fast.apply(a, m), "column3") == \
             slow.zone_cards(slow.apply(b, m), "column3"), m
+
+
+def test_an_or_in_an_arm_of_an_if_is_not_a_key() -> None:
+    """`if dest is empty then (any_on_empty or c.rank == K) else ...`: the zones where the
+    arm's `or` holds would be in every key's list only where that arm is taken, which an
+    index of one list a key cannot say, so the loop goes over every zone as written (the
+    review found the compiler raising on it). It compiles, and plays alike, with the
+    option on and off."""
+    path = DATA / "join-if-or.cardgame"
+    src = _source(path)
+    assert "for u_b in Z_column:" in _section(src, "shift")  # (every zone: no index)
+    for on in ("false", "true"):
+        fast = compile_game(path, None, {"any_on_empty": on})
+        slow = compile_game(path, None, {"any_on_empty": on}, optimize=False)
+        play_both(fast, slow, seeds=tuple(range(20)))

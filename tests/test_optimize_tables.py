@@ -74,7 +74,8 @@ def test_the_top_of_the_inner_zone_is_read_from_a_list_filled_before_the_loops(
     by one loop before the loops, and the inner loop reads `_h[u_b]`, not
     `RANK[s[u_b][-1]]` once per outer value. A single loop reads the top in place. Plain
     code has no such list; both play alike (a game of tops and bottoms, FreeCell,
-    Klondike)."""
+    Klondike: since the thirteenth session these two loop over the few columns their
+    index gives, and read those tops in place, test_optimize_s13)."""
     path = tmp_path / "tops.cardgame"
     path.write_text(TOPS, encoding="utf-8")
     fast = compile_game(path)

@@ -939,7 +939,10 @@ class _Generator:
             return None
         if isinstance(e, A.IfExpr) and reads(e.cond) <= {"b"}:
             yes, no = self._eq_key(e.then, roles, b), self._eq_key(e.else_, roles, b)
-            if yes is not None and no is not None and yes[0] == no[0]:
+            # (an arm's `L or ...` is not a key: its zones would be in every key's list
+            # only where the arm is taken, which the index, one list a key, cannot say)
+            if yes is not None and no is not None and yes[0] == no[0] \
+                    and yes[1][0] != "or" != no[1][0]:
                 return yes[0], ("if", e.cond, yes[1], no[1])
         return None
 

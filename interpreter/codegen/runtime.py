@@ -115,7 +115,7 @@ class _Every:
     def get(self, key: Any, default: Any = None) -> tuple[Any, ...]:
         return self.items
 
-    def __getitem__(self, key: Any) -> tuple[Any, ...]:
+    def __getitem__(self, key: Any) -> tuple[Any, ...]:  # (`lookup`'s `ix[...]`, for `L or`)
         return self.items
 
 

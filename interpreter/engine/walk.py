@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import ast
 import dis
+import gc
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -56,6 +57,35 @@ Check = Callable[[list[Any], Sequence[Move], "list[Any] | None"], int]
 # the JSON round trip is checked on every JSON_EVERY-th state of a walk (the last state of
 # some walks: fuzz/fast.py)
 JSON_EVERY = 256
+
+# while walks run, the young generation is collected every WALK_GC allocations, not every
+# 700 (Python's default): a walk's garbage is the slot lists, tuples and sets of its
+# steps, which die with their references (no cycle among them), so a collection finds
+# nothing to free and only traverses what is alive; the threshold the walks found is
+# restored when the last walk running (of any thread) ends
+WALK_GC = 10_000
+_gc_lock = threading.Lock()
+_gc_running = [0]  # walks running
+_gc_before = [(0, 0, 0)]  # the thresholds before the first of them began
+
+
+def _gc_raise() -> None:
+    with _gc_lock:
+        if _gc_running[0] == 0:
+            thr = gc.get_threshold()
+            _gc_before[0] = thr
+            if 0 < thr[0] < WALK_GC:  # (0: automatic collection off; a higher one kept)
+                gc.set_threshold(WALK_GC, *thr[1:])
+        _gc_running[0] += 1
+
+
+def _gc_restore() -> None:
+    with _gc_lock:
+        _gc_running[0] -= 1
+        if _gc_running[0] == 0:
+            thr = _gc_before[0]
+            if 0 < thr[0] < WALK_GC and gc.get_threshold()[0] == WALK_GC:
+                gc.set_threshold(*thr)  # (unless someone set another meanwhile)
 
 
 class Walk:
@@ -135,6 +165,13 @@ class Walker:
     def walk(self, seed: int, rng: random.Random, seat: int | None = None) -> Walk:
         """Play and check one game (see the module docstring); with `seat` (one of
         `leak_seats`), the leak check for that seat too, on a shadow world."""
+        _gc_raise()
+        try:
+            return self._walk_seat(seed, rng, seat)
+        finally:
+            _gc_restore()
+
+    def _walk_seat(self, seed: int, rng: random.Random, seat: int | None) -> Walk:
         if seat is None or self.leak is None:
             return self._walk(seed, rng, None)
         told = self.leak[seat]
@@ -485,7 +522,18 @@ class Walker:
                 tests += some
                 continue
             cond = changed(r)
-            if cond is not None:
+            if cond and r is not None and r <= set(zone_slots) and reads is None \
+                    and sizes_only(self.g, invariants[i][1]):
+                # (a function of the sizes of the zones it reads: tested again only for
+                # sizes it was not seen to hold with; `OK{i}` the sizes where it held)
+                env[f"OK{i}"] = set()
+                size = "".join(f"len(s[{k}]), " for k in sorted(r))
+                tests += [f"        if {cond}:", f"            _z = ({size})",
+                          f"            if _z not in OK{i}:",
+                          f"                if not INV{i}(s, lst):", "                    return 2",
+                          f"                if len(OK{i}) < {SIZES_KEPT}:",
+                          f"                    OK{i}.add(_z)"]
+            elif cond is not None:
                 tests += [f"        if {f'({cond}) and ' if cond else ''}not INV{i}(s, lst):",
                           "            return 2"]
         if tests:
@@ -842,6 +890,35 @@ def _state_indexes(fn: ast.FunctionDef) -> list[ast.expr] | None:
     return out
 
 
+def sizes_only(g: Game, fn: Any) -> bool:
+    """Does the game's generated invariant `fn` (s, _legal) read the state only by the
+    sizes of its slots (every use of `s` is `len(s[...])`, the legal moves unread)? Then
+    its value is a function of those sizes (the other names it reads are the module's
+    constant tables and helpers; its step budget starts afresh in it), and `_checker`
+    keeps the sizes where it held (Hearts' `even_hands`: each hand's size against every
+    other's)."""
+    name: str = getattr(fn, "__name__", "")
+    if not name.startswith("inv_") or fn is not g.ns.get(name):
+        return False
+    node = _function_defs(g.gen.source).get(name)
+    if node is None or len(node.args.args) != 2 or node.args.args[0].arg != "s":
+        return False
+    legal = node.args.args[1].arg
+    sized = {id(c.args[0].value) for c in ast.walk(node)
+             if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+             and c.func.id == "len" and len(c.args) == 1 and not c.keywords
+             and isinstance(c.args[0], ast.Subscript) and isinstance(c.args[0].value, ast.Name)
+             and c.args[0].value.id == "s"}
+    uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in ("s", legal)]
+    return bool(uses) and all(n.id == "s" and id(n) in sized for n in uses) and not any(
+        isinstance(n, (ast.Global, ast.Nonlocal, ast.Lambda)) or isinstance(n, ast.arg)
+        and n.arg == "s" and n is not node.args.args[0] for n in ast.walk(node))
+
+
+# where an invariant that reads sizes only held, the sizes kept, at most (`_checker`)
+SIZES_KEPT = 4096
+
+
 def _numbers(e: ast.expr, k: Any, ns: dict[str, Any]) -> tuple[int, ...]:
     """The slots an index of `_state_indexes` reads for `_k` = k: the one `_number`
     gives, or those of X in `map(s.__getitem__, X)` (X a tuple of the namespace indexed
@@ -1133,6 +1210,10 @@ class Told:
         tests, ending = g.legality()
         # (None: then there are no tests and no quiet step, and it is never asked)
         self.ending: Callable[[list[Any]], bool] = ending or (lambda t: True)
+        # whether `ending` tests more than the end already reached (`s[ENDED]`): an end
+        # condition or a move limit; without either, the shadow's step asks `t[ENDED]`
+        # alone (a mend moves cards, it does not end a game)
+        self.ends = bool(g.checked.ends) or bool(g.limit) or ending is None
         self.tests: dict[int, Any] = {} if ending is None else {
             k: f for k, f in tests.items() if k in self.own_steps}
         # the shadow's step without the listing of the moves after it, where no end
@@ -1505,7 +1586,7 @@ class Shadow:
             # shadow goes on where it was dropped, and its step lists its moves); not
             # again where the quiet step asked them and no mend changed `t` since
             try:
-                if not test(t, mm) or (mended and told.ending(t)):
+                if not test(t, mm) or (mended and told.ends and told.ending(t)):
                     return _DROP  # (`no_moves` is false there: mm is legal)
             except Exception:
                 return _DROP
@@ -1545,7 +1626,8 @@ class Shadow:
                 quiet[tpc](t, mm)
                 if t[PC] in told.sim:
                     self.legal = told.settle(t)  # (read by the next step)
-                elif told.ending(t):  # (as settle would end it: dropped below)
+                elif told.ending(t) if told.ends else t[ENDED] is not None:
+                    # (as settle would end it: dropped below)
                     self.legal = None
                     t[ENDED] = True
                 elif s[WHO] == told.seat:  # (its moves are compared: `seat_lists`)

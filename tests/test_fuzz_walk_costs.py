@@ -30,7 +30,7 @@ def test_which_invariants_read_sizes_only() -> None:
     # a function that is not the game's own (a stand-in) is not read
     fn = dict(g.invariants)["even_hands"]
     assert not sizes_only(g, lambda s, _legal: fn(s, _legal))
-    # Scopa's `hands` reads sizes only; Interaction's others read cards or pass `s` on
+    # (Interaction's other invariants read cards, or pass `s` on)
     g = compile_game("interaction")
     assert {name for name, fn in g.invariants if sizes_only(g, fn)} == {"cards"}
 
@@ -58,7 +58,12 @@ def test_the_sizes_of_a_held_invariant_are_kept_and_a_new_size_is_tested() -> No
     t = s.copy()
     t[h1], t[h2] = s[h1] + s[h2][:2], s[h2][2:]
     assert check(t, [], s) == 2 == check(t, [])
-    assert len(kept) == len(set(kept))
+    # the same with p1's hand as it was (a size kept): the sizes of every hand read are
+    # the key, not the first's alone (found in review: a key of one slot passed the above)
+    h3 = where(w, "hand-p3")
+    t = s.copy()
+    t[h3], t[h2] = s[h3] + s[h2][:2], s[h2][2:]
+    assert check(t, [], s) == 2 == check(t, [])
 
 
 def test_a_walk_tests_even_hands_only_for_sizes_not_seen(monkeypatch: pytest.MonkeyPatch
@@ -79,6 +84,54 @@ def test_a_walk_tests_even_hands_only_for_sizes_not_seen(monkeypatch: pytest.Mon
     moves = sum(w.walk(rng.getrandbits(32), rng).moves for _ in range(12))
     # (every move but a pass changes a hand: without the kept sizes, one call a move)
     assert 0 < calls[0] < moves / 10
+
+
+SIZES_FAIL = """game "Sizes that fail"
+players 3
+deck standard
+zone hand[player]: owner
+zone pile: face up
+zone discard: face down
+zone stock: face down
+flow {
+  shuffle deck
+  move all of deck to stock
+  deal 4 from stock to hand
+  repeat 25 times {
+    for p in players {
+      p chooses play | draw | toss
+    }
+  }
+}
+move play(c in hand[me]) "play {c}" { move c to pile }
+move toss(c in hand[me]) "toss {c}" { move c to discard }
+move draw "draw" when size(stock) > 0 { move top of stock to hand[me] }
+score = size(hand[me])
+result lowest score
+invariant r0 "r0": (size(hand[1]) != 9) or size(pile) + size(discard) < 45
+invariant r1 "r1": ((if size(hand[1]) > size(hand[2]) then (if size(pile) <= size(hand[2])
+  then size(discard) else size(hand[3])) else size(hand[3])) < size(hand))
+  or size(pile) + size(discard) < 40
+"""
+
+
+def test_sizes_where_an_invariant_failed_are_not_kept(tmp_path: Any) -> None:
+    # (from the review: a cache that kept the sizes before testing them passed the tests
+    # above, and then missed the second break of the same sizes)
+    path = tmp_path / "sizes.cardgame"
+    path.write_text(SIZES_FAIL, encoding="utf-8")
+    g = compile_game(str(path))
+    w = Walker(g, 400, True)
+    w._checker(g.invariants, g._score)
+    assert "OK0" in w.last_source and "OK1" in w.last_source
+    failed = 0
+    for seed in range(40):
+        a = w.walk(seed, random.Random(seed))
+        if a.found:
+            b = w.walk(seed, random.Random(seed))  # (the same walk, its sizes seen)
+            assert (b.found, b.message, b.moves) == (a.found, a.message, a.moves)
+            failed += 1
+    assert failed
 
 
 # ---------------------------------------------------------------- the end, alone
@@ -126,7 +179,9 @@ def test_the_walks_are_the_same_without_asking_ending(name: str) -> None:
 def test_a_shadow_ended_by_the_flow_is_dropped_without_ending(tmp_path: Any) -> None:
     # `end` in the flow, after a hidden card decides: the shadow's quiet step ends its
     # game where the walk's does not (or the other way round): dropped, with and
-    # without `ending`; the walks the same
+    # without `ending`; the walks the same (the drop itself is also made where the
+    # step's end is seen, after it: so the shortcut's own test of `t[ENDED]` cannot
+    # change a walk, as the review found; this pins that the walks are the same)
     src = tmp_path / "early.cardgame"
     src.write_text('''game "Early end"
 players 2
@@ -182,7 +237,18 @@ def test_walks_collect_the_young_generation_less_often() -> None:
         gc.set_threshold(0)  # (collection off: left off)
         w.walk(1, random.Random(1))
         assert seen[-1][0] == 0 == gc.get_threshold()[0]
-        # two threads' walks: restored when the last ends
+        # a walk that raises: put back all the same
+        def boom(*a: Any) -> Any:
+            seen.append(gc.get_threshold())
+            raise KeyboardInterrupt
+
+        gc.set_threshold(700, 10, 10)
+        w._walk = boom  # type: ignore[method-assign]
+        with pytest.raises(KeyboardInterrupt):
+            w.walk(1, random.Random(1))
+        assert seen[-1] == (walk_mod.WALK_GC, 10, 10)
+        assert gc.get_threshold() == (700, 10, 10)
+        # two threads' walks: put back when they have ended
         gc.set_threshold(700, 10, 10)
         g2 = compile_game("oh-hell")
         ws = [Walker(g2, 400, True), Walker(compile_game("golf"), 400, True)]

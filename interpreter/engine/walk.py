@@ -58,34 +58,15 @@ Check = Callable[[list[Any], Sequence[Move], "list[Any] | None"], int]
 # some walks: fuzz/fast.py)
 JSON_EVERY = 256
 
-# while walks run, the young generation is collected every WALK_GC allocations, not every
-# 700 (Python's default): a walk's garbage is the slot lists, tuples and sets of its
+# while a walk runs, the young generation is collected every WALK_GC allocations, not
+# every 700 (Python's default): a walk's garbage is the slot lists, tuples and sets of its
 # steps, which die with their references (no cycle among them), so a collection finds
-# nothing to free and only traverses what is alive; the threshold the walks found is
-# restored when the last walk running (of any thread) ends
+# nothing to free and only traverses what is alive. The threshold the walk found is put
+# back when it ends, where it is still the walk's (set in the `try`, put back in its
+# `finally`: an exception, a KeyboardInterrupt included, cannot leave it changed but in
+# the `finally` itself). A walk of another thread that began meanwhile runs on at the
+# threshold put back: slower, never another outcome.
 WALK_GC = 10_000
-_gc_lock = threading.Lock()
-_gc_running = [0]  # walks running
-_gc_before = [(0, 0, 0)]  # the thresholds before the first of them began
-
-
-def _gc_raise() -> None:
-    with _gc_lock:
-        if _gc_running[0] == 0:
-            thr = gc.get_threshold()
-            _gc_before[0] = thr
-            if 0 < thr[0] < WALK_GC:  # (0: automatic collection off; a higher one kept)
-                gc.set_threshold(WALK_GC, *thr[1:])
-        _gc_running[0] += 1
-
-
-def _gc_restore() -> None:
-    with _gc_lock:
-        _gc_running[0] -= 1
-        if _gc_running[0] == 0:
-            thr = _gc_before[0]
-            if 0 < thr[0] < WALK_GC and gc.get_threshold()[0] == WALK_GC:
-                gc.set_threshold(*thr)  # (unless someone set another meanwhile)
 
 
 class Walk:
@@ -165,11 +146,15 @@ class Walker:
     def walk(self, seed: int, rng: random.Random, seat: int | None = None) -> Walk:
         """Play and check one game (see the module docstring); with `seat` (one of
         `leak_seats`), the leak check for that seat too, on a shadow world."""
-        _gc_raise()
+        before = gc.get_threshold()
+        raise_ = 0 < before[0] < WALK_GC  # (0: automatic collection off; a higher one kept)
         try:
+            if raise_:
+                gc.set_threshold(WALK_GC, *before[1:])
             return self._walk_seat(seed, rng, seat)
         finally:
-            _gc_restore()
+            if raise_ and gc.get_threshold()[0] == WALK_GC:
+                gc.set_threshold(*before)  # (unless someone set another meanwhile)
 
     def _walk_seat(self, seed: int, rng: random.Random, seat: int | None) -> Walk:
         if seat is None or self.leak is None:
@@ -911,8 +896,8 @@ def sizes_only(g: Game, fn: Any) -> bool:
              and c.args[0].value.id == "s"}
     uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in ("s", legal)]
     return bool(uses) and all(n.id == "s" and id(n) in sized for n in uses) and not any(
-        isinstance(n, (ast.Global, ast.Nonlocal, ast.Lambda)) or isinstance(n, ast.arg)
-        and n.arg == "s" and n is not node.args.args[0] for n in ast.walk(node))
+        isinstance(n, ast.arg) and n.arg == "s" and n is not node.args.args[0]
+        for n in ast.walk(node))
 
 
 # where an invariant that reads sizes only held, the sizes kept, at most (`_checker`)

@@ -39,6 +39,7 @@ from cardgame.interpreter.engine.walk import _reads_legal, _stepper, seat_listin
 from cardgame.interpreter.fuzz.fast import FastWalks
 from cardgame.interpreter.fuzz.playthrough import Playthrough
 from cardgame.interpreter.lang import load, resolve_game
+from test_fuzz_incremental import Reading
 
 DATA = Path(__file__).resolve().parent / "data"
 GAMES = ["calculation", "besieged-castle", "besieged-castle-spice-1",
@@ -156,21 +157,6 @@ def test_no_quiet_steps_where_the_code_generated_again_differs(
     assert all(told.quiet is None for told in (fw.walker.leak or {}).values())
     assert sum(fw.play_one(cpu=False).shadows for _ in range(2)) > 0
     assert compile_game("hearts", optimize=False).quiet_steps() is None
-
-
-class Reading(list):  # type: ignore[type-arg]
-    """A slot list that notes the slots read."""
-
-    def __init__(self, s: list[Any]) -> None:
-        super().__init__(s)
-        self.read: set[int] = set()
-
-    def __getitem__(self, k: Any) -> Any:
-        if isinstance(k, int):
-            self.read.add(k)
-        else:
-            self.read.update(range(len(self))[k])
-        return super().__getitem__(k)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -180,7 +180,7 @@ def test_a_listing_reads_only_the_slots_listing_reads_says(name: str) -> None:
             continue
         t = Reading(s)
         try:
-            told.listings[pc](t)
+            g.ns["LEGAL"][pc](t)  # (the game's own listing of that decision)
         except Exception:
             pass
         assert t.read <= r, (pc, who, sorted(t.read - r))

@@ -1212,8 +1212,8 @@ class Told:
         # there two worlds that tell the seat the same (`same`) list the same moves, so
         # the shadow need not list its own to compare them (`Shadow.follow`)
         seen = {WHO, *self.visible, *self.var_slots}
-        # (each decision's listing: what it reads is proven in tests/test_quiet_steps.py)
-        self.listings: dict[int, Callable[[list[Any]], Sequence[Move]]] = g.ns["LEGAL"]
+        # (what each decision's listing reads, against `seat_listing_reads`, is tested
+        # on the states random playthroughs reach: tests/test_quiet_steps.py)
         self.seat_lists: frozenset[int] = frozenset(
             k for k in self.own_steps
             if (r := seat_listing_reads(g, k, seat)) is not None and r <= seen)

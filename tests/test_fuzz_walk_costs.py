@@ -147,6 +147,26 @@ def test_a_game_without_an_end_condition_or_limit_asks_no_ending() -> None:
                     "pyramid": True, "interaction": False}
 
 
+@pytest.mark.parametrize("name", ["hearts", "oh-hell", "interaction", "arsene", "scopa"])
+def test_without_ends_ending_is_the_end_reached(name: str) -> None:
+    # `Told.ends` is read off the rules (an end condition, a move limit), not off the
+    # generated `ending`: where it is false, `ending(t)` must be `t[ENDED] is not None`
+    # on every state (the review: a test the code generator would break, were `ending`
+    # to test more one day)
+    from cardgame.interpreter.codegen import ENDED
+    g = compile_game(name)
+    fw = FastWalks(Playthrough(g), 0)
+    told = next(iter(fw.walker.leak.values()))  # type: ignore[union-attr]
+    assert told.ends is False
+    seen = [s for s, _, _ in states(g, 6)]
+    for s in seen:
+        assert bool(told.ending(s.copy())) == (s[ENDED] is not None)
+        t = s.copy()
+        t[ENDED] = "ended"  # (the end the flow writes: `end`)
+        assert told.ending(t)
+    assert len(seen) > 80
+
+
 def _walks(name: str, n: int, ends: bool | None, count: list[int] | None = None
            ) -> list[tuple[Any, ...]]:
     g = compile_game(name)

@@ -153,16 +153,16 @@ def test_without_ends_ending_is_the_end_reached(name: str) -> None:
     # generated `ending`: where it is false, `ending(t)` must be `t[ENDED] is not None`
     # on every state (the review: a test the code generator would break, were `ending`
     # to test more one day)
-    from cardgame.interpreter.codegen import ENDED
     g = compile_game(name)
     fw = FastWalks(Playthrough(g), 0)
     told = next(iter(fw.walker.leak.values()))  # type: ignore[union-attr]
     assert told.ends is False
+    ended = where(fw.walker, "ended")
     seen = [s for s, _, _ in states(g, 6)]
     for s in seen:
-        assert bool(told.ending(s.copy())) == (s[ENDED] is not None)
+        assert bool(told.ending(s.copy())) == (s[ended] is not None)
         t = s.copy()
-        t[ENDED] = "ended"  # (the end the flow writes: `end`)
+        t[ended] = "ended"  # (the end the flow writes: `end`)
         assert told.ending(t)
     assert len(seen) > 80
 

@@ -857,6 +857,8 @@ def _state_indexes(fn: ast.FunctionDef) -> list[ast.expr] | None:
               and c.func.id == "map" and len(c.args) == 2 and not c.keywords
               and isinstance(c.args[0], ast.Attribute) and c.args[0].attr == "__getitem__"
               and isinstance(c.args[0].value, ast.Name) and c.args[0].value.id == "s"}
+    if _binds_s_again(fn):
+        return None
     out: list[ast.expr] = []
     for n in ast.walk(fn):
         if isinstance(n, ast.Name) and n.id == "s":
@@ -870,9 +872,17 @@ def _state_indexes(fn: ast.FunctionDef) -> list[ast.expr] | None:
                 out.append(ast.Starred(value=each, ctx=ast.Load()))
                 continue
             out.append(sub.slice)
-        elif isinstance(n, ast.arg) and n.arg == "s" and n is not fn.args.args[0]:
-            return None
     return out
+
+
+def _binds_s_again(fn: ast.FunctionDef) -> bool:
+    """Does a generated function of (s, ...) bind the name `s` anew (a parameter of a
+    lambda or an inner function)? Then a use of `s` there may not be the state: the
+    readers of generated code below (`_state_indexes`, `sizes_only`, `listing_reads`)
+    give no answer."""
+    first = fn.args.args[0] if fn.args.args else None
+    return any(isinstance(n, ast.arg) and n.arg == "s" and n is not first
+               for n in ast.walk(fn))
 
 
 def sizes_only(g: Game, fn: Any) -> bool:
@@ -895,9 +905,8 @@ def sizes_only(g: Game, fn: Any) -> bool:
              and isinstance(c.args[0], ast.Subscript) and isinstance(c.args[0].value, ast.Name)
              and c.args[0].value.id == "s"}
     uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in ("s", legal)]
-    return bool(uses) and all(n.id == "s" and id(n) in sized for n in uses) and not any(
-        isinstance(n, ast.arg) and n.arg == "s" and n is not node.args.args[0]
-        for n in ast.walk(node))
+    return bool(uses) and all(n.id == "s" and id(n) in sized for n in uses) \
+        and not _binds_s_again(node)
 
 
 # where an invariant that reads sizes only held, the sizes kept, at most (`_checker`)
@@ -946,6 +955,7 @@ def listing_reads(g: Game, d: int) -> tuple[frozenset[int], frozenset[int]] | No
     with what is not a number, writes a slot other than `ENDED` (the end's reason)."""
     funcs = _function_defs(g.gen.source)
     legal = g.ns.get("LEGAL") or {}
+    node_read = ast.dump(ast.parse(f"s[{PC}]", mode="eval").body)  # (`LEGAL[s[PC]]`)
     full: set[int] = {PC}
     size: set[int] = set()
     done: set[str] = set()
@@ -969,13 +979,12 @@ def listing_reads(g: Game, d: int) -> tuple[frozenset[int], frozenset[int]] | No
             return True
         done.add(name)
         fn = funcs.get(name)
-        if fn is None or not fn.args.args or fn.args.args[0].arg != "s":
+        if fn is None or not fn.args.args or fn.args.args[0].arg != "s" \
+                or _binds_s_again(fn):
             return False
         up = {id(c): n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
         calls: list[str] = []
         for n in ast.walk(fn):
-            if isinstance(n, ast.arg) and n.arg == "s" and n is not fn.args.args[0]:
-                return False
             if not (isinstance(n, ast.Name) and n.id == "s"):
                 continue
             if not isinstance(n.ctx, ast.Load):
@@ -1005,7 +1014,7 @@ def listing_reads(g: Game, d: int) -> tuple[frozenset[int], frozenset[int]] | No
                 # `LEGAL[s[PC]](s)`: the listing of the node, here d's
                 if isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name) \
                         and f.value.id == "LEGAL" and isinstance(f.slice, ast.Subscript) \
-                        and ast.dump(f.slice) == ast.dump(ast.parse(f"s[{PC}]", mode="eval").body) \
+                        and ast.dump(f.slice) == node_read \
                         and d in legal and getattr(legal[d], "__name__", "") in funcs:
                     calls.append(legal[d].__name__)
                     continue

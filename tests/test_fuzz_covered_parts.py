@@ -1,6 +1,6 @@
 """An invariant part that reads the places covering one (`covered`, generated as
 `any(map(s.__getitem__, COVER[_k]))`) is a part whose reads are the place and those that
-cover it (engine/walk.py `_state_indexes`, `_numbers`), and the walk's check tests the
+cover it (codegen/reads.py `_state_indexes`, `_numbers`), and the walk's check tests the
 parts of an invariant under one test that a slot any of them reads changed (thirteenth
 session; docs/fuzz.md, "The shadow's listing, the walk's own")."""
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from cardgame.interpreter.codegen import reads as readers
+from cardgame.interpreter.codegen.reads import invariant_parts
 from cardgame.interpreter.engine import compile_game
-from cardgame.interpreter.engine import walk as walk_mod
-from cardgame.interpreter.engine.walk import Walker, invariant_parts
+from cardgame.interpreter.engine.walk import Walker
 from test_fuzz_incremental import states, where
 
 
@@ -66,7 +67,7 @@ def test_a_step_that_changes_no_place_tests_no_part(monkeypatch: pytest.MonkeyPa
         return {i: [(spy(fn), at, r) for fn, at, r in parts]
                 for i, parts in invariant_parts(g, invariants).items()}
 
-    monkeypatch.setattr(walk_mod, "invariant_parts", spied)
+    monkeypatch.setattr(readers, "invariant_parts", spied)
     g, w, _, _ = _pyramid()
     check = w._checker(g.invariants, g._score)
     places = [where(w, f"pyramid{r}-{c}") for r in range(1, 8) for c in range(1, r + 1)]

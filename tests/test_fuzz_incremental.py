@@ -15,8 +15,9 @@ import random
 from typing import Any
 
 import pytest
+from cardgame.interpreter.codegen.reads import state_reads
 from cardgame.interpreter.engine import Game, compile_game
-from cardgame.interpreter.engine.walk import Walker, state_reads
+from cardgame.interpreter.engine.walk import Walker
 from cardgame.interpreter.lang.loader import bundled_names
 
 ATOMS = (int, str, bool, type(None))

@@ -1,5 +1,5 @@
 """The walks' shadow world takes the walk's listing where the slots it reads agree
-(engine/walk.py `listing_reads`, `Told.same_listing`; docs/fuzz.md, "The shadow's
+(codegen/reads.py `listing_reads`, engine/walk.py `Told.same_listing`; docs/fuzz.md, "The shadow's
 listing, the walk's own (thirteenth session)")."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardgame.interpreter.codegen.reads import listing_reads
 from cardgame.interpreter.engine import compile_game
-from cardgame.interpreter.engine.walk import _TOLD, Shadow, Walker, _quiet, listing_reads
+from cardgame.interpreter.engine.walk import _TOLD, Shadow, Walker, _quiet
 from cardgame.interpreter.fuzz.fast import FastWalks
 from cardgame.interpreter.fuzz.playthrough import Playthrough
 

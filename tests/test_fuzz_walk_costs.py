@@ -1,6 +1,6 @@
 """What a walk need not do (thirteenth session; docs/fuzz.md, "What a Hearts walk need
 not do"): an invariant that reads the state only by the sizes of its zones is tested
-again only for sizes it was not seen to hold with (engine/walk.py `sizes_only`,
+again only for sizes it was not seen to hold with (codegen/reads.py `sizes_only`,
 `Walker._checker`); a shadow of a game without an end condition or a move limit asks
 its end alone, not `ending` (`Told.ends`); the young generation is collected less often
 while walks run (`WALK_GC`)."""
@@ -13,9 +13,10 @@ import threading
 from typing import Any
 
 import pytest
+from cardgame.interpreter.codegen.reads import sizes_only
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.engine import walk as walk_mod
-from cardgame.interpreter.engine.walk import Walker, sizes_only
+from cardgame.interpreter.engine.walk import Walker
 from cardgame.interpreter.fuzz.fast import FastWalks
 from cardgame.interpreter.fuzz.playthrough import Playthrough
 from test_fuzz_incremental import states, where

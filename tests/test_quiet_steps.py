@@ -33,9 +33,10 @@ from typing import Any
 import pytest
 from cardgame.interpreter import codegen
 from cardgame.interpreter.codegen import ENDED, PC, RNG, WHO
+from cardgame.interpreter.codegen.reads import reads_legal, seat_listing_reads
 from cardgame.interpreter.engine import Game, compile_game
 from cardgame.interpreter.engine.pipeline import compile_loaded
-from cardgame.interpreter.engine.walk import _reads_legal, _stepper, seat_listing_reads
+from cardgame.interpreter.engine.walk import _stepper
 from cardgame.interpreter.fuzz.fast import FastWalks
 from cardgame.interpreter.fuzz.playthrough import Playthrough
 from cardgame.interpreter.lang import load, resolve_game
@@ -75,7 +76,7 @@ def _compare(g: Game, seeds: int, steps: int, seed: int = 0) -> int:
     quiet = g.quiet_steps()
     assert quiet
     _, ending = g.legality()
-    if ending is not None and _reads_legal(ending):  # (`no_moves`: asked of legal moves)
+    if ending is not None and reads_legal(ending):  # (`no_moves`: asked of legal moves)
         ending = None
     compared = 0
     for s, legal, m in _states(g, seeds, steps, seed):

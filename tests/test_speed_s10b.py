@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardgame.interpreter.codegen.reads import state_reads
 from cardgame.interpreter.engine import compile_game
-from cardgame.interpreter.engine.walk import Walker, state_reads
+from cardgame.interpreter.engine.walk import Walker
 from test_fuzz_incremental import named, states, where  # (the walks' states, by name)
 
 

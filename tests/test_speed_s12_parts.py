@@ -19,9 +19,10 @@ import random
 from typing import Any
 
 import pytest
+from cardgame.interpreter.codegen import reads as readers
+from cardgame.interpreter.codegen.reads import invariant_parts
 from cardgame.interpreter.engine import compile_game
-from cardgame.interpreter.engine import walk as walk_mod
-from cardgame.interpreter.engine.walk import Walker, invariant_parts
+from cardgame.interpreter.engine.walk import Walker
 from test_fuzz_incremental import Reading, states, where
 
 SPLIT = ["arsene", "freecell", "golf", "hearts", "interaction", "klondike", "oh-hell",
@@ -201,7 +202,7 @@ def test_the_walk_evaluates_the_part_of_the_pile_that_changed(
         return {i: [(spy(fn), at, r) for fn, at, r in parts]
                 for i, parts in invariant_parts(g, invariants).items()}
 
-    monkeypatch.setattr(walk_mod, "invariant_parts", spied)
+    monkeypatch.setattr(readers, "invariant_parts", spied)
     w = Walker(g, 400, True)
     check = w._checker(g.invariants, g._score)
     assert "INV0_1(s, 8)" in w.last_source
@@ -226,7 +227,7 @@ def test_the_walks_find_what_they_found_without_the_parts(
     for whole in (False, True):
         g = _piles(tmp_path)
         if whole:
-            monkeypatch.setattr(walk_mod, "invariant_parts", lambda g, inv: {})
+            monkeypatch.setattr(readers, "invariant_parts", lambda g, inv: {})
         w = Walker(g, 400, True)
         rng = random.Random(4)
         found.append([(x.found, x.message, x.moves)

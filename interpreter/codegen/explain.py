@@ -84,7 +84,7 @@ def explainer(g: Checked) -> Explainer:
 def _frame(stmts: Stmts, md: A.MoveDecl) -> tuple[Frame, list[str]]:
     """The move's scope (`me` and its parameters), and the lines that bind them."""
     cx = stmts.cx
-    fr = Frame({"me": Local("me")}, f"move {md.name}")
+    fr = Frame({"me": Local("me")}, f"move {md.name}", move=md)
     head = ["    me = m[0]"]
     for i, p in enumerate(md.params):
         origin = stmts.x.expr(p.source, fr) if cx.type_of(p.source) == "zone" else None

@@ -51,7 +51,7 @@ class Moves:
         cx = self.cx
         mid = cx.layout.move_ids[name]
         rule = f"move {name}"
-        fr = Frame({"me": Local("me")}, rule)
+        fr = Frame({"me": Local("me")}, rule, move=md)
         params = []
         ptypes = []
         for p in md.params:
@@ -151,7 +151,7 @@ class Moves:
         params = md.params
         conj: list[_Conj] = list(A.conjuncts(md.when)) if md.when is not None else []
         levels = self.placed(md, conj)
-        fr = Frame({"me": Local("me")}, rule)
+        fr = Frame({"me": Local("me")}, rule, move=md)
         lines = [f"if len(m) != {2 + len(params)}: return False"]
         for lvl in range(len(params) + 1):
             for c in levels[lvl]:
@@ -806,7 +806,7 @@ class _Generator:
             kenv.update({k: kb for k, v in call_env.items() if roles[k] == "b"})
             if not call_env:
                 kenv[p.name] = kb
-            kf = Frame(kenv, fr.rule)
+            kf = Frame(kenv, fr.rule, move=fr.move)
             drew = (names.draws, names.impure, names.walrus)
             any_code = None  # (`L or ...`: the zones where L holds are in every key's list)
             if key[0] == "or":

@@ -52,7 +52,7 @@ class Stmts:
         parameter may be set to `none`)."""
         if code.isdigit():
             return True
-        md = self.cx.g.moves.get(fr.rule[5:]) if fr.rule.startswith("move ") else None
+        md = fr.move
         return md is not None and any(
             f"u_{p.name}" == code and self.cx.type_of(p.source) != "zone"
             and not assigns(self.cx, md.body, p) for p in md.params)

@@ -187,6 +187,8 @@ class Frame:
     # in the flow: the phase new nodes belong to, and where `break` goes in each loop
     phase: str = ""
     loops: tuple[int, ...] = ()
+    # the move whose listing or effect this is (None elsewhere: a proc's body is not)
+    move: A.MoveDecl | None = None
 
     def scope(self) -> Frame:
         """A nested scope: names bound in it do not leak out."""

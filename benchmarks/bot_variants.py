@@ -1,7 +1,7 @@
 """Experiments on the search bots that `benchmarks/bots.py match --set` cannot express:
 a variant of the search patched in for one run, and the paired difference of two runs.
 A benchmark, not a bot: no variant here is reachable from `cardgame`, and every figure it
-gives is an experiment's (docs/bots.md, "Interaction 4p: the eighth session's screens").
+gives is an experiment's (docs/bots.md, "Interaction 4p: more screens (fourteenth session)").
 
     python benchmarks/bot_variants.py VARIANT --out FILE match GAME [bots.py match options]
     python benchmarks/bot_variants.py paired BASE.jsonl VARIANT.jsonl ...

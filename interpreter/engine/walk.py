@@ -444,7 +444,7 @@ class Walker:
         # (a sum of zone sizes counted by the zones it leaves out: the cards are
         # tested before the invariants, and all are there once; `state_reads`)
         inv_reads, score_reads = reads or readers.state_reads(self.g, invariants, score,
-                                                      conserved=True)
+                                                              conserved=True)
         zone_slots = sorted(self.zone_slots)
         if invariants:
             for i, (_, fn) in enumerate(invariants):

@@ -15,7 +15,7 @@ from .writer import Arm
 __all__ = ["Arm", "ENDED", "MAX_LIST", "MAX_VALUES", "MOVES", "PC", "PENDING", "RNG", "STEPS",
            "WHO", "Explainer", "GameOver", "Generated", "Legality", "Probe", "draws_below",
            "explainer", "flow_dot", "generate", "legality", "namespace", "prober",
-           "shuffle_list"]
+           "reads", "shuffle_list"]
 
 
 def __getattr__(name: str) -> Any:
@@ -30,6 +30,10 @@ def __getattr__(name: str) -> Any:
         from . import onemove
 
         return getattr(onemove, name)
+    if name == "reads":  # (what the rules and the code read: the fuzzer's walk)
+        import importlib
+
+        return importlib.import_module(f"{__name__}.reads")
     if name in ("Explainer", "explainer"):
         from . import explain
 

@@ -67,3 +67,44 @@ def test_a_changed_game_file_is_refused(tmp_path: Path) -> None:
         spec.compile()
     path.write_text(text, encoding="utf-8")
     assert spec.compile().spec == spec  # the same files again: accepted
+
+
+def test_the_fingerprint_is_the_files_texts_not_how_they_were_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A file is named relative to the folder a command runs in where it lies below it:
+    # a save replayed, or a spec compiled on a Dask worker, from another folder named
+    # the same files otherwise, and was refused as changed.
+    from cardgame.interpreter.lang import load, resolve_game
+
+    repo = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(repo)
+    here = pipeline.source_id(load(resolve_game("interaction")))
+    user = pipeline.source_id(load(Path(os.path.relpath(TWO_HANDS))))
+    monkeypatch.chdir(tmp_path)
+    assert pipeline.source_id(load(resolve_game("interaction"))) == here
+    assert pipeline.source_id(load(TWO_HANDS)) == user
+    # a spec made in one folder compiles in another, as a fresh worker does
+    monkeypatch.chdir(repo)
+    spec = compile_game(os.path.relpath(TWO_HANDS)).spec
+    bundled = compile_game("interaction").spec
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pipeline, "_specs", {})
+    monkeypatch.setattr(pipeline, "_cache", {})
+    assert spec.compile().spec == spec and bundled.compile().spec == bundled
+
+
+def test_the_fingerprint_covers_the_files_a_game_extends_and_uses(tmp_path: Path) -> None:
+    from cardgame.interpreter.lang import load
+
+    (tmp_path / "base.cardgame").write_text(TWO_HANDS.read_text(encoding="utf-8"),
+                                            encoding="utf-8")
+    (tmp_path / "helpers.cardgame").write_text("def two = 2\n", encoding="utf-8")
+    variant = tmp_path / "variant.cardgame"
+    variant.write_text('extends "base.cardgame"\nuse "helpers.cardgame"\n', encoding="utf-8")
+    first = pipeline.source_id(load(variant))
+    (tmp_path / "helpers.cardgame").write_text("def two = 1 + 1\n", encoding="utf-8")
+    used = pipeline.source_id(load(variant))
+    assert used != first
+    base = (tmp_path / "base.cardgame").read_text(encoding="utf-8")
+    (tmp_path / "base.cardgame").write_text(base.replace("deal 5", "deal 4"), encoding="utf-8")
+    assert pipeline.source_id(load(variant)) not in (first, used)

@@ -26,11 +26,18 @@ _cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...], bool, bool
 
 
 def source_id(loaded: Loaded) -> str:
-    """A fingerprint of every file the game was built from (saves check it)."""
+    """A fingerprint of every file the game was built from (saves and specs check it):
+    their texts, the chain's in its order, then the preludes'. Not their names: a file
+    is named as it was reached (relative to the folder a command runs in, or absolute),
+    and a save replayed from another folder, or a spec compiled on a Dask worker, names
+    the same files otherwise."""
     h = hashlib.sha256()
-    for name in loaded.chain:
-        h.update(name.encode())
-        h.update(loaded.sources[name].encode())
+    chain = [loaded.sources[name] for name in loaded.chain]
+    rest = sorted(text for name, text in loaded.sources.items() if name not in loaded.chain)
+    for text in (*chain, "", *rest):  # ("": where the chain ends)
+        data = text.encode()
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
     return h.hexdigest()[:16]
 
 

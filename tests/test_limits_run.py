@@ -257,6 +257,38 @@ def test_a_save_names_a_game_file_beside_it_and_never_prints_another_file(
     assert replay.load(sub / "b.json").states()[-1] == st_
 
 
+def test_a_save_whose_players_or_options_do_not_fit_its_game_says_so(tmp_path: Path) -> None:
+    # (a user test: a hand-edited save's players gave the game file's "hint: use
+    # --players", a flag nobody typed; an unknown option did not name the save; a newer
+    # version was read without a word)
+    cases = {
+        "players.json": (save_text(game="interaction", players=9),
+                         "players.json: its players do not fit the game 'interaction': this "
+                         "game is for 3 to 4 players, not 9"),
+        "option.json": (save_text(options={"foo": "1"}),
+                        "option.json: its options do not fit the game 'calculation': "
+                        "unknown option 'foo'"),
+    }
+    for name, (text, message) in cases.items():
+        (tmp_path / name).write_text(text)
+        rep = replay.load(tmp_path / name)
+        with pytest.raises(replay.ReplayError) as e:
+            rep.compile()
+        assert message in str(e.value) and "--players" not in str(e.value)
+        assert "\n" not in str(e.value)
+    (tmp_path / "new.json").write_text(save_text(version=99))
+    with pytest.raises(replay.ReplayError, match="new.json is a save of version 99, newer "
+                       "than this cardgame reads"):
+        replay.load(tmp_path / "new.json")
+    # the game file's own error stays the compiler's, located in the game file
+    bad = tmp_path / "bad.cardgame"
+    bad.write_text("players 2\nmove m { x = 1 }\n")
+    (tmp_path / "b.json").write_text(save_text(game="bad.cardgame", players=2))
+    with pytest.raises(Exception) as e2:
+        replay.load(tmp_path / "b.json").compile()
+    assert not isinstance(e2.value, replay.ReplayError) and "bad.cardgame:2" in str(e2.value)
+
+
 class _TwoMovesOneText:
     """Two legal moves that read alike (what `check` now refuses, but a save must not
     depend on that): the move's identity tells them apart."""

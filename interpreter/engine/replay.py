@@ -34,13 +34,14 @@ from typing import Any
 
 import attrs
 
-from ..errors import CardgameError, IllegalMove
+from ..errors import CardgameError, Diagnostic, IllegalMove
 from ..lang import bundled_names
 from ..options import option_text
 from ..terminal import sanitize
 from .game import Game, Move, State
 
 FORMAT = "cardgame-replay"
+VERSION = 1  # the newest save format this code reads and the one it writes
 MAX_SAVE = 16 * 2**20  # bytes of a save or replay file
 MAX_SEED = 2**64  # a seed is 0 <= seed < 2**64
 
@@ -65,11 +66,12 @@ class Replay:
     # each move's identity, [name, *argument values], or None (an older save)
     ids: list[list[Any] | None] = attrs.Factory(list)
     base: str = ""  # the folder of the file it was read from: a game path is relative to it
+    origin: str = ""  # the file it was read from, as messages name it
 
     def to_json(self) -> str:
         ids = self.ids + [None] * (len(self.moves) - len(self.ids))
         data: dict[str, Any] = {
-            "format": FORMAT, "version": 1, "game": self.game, "title": self.title,
+            "format": FORMAT, "version": VERSION, "game": self.game, "title": self.title,
             "source": self.source, "players": self.players, "options": self.options,
             "seed": self.seed,
             "moves": [{"player": p, "move": m, **({"id": i} if i is not None else {})}
@@ -97,10 +99,24 @@ class Replay:
         return game_path(self.game, self.base)
 
     def compile(self) -> Game:
+        """The game the save names, with its players and options. Where those do not fit
+        the game (a save edited by hand, or a game file changed since), the error names
+        the save, not a command-line flag; an error of the game file itself stays as the
+        compiler gives it."""
         from .pipeline import compile_game
 
-        return compile_game(self.game_path(), self.players,
-                            {k: str(v) for k, v in self.options.items()})
+        path = self.game_path()
+        settings = {k: str(v) for k, v in self.options.items()}
+        try:
+            return compile_game(path, self.players, settings)
+        except Diagnostic as e:
+            if self.players is None and not settings:
+                raise
+            compile_game(path)  # (the game file's own error, if it has one, first)
+            what = "players and options" if self.players is not None and settings else \
+                "players" if self.players is not None else "options"
+            raise ReplayError(f"{_show(self.origin or 'the save')}: its {what} do not fit "
+                              f"the game '{_show(self.game)}': {_show(e.message)}") from None
 
     def move(self, game: Game, state: State, i: int) -> Move:
         """The i-th move, among the legal moves of `state`. Its text decides; where two
@@ -186,6 +202,12 @@ def parse(text: str, where: str = "replay", base: str = "") -> Replay:
         raise ReplayError(f"{where} is not a save file: {_show(e)}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{where} is not a cardgame replay or save file")
+    version = data.get("version", 1)
+    if not _int(version) or version < 1:
+        raise ReplayError(f"{where}: 'version' must be a number from 1")
+    if version > VERSION:
+        raise ReplayError(f"{where} is a save of version {version}, newer than this cardgame "
+                          f"reads (version {VERSION}): use a newer cardgame")
     try:
         moves = []
         ids: list[list[Any] | None] = []
@@ -233,7 +255,7 @@ def parse(text: str, where: str = "replay", base: str = "") -> Replay:
                       options={str(k): option_text(v) for k, v in options.items()}, seed=seed,
                       moves=moves, title=str(data.get("title", "")),
                       source=str(data.get("source", "")), note=str(data.get("note", "")),
-                      observations=observations, ids=ids, base=base)
+                      observations=observations, ids=ids, base=base, origin=where)
     except KeyError as e:
         raise ReplayError(f"{where} lacks {_show(e)}") from None
     except (TypeError, ValueError, RecursionError) as e:

@@ -360,7 +360,12 @@ def _reachability(args: argparse.Namespace) -> Any:
 def cmd_solve(args: argparse.Namespace) -> int:
     from .solve import run
 
-    return run(args)
+    if args.deals is None or (args.jobs == 1 and not args.dask):
+        return run(args)
+    from .analysis import make_runner
+
+    with make_runner(args.jobs, args.dask) as runner:
+        return run(args, runner)
 
 
 # ---------------------------------------------------------------------- main
@@ -530,6 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--nrpa", type=seconds_arg("--nrpa"), default=None, metavar="SECONDS",
                     help="when the exact search is undecided, look for a win by nested "
                          "rollout policy adaptation for this long (default: no such phase)")
+    add_scale_options(sp)  # (--deals: the deals solved on N processes or a Dask cluster)
     sp.set_defaults(func=cmd_solve)
     return p
 

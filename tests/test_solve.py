@@ -286,6 +286,26 @@ def test_deals_print_winnability_with_an_interval(capsys: pytest.CaptureFixture[
     assert "2 unsolvable, 2 undecided" in out and "95% CI 0.0-65.8%" in out
 
 
+def test_deals_on_several_processes_or_dask_give_the_same_verdicts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # (`--jobs` / `--dask` where many deals are solved, as simulate and fuzz take them; a
+    # node budget, not a time budget, so that each verdict is the same wherever it runs)
+    argv = ("besieged-castle", "--deals", "6", "--nodes", "20000", "--budget", "600", "--json")
+
+    def verdicts(*more: str) -> list[tuple[int, str, int]]:
+        code, out, _ = run(capsys, *argv, *more)
+        assert code == 0
+        return [(v["seed"], v["verdict"], v["moves"]) for v in json.loads(out)["verdicts"]]
+
+    here = verdicts()
+    assert [s for s, _, _ in here] == [1, 2, 3, 4, 5, 6]
+    assert {v for _, v, _ in here} >= {"solved", "unsolvable"}
+    assert verdicts("--jobs", "2") == here
+    assert verdicts("--dask", "local:1") == here
+    code, _, err = run(capsys, "calculation", "--deals", "3", "--jobs", "2")
+    assert code == 2 and "hides cards (stock)" in err  # refused at once, in one line
+
+
 def test_hidden_cards_and_many_players_are_refused_in_one_line(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "calculation", "--seed", "1")

@@ -17,13 +17,13 @@ import json
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
-from ..engine import Game, State, compile_game, replay
+from ..engine import Game, GameSpec, State, compile_game, replay
 from ..errors import UsageError
 from ..intervals import wilson
 from ..observe import sees_card
@@ -84,10 +84,56 @@ def solve_seed(game: Game, seed: int, bounds: Bounds, *, thoughtful: bool = Fals
     return two_phases(game, state, seed, bounds, key, auto, rollouts)
 
 
+class Runner(Protocol):
+    """Where many deals are solved (`analysis.parallel`'s runners: this process, N local
+    processes, a Dask cluster); `map` gives the results in task order."""
+
+    workers: int
+
+    def map(self, fn: Callable[[Any], Any], tasks: Sequence[Any],
+            done: Callable[[int, Any], None] | None = None) -> list[Any]: ...
+
+
+#: a task of `solve_deals` on a runner: (the game's recipe, a seed, the bounds,
+#: thoughtful, symmetry, auto, rollouts)
+Task = tuple[GameSpec, int, Bounds, bool, bool, bool, float]
+_keys: dict[tuple[GameSpec, bool], Any] = {}  # each worker's key function, by game
+
+
+def solve_task(task: Task) -> Deal:
+    """One deal of `solve_deals`, in whatever process the runner gives it (the game is
+    compiled once a process, from its recipe)."""
+    spec, seed, bounds, thoughtful, symmetry, auto, rollouts = task
+    game = spec.compile()
+    key = _keys.get((spec, symmetry))
+    if key is None:
+        key = _keys[spec, symmetry] = key_for(game, symmetry)[0]
+    state = game.new_state(seed)
+    check_solvable(game, state, thoughtful)
+    return Deal(seed, two_phases(game, state, seed, bounds, key, auto, rollouts))
+
+
 def solve_deals(game: Game, seeds: list[int], bounds: Bounds, *, thoughtful: bool = False,
                 symmetry: bool = True, auto: bool = True, rollouts: float = 0.0,
-                progress: Callable[[int, int, Deal], None] | None = None) -> list[Deal]:
-    """Each seed's verdict; `progress(done, total, deal)` after each."""
+                progress: Callable[[int, int, Deal], None] | None = None,
+                runner: Runner | None = None) -> list[Deal]:
+    """Each seed's verdict, in the order of `seeds`; `progress(done, total, deal)` as each
+    finishes. With a `runner` of several workers (`--jobs`, `--dask`), the deals are
+    solved there, one task a deal: a deal's verdict does not depend on where it runs,
+    except where the time budget (`bounds.seconds`) stops its search."""
+    if runner is not None and runner.workers > 1 and len(seeds) > 1:
+        check_solvable(game, game.new_state(seeds[0]), thoughtful)  # (refused here, at once)
+        finished = 0
+
+        def done(i: int, deal: Deal) -> None:
+            nonlocal finished
+            finished += 1
+            if progress is not None:
+                progress(finished, len(seeds), deal)
+        tasks: list[Task] = [(game.spec, s, bounds, thoughtful, symmetry, auto, rollouts)
+                             for s in seeds]
+        deals: list[Deal] = runner.map(solve_task, tasks, done)
+        return deals
     key, _ = key_for(game, symmetry)
     out = []
     for i, seed in enumerate(seeds):
@@ -128,8 +174,8 @@ def summary(deals: list[Deal]) -> dict[str, Any]:
             "nodes": nodes, "nodes_per_second": nodes / total if total else 0.0}
 
 
-def run(args: Any) -> int:
-    """The `cardgame solve` command (args from cli.py)."""
+def run(args: Any, runner: Runner | None = None) -> int:
+    """The `cardgame solve` command (args from cli.py; `runner`: where `--deals` runs)."""
     from ..options import parse_settings
 
     if args.deals is not None and args.seed is not None:
@@ -157,7 +203,7 @@ def run(args: Any) -> int:
     deals = solve_deals(game, list(range(first, first + args.deals)), bounds,
                         thoughtful=args.thoughtful, symmetry=symmetry,
                         auto=not getattr(args, "no_auto", False), rollouts=rollouts,
-                        progress=progress)
+                        progress=progress, runner=runner)
     s = summary(deals)
     if args.json:
         s["game"] = game.name

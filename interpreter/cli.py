@@ -429,9 +429,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     sp.add_argument("--seat", type=players_arg("--seat"), action="append", default=None, metavar="K",
                     help="a seat you play (repeatable; default seat 1)")
-    # a metavar: without one argparse would list the choices (import the bots) right away
-    sp.add_argument("--bots", choices=_BOT_NAMES, default="greedy", metavar="NAME",
-                    help="the bot for the other seats: %(choices)s (default %(default)s)")
+    # (checked when the game is known: one name, or one per seat)
+    sp.add_argument("--bots", default="greedy", metavar="NAME[,NAME...]",
+                    help="the bot for the other seats, or one per seat as simulate takes "
+                         "them (the entries of the seats you play are not used): %(known)s "
+                         "(default %(default)s)").known = _BOT_NAMES  # type: ignore[attr-defined]
     sp.add_argument("--replay", metavar="FILE", help="step through a saved game or counterexample")
     sp.add_argument("--history", metavar="FILE", default=None, help="history file for the prompt")
     sp.set_defaults(func=cmd_play)

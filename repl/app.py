@@ -33,7 +33,7 @@ from prompt_toolkit.output import Output
 
 from .base import DEFAULT_HISTORY, Repl
 from .commands import COMMANDS, REPLAY_COMMANDS
-from .session import ReplayView, Session
+from .session import CommandError, ReplayView, Session, bot_names
 
 __all__ = ["COMMANDS", "REPLAY_COMMANDS", "Repl", "make_repl", "run_play"]
 
@@ -69,12 +69,14 @@ def make_repl(args: argparse.Namespace, *, input: Input | None = None,
         else:
             game = rep.compile()
         _check_seats(seats, game.players, UsageError)
+        _check_bots(bots, game.players)
         view = ReplayView(rep, game, seats, bots)
         return (repl_class or Repl)(replay=view, **kw), ""
     if not args.game:
         raise UsageError("play needs a GAME: a bundled name (cardgame list) or a .cardgame file")
     game = compile_game(args.game, args.players, settings)
     _check_seats(seats, game.players, UsageError)
+    _check_bots(bots, game.players)
     if args.seed is None:
         seed = random.randrange(2**31)
         note = f"seed {seed} (chosen at random; --seed {seed} plays this deal again)"
@@ -82,6 +84,14 @@ def make_repl(args: argparse.Namespace, *, input: Input | None = None,
         seed, note = args.seed, ""
     sess = Session(game, args.game, seed, settings, seats, bots)
     return (repl_class or Repl)(sess, **kw), note
+
+
+def _check_bots(bots: str, players: int) -> None:
+    """`--bots`: one name, or one per seat (a usage error, as argparse's own are)."""
+    try:
+        bot_names(bots, players)
+    except CommandError as e:
+        raise UsageError(str(e)) from None
 
 
 def _check_seats(seats: list[int] | None, players: int, err: type[Exception]) -> None:

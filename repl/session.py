@@ -34,6 +34,7 @@ from cardgame.interpreter.observe import (
     shown_cards,
     visible_cards,
 )
+from cardgame.interpreter.terminal import sanitize
 
 from .render import EVENTS_SHOWN, TableInfo
 
@@ -104,6 +105,24 @@ def bot_seed(seed: int, player: int) -> int:
     return random.Random(f"bot:{seed}:{player}").getrandbits(32)
 
 
+def bot_names(bots: str, players: int) -> dict[int, str]:
+    """Each seat's bot from `--bots` (or `set bots`): one name for every seat, or a
+    comma-separated name per seat, as `simulate --bots` takes them (the entry of a seat
+    a person plays is not used)."""
+    names = [n.strip() for n in bots.split(",")]
+    for n in names:
+        if n not in BOTS:
+            raise CommandError(f"unknown bot '{sanitize(n, newlines=False)}' (known: "
+                               f"{', '.join(sorted(BOTS))})")
+    if len(names) == 1:
+        return dict.fromkeys(range(1, players + 1), names[0])
+    if len(names) != players:
+        raise CommandError(f"{len(names)} bots named for {players} seats: give one bot for "
+                           "every seat, or one per seat (the entries of the seats you play "
+                           "are not used)")
+    return dict(enumerate(names, 1))
+
+
 def check_seats(seats: Sequence[int] | None, players: int) -> tuple[int, ...]:
     if not seats:
         return (1,)
@@ -119,8 +138,7 @@ class Session:
     def __init__(self, game: Game, game_ref: str, seed: int,
                  settings: dict[str, str] | None = None, seats: Sequence[int] | None = None,
                  bots: str = "greedy", auto: bool = True) -> None:
-        if bots not in BOTS:
-            raise CommandError(f"unknown bot '{bots}' (known: {', '.join(sorted(BOTS))})")
+        self.bot_names = bot_names(bots, game.players)
         self.game = game
         self.game_ref = game_ref
         self.settings = dict(settings or {})
@@ -141,7 +159,7 @@ class Session:
         self.redo_stack: list[list[Step] | Concession] = []
         self.dirty = False
         self.bots: dict[int, Bot] = {
-            p: make_bot(self.bot_name, bot_seed(seed, p))
+            p: make_bot(self.bot_names[p], bot_seed(seed, p))
             for p in range(1, self.game.players + 1) if p not in self.seats}
 
     def new(self, seed: int | None = None) -> int:
@@ -153,10 +171,10 @@ class Session:
         self._begin(self.seed)
 
     def set_bots(self, name: str) -> None:
-        if name not in BOTS:
-            raise CommandError(f"unknown bot '{name}' (known: {', '.join(sorted(BOTS))})")
+        """One bot for every seat, or one per seat (`bot_names`)."""
+        self.bot_names = bot_names(name, self.game.players)
         self.bot_name = name
-        self.bots = {p: make_bot(name, bot_seed(self.seed, p) + len(self.steps))
+        self.bots = {p: make_bot(self.bot_names[p], bot_seed(self.seed, p) + len(self.steps))
                      for p in self.bots}
 
     # ------------------------------------------------------------------ queries
@@ -202,7 +220,7 @@ class Session:
                 for m in self.my_moves()]
 
     def labels(self) -> dict[int, str]:
-        return {p: "you" if p in self.seats else f"{self.bot_name} bot"
+        return {p: "you" if p in self.seats else f"{self.bot_names[p]} bot"
                 for p in range(1, self.game.players + 1)}
 
     def who(self, player: int) -> str:
@@ -210,7 +228,7 @@ class Session:
             return f"p{player}"
         if player in self.seats:
             return "you" if len(self.seats) == 1 else f"p{player} (you)"
-        return f"p{player} ({self.bot_name} bot)"
+        return f"p{player} ({self.bot_names[player]} bot)"
 
     def scores_text(self) -> str:
         sc = self.game.scores(self.state)

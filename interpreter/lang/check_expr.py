@@ -7,7 +7,8 @@ three share the `Symbols` table and the `Reporter` and nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import did_you_mean
@@ -15,7 +16,7 @@ from . import ast as A
 from .builtins import FUNCTIONS, NAMES, CallSite
 from .consts import const_int
 from .deck import ORDER_ATTR
-from .program import Ref
+from .program import Ref, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
 from .types import (
     SCALAR_TYPES,
@@ -293,13 +294,14 @@ class ExprChecker:
                      f"write what {n} does in the flow (while ... {{ move top of stock to "
                      f"{n}_hand }}) and name its zones ({n}_hand)")
         elif zone:
-            self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, syms.zones)
-                     or "zones: " + ", ".join(syms.zones))
+            self.err(f"unknown zone '{n}'", e.span, indexed_hint(n, syms.zones)
+                     or did_you_mean(n, syms.zones) or "zones: " + ", ".join(syms.zones))
         else:
             candidates = (list(scope.all_names()) + list(syms.zones) + list(syms.vars)
                           + list(syms.constants) + list(defs)
                           + ["suits", "colors", "players", "ended"])
-            self.err(f"unknown name '{n}'", e.span, did_you_mean(n, candidates))
+            self.err(f"unknown name '{n}'", e.span, indexed_hint(n, syms.zones)
+                     or did_you_mean(n, candidates))
         return None
 
     # ----------------------------------------------------------- one method per node
@@ -662,3 +664,25 @@ def facts(cond: A.Expr, holds: bool) -> frozenset[str]:
     if isinstance(cond, A.Unary) and cond.op == "not":
         return facts(cond.operand, not holds)
     return frozenset()
+
+
+_NAME_AND_NUMBER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*?)_?([0-9]+)")
+
+
+def indexed_hint(name: str, zones: Mapping[str, ZoneInfo]) -> str:
+    """`column1` where `zone column[8]` is declared: one of an array's zones written as
+    its name and a number, which did-you-mean would answer with the bare array."""
+    m = _NAME_AND_NUMBER.fullmatch(name)
+    if m is None:
+        return ""
+    base, k = m.group(1), int(m.group(2))
+    z = zones.get(base)
+    if z is None or z.dim is None or z.grid is not None or z.dim[0] not in ("int", "player"):
+        return ""
+    kind, size = z.dim
+    index = f"p{k}" if kind == "player" else str(k)
+    if 1 <= k <= size:
+        return f"did you mean '{base}[{index}]'?"
+    first, last = ("p1", f"p{size}") if kind == "player" else ("1", str(size))
+    return f"'{base}' is an array of zones, {base}[{first}] to {base}[{last}]"
+

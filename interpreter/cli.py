@@ -17,7 +17,7 @@ import argparse
 import random
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
@@ -173,8 +173,10 @@ class _Bar:
             self.bar = None
 
 
-def add_run_options(p: argparse.ArgumentParser, games: int = 1000) -> None:
-    p.add_argument("--games", type=count_arg("--games", 1, MANY), default=games, metavar="N")
+def add_run_options(p: argparse.ArgumentParser, games: int = 1000,
+                    games_help: str = "games to play (default %(default)s)") -> None:
+    p.add_argument("--games", type=count_arg("--games", 1, MANY), default=games, metavar="N",
+                   help=games_help)
     p.add_argument("--max-moves", type=count_arg("--max-moves", 1, MANY), default=100_000, metavar="M",
                    help="stop a game after this many moves")
     add_scale_options(p)
@@ -405,11 +407,37 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Parser(argparse.ArgumentParser):
+    """The top-level parser, which knows its commands' parsers: an option a command does
+    not take is refused by that command, with its usage, not the top level's."""
+
+    commands: Mapping[str, argparse.ArgumentParser] = {}
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            command = getattr(parsed, "command", None)
+            sub = self.commands.get(command or "")
+            msg = f"unrecognized arguments: {' '.join(extra)}"
+            if sub is None:
+                self.error(msg)
+            if command == "test" and any(a.split("=")[0] in ("--players", "--set", "--seed")
+                                         for a in extra):
+                msg += (" (an example names its own players and options: `players 3`, "
+                        "`option NAME = VALUE` as its first lines; docs/testing.md)")
+            elif command == "check" and any(a.split("=")[0] == "--seed" for a in extra):
+                msg += " (check only compiles: nothing in it is random)"
+            sub.error(msg)
+        return parsed
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cardgame",
+    p = _Parser(prog="cardgame",
                                 description="Design, check, play, simulate and fuzz card games.")
     p.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    p.commands = sub.choices
 
     sp = sub.add_parser("list", help="bundled games, variants and their options")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
@@ -419,8 +447,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("files", nargs="+", metavar="FILE")
     sp.add_argument("--graph", action="store_true", help="print the compiled flow as Graphviz DOT")
     sp.add_argument("--quiet", "-q", action="store_true", help="print errors only")
-    sp.add_argument("--players", type=players_arg(), default=None, metavar="N")
-    sp.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    # no --seed: compiling draws nothing at random
+    sp.add_argument("--players", type=players_arg(), default=None, metavar="N",
+                    help="compile for N players (default: the game's default)")
+    sp.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="compile with a game option set (repeatable)")
     sp.set_defaults(func=cmd_check)
 
     sp = sub.add_parser("play", help="play a game in the terminal")
@@ -470,16 +501,24 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"bots for {X} only")
     sp.add_argument("--bots", action="append", default=None, metavar="NAME[,NAME...]",
                     help="bots for both (default random)")
-    add_run_options(sp)
+    add_run_options(sp, games_help="games for each of A and B, on the same seeds "
+                                   "(default %(default)s)")
     sp.set_defaults(func=cmd_compare)
 
     sp = sub.add_parser("fuzz", help="search for rule holes, with a shortest counterexample")
     sp.add_argument("game", metavar="GAME")
     add_game_options(sp)
     grp = sp.add_mutually_exclusive_group()
-    grp.add_argument("--seconds", type=seconds_arg("--seconds"), default=None, metavar="T")
-    grp.add_argument("--examples", type=count_arg("--examples", 1, MANY), default=None, metavar="N")
-    sp.add_argument("--max-moves", type=count_arg("--max-moves", 1, MANY), default=2000, metavar="M")
+    grp.add_argument("--seconds", type=seconds_arg("--seconds"), default=None, metavar="T",
+                     help="search for T seconds (the default budget: 20)")
+    # "examples" is Hypothesis's word for generated inputs: here N games, which a reader
+    # easily takes for the game's `example` blocks (the flag keeps its name for users)
+    grp.add_argument("--examples", type=count_arg("--examples", 1, MANY), default=None,
+                     metavar="N", help="search N games (full playthroughs, each followed "
+                                       "by fast walks) instead of a time; not the game's "
+                                       "`example` blocks, which always run first")
+    sp.add_argument("--max-moves", type=count_arg("--max-moves", 1, MANY), default=2000,
+                    metavar="M", help="stop a game after this many moves (default 2000)")
     sp.add_argument("--json", action="store_true", help="machine-readable report")
     sp.add_argument("--out", metavar="FILE", default=None,
                     help="where to write the counterexample replay file")
@@ -494,9 +533,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("test", help="run the examples of game files: each passes or says "
                         "file:line, expected against actual")
+    # no --players, --set or --seed: an example names its own players and options and
+    # starts from the first deal, so it means the same thing on every run
     sp.add_argument("games", nargs="+", metavar="GAME",
-                    help="each example runs with the players and options it names, else the "
-                         "game's defaults")
+                    help="each example runs with the players and options it names "
+                         "(`players 3`, `option NAME = VALUE`), else the game's defaults")
     sp.add_argument("--verbose", "-v", action="store_true", help="a line per example")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.set_defaults(func=cmd_test)

@@ -10,8 +10,10 @@ LEVEL = 0.95
 Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)  # 1.959963...
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """Wilson's score interval for k successes in n trials; (0, 1) when n is 0."""
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """Wilson's score interval for k successes in n trials; (0, 1) when n is 0. A k that
+    is not whole is the sum of n values in [0, 1] (a win share): the interval is then the
+    score interval under the largest variance a value in [0, 1] with that mean can have."""
     if n <= 0:
         return 0.0, 1.0
     p = k / n

@@ -232,4 +232,43 @@ def test_a_share_interval_never_leaves_0_to_1() -> None:
     share = next(m for m in metrics_for(2, [], []) if m.key == "share.p1")
     e = estimate(share, records)
     assert e.value == pytest.approx(1 / 12)
-    assert e.low == 0.0 and 0 < e.high < 1  # cut at 0, not the t interval's -0.1
+    # Wilson's interval of 1 in 12 (a t interval runs below 0 and was cut at 0.0, which
+    # claimed a share of 0 possible after a win: defect 2 of session 14)
+    assert 0 < e.low < 1 / 12 < e.high < 1 and e.method == "wilson"
+
+
+def test_the_fairness_flag_agrees_with_the_share_interval_of_a_small_sample(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """2 wins in 20 games of 4 seats is not significantly below 25% (exact two-sided
+    p ~ 0.18): the share interval is the wins' Wilson interval [2.8, 30.1] and no seat is
+    flagged; a t interval read [0.0, 24.4] and flagged p4 below."""
+    from cardgame.interpreter.cli import main
+
+    assert main(["simulate", "hearts", "--games", "20", "--seed", "3", "--jobs", "1",
+                 "--coverage-games", "0"]) == 0
+    out = capsys.readouterr().out
+    p4 = next(line for line in out.splitlines() if line.startswith("  p4 "))
+    assert p4.split()[1:7] == ["10.0%", "[2.8,", "30.1]", "10.0%", "[2.8,", "30.1]"], p4
+    assert "▼" not in out and "fair share 25.0%: no seat differs significantly" in out
+
+
+def test_a_share_with_split_firsts_gets_a_score_interval() -> None:
+    """Shares of 1/2 (a first place shared by two seats) count half a win: the interval
+    is Wilson's at k = the shares' sum, the same as the rate's when all are 0 or 1."""
+    from cardgame.interpreter.analysis.metrics import estimate, metrics_for
+    from cardgame.interpreter.intervals import wilson
+
+    rows = [("win", "loss")] * 3 + [("draw", "draw")] * 2 + [("loss", "win")] * 5
+    records = [GameRecord(i, i, "ended", 10, r, (0, 0)) for i, r in enumerate(rows)]
+    share = next(m for m in metrics_for(2, [], []) if m.key == "share.p1")
+    e = estimate(share, records)
+    assert e.value == pytest.approx(0.4)
+    assert (e.low, e.high) == pytest.approx(wilson(4, 10))
+
+
+def test_a_flag_reads_the_interval_as_shown() -> None:
+    """A bound that rounds to the fair share (24.96% shown as 25.0) is not flagged."""
+    from cardgame.interpreter.analysis.report import _tenths
+
+    assert _tenths(0.24996) == _tenths(0.25) == 250
+    assert _tenths(0.2494) < _tenths(0.25)

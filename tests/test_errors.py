@@ -98,6 +98,19 @@ def test_every_golden_file_through_the_real_command():
                                  for n in names)
 
 
+def test_a_raw_control_character_is_located_under_its_escape(capsys, monkeypatch):
+    """A golden file that cannot live in tests/golden: its source line holds a raw ESC,
+    which the message shows escaped (`\\u001b`), with the caret under that escape."""
+    data = GOLDEN.parent / "data"
+    monkeypatch.chdir(data)
+    assert main(["check", "string_control_character.cardgame"]) == 1
+    expected = data / "string_control_character.expected"
+    err = capsys.readouterr().err
+    if UPDATE:
+        expected.write_text(err, encoding="utf-8")
+    assert err == expected.read_text(encoding="utf-8")
+
+
 # ---------------------------------------------------------------------- the API
 def test_a_file_with_one_error_raises_a_diagnostic(monkeypatch):
     monkeypatch.chdir(GOLDEN)

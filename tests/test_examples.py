@@ -228,3 +228,36 @@ def test_a_step_after_a_number_may_start_with_deck_or_table(tmp_path: Path) -> N
     path.write_text(STEP_AFTER_A_NUMBER, encoding="utf-8")
     [outcome] = run_examples(compile_game(path))
     assert outcome.ok, outcome.failures
+
+
+# ---------------------------------------------------------------------- a deal that fails
+def test_a_deal_that_fails_names_the_example_and_shows_the_rule(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `when` that fails on the first state fails the deal: the example is named and
+    the rule error is shown with its source line and caret (golden), not a bare error."""
+    monkeypatch.chdir(GOLDEN)
+    code = main(["test", "deal_fails.cardgame"])
+    out, err = capsys.readouterr()
+    assert out == (GOLDEN / "deal_fails.expected").read_text(encoding="utf-8")
+    assert err == "" and code == 1
+    assert main(["test", "deal_fails.cardgame", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["failed"] == 1 and doc["examples"][0]["name"] == "keep"
+    assert "division by zero" in doc["examples"][0]["failures"][0]
+
+
+def test_fuzz_reports_the_hole_of_a_deal_that_fails_with_examples(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = tmp_path / "deal_fails.cardgame"
+    game.write_text((GOLDEN / "deal_fails.cardgame").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["fuzz", "deal_fails.cardgame", "--examples", "10", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert 'FAILED deal_fails.cardgame: example "keep"' in out
+    assert "FAILED: rule-error" in out and "the deal fails:" in out
+    assert main(["fuzz", "deal_fails.cardgame", "--examples", "10", "--seed", "1",
+                 "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["examples"]["failed"] == 1 and not doc["ok"]

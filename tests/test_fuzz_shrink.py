@@ -100,6 +100,18 @@ def test_a_failure_of_the_first_playthrough_is_shrunk_over_other_deals(
     assert (f"shrunk from {length(first)} to {length(cx)} moves (Hypothesis: {length(first)}; "
             "then 300 games on other deals") in text
     assert "stopped by the game bound" in text
+    # the summary says what the shrinking played: its full games (counted in the run's
+    # lines above) apart from the story search's quick walks (not counted there); it
+    # said "then shrunk over 4 more games" next to "then 257,495 games on other deals"
+    c = r.coverage
+    full = c.games - c.found_after
+    assert "then shrunk over" not in text
+    line = next(ln for ln in text.splitlines() if ln.startswith("  shrinking played"))
+    assert line.startswith(f"  shrinking played {full:,} game{'s' if full != 1 else ''} in "
+                           "full, every property checked (counted above)"), line
+    if st.games > full:
+        assert line.endswith(f", and at least {st.games - full:,} quick walks that check "
+                             "only this property (not counted above)"), line
     data = F.report_json(r)["story"]
     assert data["found_moves"] == length(first) and data["shrunk_moves"] == length(cx)
     assert data["stopped_by"] == "games"

@@ -110,8 +110,25 @@ def test_marked_equivalents_are_counted_apart(tmp_path):
     assert run.unused_marks == ["move step: n < 3 -> n < 9"]
     text = mutation_text(run)
     assert "  line 5: `when n < 3` -> `when n <= 3`: the game ends at 3" in text
-    assert 'warning: `equivalent "move step: n < 3 -> n < 9"` names no mutant' in text
+    line = len(f.read_text().splitlines())  # the last mark
+    assert (f'{f}:{line}:1: warning: `equivalent "move step: n < 3 -> n < 9"` names no '
+            "mutant") in text
     assert "score: 0/1 killed = 0.0%" in text and "3 equivalent" in text
+
+
+def test_a_variant_is_not_warned_about_its_parents_marks(tmp_path):
+    """A variant of Besieged Castle inherits its `equivalent` marks, written for the
+    parent's mutants (and checked there): they name no mutant of the variant, which is
+    no warning; the variant's own mark that names none is, located file:line:col."""
+    f = tmp_path / "variant.cardgame"
+    f.write_text((DATA / "variant.cardgame").read_text() + 'equivalent "zone column: '
+                 '10 -> 99" "no such mutant"\n')
+    run = mutate(f, seconds=1.0, seed=0, reach_seconds=1, only=[])
+    assert run.unused_marks == ["zone column: 10 -> 99"]
+    text = mutation_text(run)
+    assert text.count("warning: `equivalent") == 1
+    assert (f'{f}:5:1: warning: `equivalent "zone column: 10 -> 99"` names no mutant of '
+            "this file") in text
 
 
 def test_a_mark_survives_lines_moving(tmp_path):

@@ -27,6 +27,9 @@ class Metric:
     # the values' possible range, where there is one (a share lies in [0, 1]): the t
     # interval of a mean is cut to it, so that no interval claims an impossible value
     within: tuple[float, float] | None = None
+    # "score": a mean of values in [0, 1] (a win share) gets Wilson's score interval on
+    # the values' sum, sound for small samples where a t interval is not (stats.share_ci)
+    interval: str = "t"
 
 
 def _single_winner(r: GameRecord) -> int | None:
@@ -54,7 +57,7 @@ def metrics_for(players: int, phases: Sequence[str], endings: Sequence[str],
         out.append(Metric("score.p1", "score", "mean", _score(0), "points"))
     else:
         out += [Metric(f"share.p{p + 1}", f"p{p + 1} win share", "mean", _share(p), "%",
-                       (0.0, 1.0)) for p in range(players)]
+                       (0.0, 1.0), "score") for p in range(players)]
         out += [Metric(f"win.p{p + 1}", f"p{p + 1} wins", "rate", _result(p, "win"), "%")
                 for p in range(players)]
         out += [Metric(f"draw.p{p + 1}", f"p{p + 1} shares first place", "rate",
@@ -184,6 +187,8 @@ def estimate(metric: Metric, records: Sequence[GameRecord]) -> stats.Estimate:
     vals = list(values(metric, records).values())
     if metric.kind == "rate":
         return stats.wilson(sum(1 for v in vals if v), len(vals))
+    if metric.interval == "score":
+        return stats.share_ci(vals)
     e = stats.mean_ci(vals)
     if metric.within is not None and e.low is not None and e.high is not None:
         lo, hi = metric.within

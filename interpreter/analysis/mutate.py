@@ -448,6 +448,8 @@ class MutationRun:
     verdicts: list[Verdict]
     seconds: float
     unused_marks: list[str] = attrs.field(factory=list)  # `equivalent` names no mutant has
+    # where each of those marks is, `file:line:col` (the same order)
+    unused_where: list[str] = attrs.field(factory=list)
     warnings: list[str] = attrs.field(factory=list)
 
     def count(self, status: str) -> int:
@@ -483,6 +485,7 @@ def mutate(game: str | Path, *, players: int | None = None,
     settings = dict(settings or {})
     original = compile_text(path, Path(path).read_text(encoding="utf-8"), players, settings)
     text, ms = mutants(path)
+    names = {m.name for m in ms}  # every mutant's, judged or not (`only`)
     if only is not None:
         ms = [ms[i] for i in only]
     run = MutationRun(original.name, str(game), [], 0.0)  # the game as the user named it
@@ -519,8 +522,13 @@ def mutate(game: str | Path, *, players: int | None = None,
         else:
             status, why, secs = next(results)
             run.verdicts.append(Verdict(m, status, why, secs))
-    names = {m.name for m in ms}
-    run.unused_marks = [n for n in marks if n not in names]
+    # a mark inherited through `extends` was written for the parent's mutants, where it is
+    # checked: this file's mutants are its own edits only, so it is no warning here
+    here = (_scratch() / Path(path).name).resolve()  # the copy the original compiled from
+    for n, e in marks.items():
+        if n not in names and Path(e.span.file).resolve() == here:
+            run.unused_marks.append(n)
+            run.unused_where.append(f"{run.path}:{e.span.line}:{e.span.column}")
     run.seconds = time.perf_counter() - t0
     return run
 
@@ -545,8 +553,9 @@ def mutation_text(run: MutationRun, verbose: bool = False) -> str:
         lines.append("equivalent (marked in the file):")
         lines += [f"  line {v.mutant.line}: `{v.mutant.before}` -> `{v.mutant.after}`: "
                   f"{v.reason}" for v in eq]
-    for n in run.unused_marks:
-        lines.append(f"warning: `equivalent \"{n}\"` names no mutant of this file")
+    for n, at in zip(run.unused_marks, run.unused_where, strict=True):
+        lines.append(f"{at}: warning: `equivalent \"{n}\"` names no mutant of this file "
+                     "(the code it names changed: remove the mark, or mark the new mutant)")
     k, s, sb, e = (run.count(KILLED), run.count(SURVIVED), run.count(STILLBORN),
                    run.count(EQUIVALENT))
     score = run.score

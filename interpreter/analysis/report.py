@@ -216,10 +216,11 @@ def _seat_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]]) 
     for p in range(1, n + 1):
         e = est[f"share.p{p}"][1]
         mark = ""
-        if e.low is not None and e.low > fair:
+        # the flag reads the interval as shown (to 0.1%): it never contradicts the row
+        if e.low is not None and _tenths(e.low) > _tenths(fair):
             mark = " ▲"
             above.append(p)
-        elif e.high is not None and e.high < fair:
+        elif e.high is not None and _tenths(e.high) < _tenths(fair):
             mark = " ▼"
             below.append(p)
         row = "  ".join(c.ljust(w) for c, w in zip(cells[p - 1], width, strict=True))
@@ -232,6 +233,11 @@ def _seat_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]]) 
     lines.append(f"        fair share {pct(fair)}: "
                  + ("; ".join(verdict) if verdict else "no seat differs significantly"))
     return lines
+
+
+def _tenths(x: float) -> int:
+    """A fraction in tenths of a percent, as `shown` prints it."""
+    return int(f"{1000 * x:.0f}")
 
 
 def _length_lines(sim: Simulation, est: dict[str, tuple[Metric, stats.Estimate]],

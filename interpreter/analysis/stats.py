@@ -4,6 +4,9 @@ give the same interval whatever the order they were computed in (no resampling, 
 second seed and no dependence on --jobs or batch size).
 
 - a rate (k successes of n games): Wilson's score interval;
+- a win share (per-game values in [0, 1] that are mostly 0 or 1): Wilson's score
+  interval on the sum of the values, which is the rate's interval when every value is 0
+  or 1 (a t interval there is too narrow for small samples and falls below 0);
 - a mean of per-game values: Student's t interval;
 - a quantile: the distribution-free order-statistic interval;
 - B - A for a rate: Newcombe's square-and-add interval (paired with the phi correction
@@ -80,6 +83,19 @@ def wilson(k: int, n: int) -> Estimate:
     """k successes in n trials: the rate k/n and Wilson's score interval."""
     if n == 0:
         return Estimate(None, None, None, 0, "wilson")
+    low, high = intervals.wilson(k, n)
+    return Estimate(k / n, low, high, n, "wilson")
+
+
+def share_ci(values: Sequence[float]) -> Estimate:
+    """The mean of per-game values in [0, 1] and Wilson's score interval with k = their
+    sum: exact Wilson for 0/1 values; for values between, conservative, since a value in
+    [0, 1] with mean p has a variance of at most p(1 - p), the variance the score
+    interval assumes."""
+    n = len(values)
+    if n == 0:
+        return Estimate(None, None, None, 0, "wilson")
+    k = math.fsum(values)
     low, high = intervals.wilson(k, n)
     return Estimate(k / n, low, high, n, "wilson")
 

@@ -34,7 +34,8 @@ def text_report(runs: Sequence[tuple[str, Sequence[ExampleOutcome]]],
         lines.append("")
         lines.append(f"FAILED {game}: example \"{o.name}\" "
                      f"({Path(o.span.file).name}:{o.span.line})")
-        lines += [f"  {f}" for f in o.failures]
+        # a failure of several lines (a rule error with its source line) stays indented
+        lines += [f"  {ln}" for f in o.failures for ln in f.split("\n")]
     passed = total - len(failed)
     summary = f"{passed} passed" + (f", {len(failed)} failed" if failed else "")
     lines.append("")

@@ -19,7 +19,8 @@ order:
   stops the example there.
 
 What a seat sees is asked of `observe`, never read from the state. Every failure is one
-line: `file:line: expected ..., got ...`.
+line: `file:line: expected ..., got ...`; a deal that fails (a rule error before the
+example's first line) is the one failure of the example, with the rule's source line.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import attrs
 
 from ..cards import normalize
 from ..engine import Game, Position, Probes, State, compile_game
-from ..errors import CardgameError, Span
+from ..errors import CardgameError, Diagnostic, RuleError, Span
 from ..lang import ast as A
 from ..lang import effective_settings
 from ..observe import view
@@ -100,12 +101,25 @@ def run_example(base: Game, ex: A.ExampleDecl) -> ExampleOutcome:
                             f"it in the variant: remove example \"{ex.name}\"):\n"
                             + "\n".join(errors))
         return out
-    run = _Run(g, ex, out)
+    try:
+        run = _Run(g, ex, out)
+    except RuleError as e:  # the deal itself fails: no line of the example can run
+        out.failures.append(f"{_where(ex.span)}: the deal fails, so no line of the example "
+                            f"runs:\n" + rule_error_text(g, e))
+        return out
     try:
         run.all()
     except _Stop as e:
         out.failures.append(f"{e} (the rest of the example is not run)")
     return out
+
+
+def rule_error_text(g: Game, e: RuleError) -> str:
+    """A rule error as a diagnostic: `file:line:col: error: rule error ...`, the rule's
+    source line and a caret under the part that failed."""
+    src = g.checked.sources.get(e.span.file)
+    in_rule = f" (in {e.rule})" if e.rule else ""
+    return Diagnostic(f"rule error{in_rule}: {e.message}", e.span, source=src).format()
 
 
 def _where(span: Span) -> str:

@@ -164,8 +164,9 @@ def format_report(r: FuzzReport) -> str:
     lines.append(head)
     rate = f"{r.moves_per_second:,.0f} moves/s"
     if not c.fast_games:
-        lines.append(f"  {c.games:,} games, {c.moves:,} moves ({rate}), {c.checks:,} properties "
-                     f"checked in {r.seconds:.1f} s; longest game {c.longest} moves")
+        lines.append(f"  {_n(c.games, 'game')}, {_n(c.moves, 'move')} ({rate}), "
+                     f"{_n(c.checks, 'property')} checked in {r.seconds:.1f} s; longest game "
+                     f"{_n(c.longest, 'move')}")
     else:
         lines += fast_lines(r)
     endings = dict(c.endings)
@@ -183,22 +184,32 @@ def format_report(r: FuzzReport) -> str:
         lines.append(f"FAILED: {cx.property}: {PROPERTIES.get(cx.property, '')}")
         lines.append(f"  {cx.message}")
         st = r.story
+        # the games after the find that were played in full (Hypothesis's shrinking, the
+        # story search's checked candidates): counted in the lines above; the story
+        # search's quick walks (one property checked) are not
+        full_after = c.games - c.found_after
         if c.found_after:
-            found = (f" ({st.found_moves} move{'s' if st.found_moves != 1 else ''}, deal seed "
-                     f"{st.found_seed})" if st is not None else "")
-            where = (f"by fast walk {c.found_by_fast:,}, confirmed by its full replay "
+            found = (f" ({_n(st.found_moves, 'move')}, deal seed {st.found_seed})"
+                     if st is not None else "")
+            where = (f"by fast walk {c.found_by_fast:,}{found}, confirmed by its full replay "
                      f"(game {c.found_after:,})" if c.found_by_fast
-                     else f"in game {c.found_after:,}")
-            lines.append(f"  found {where}{found}"
-                         + (f", then shrunk over {c.games - c.found_after:,} more games"
-                            if r.shrunk else ""))
+                     else f"in game {c.found_after:,}{found}")
+            lines.append(f"  found {where}"
+                         + (f", then shrunk over {_n(full_after, 'more game')}"
+                            if r.shrunk and st is None else ""))
         if st is not None:
             why = STOPS.get(st.stop, st.stop)
             if st.stop == "minimal" and st.property == "no-termination":
                 why += " (a game that does not end is --max-moves moves long)"
             lines.append(f"  shrunk from {st.found_moves} to {st.shrunk_moves} moves (Hypothesis: "
-                         f"{st.hypothesis_moves}; then {st.games:,} games on other deals in "
+                         f"{st.hypothesis_moves}; then {_n(st.games, 'game')} on other deals in "
                          f"{st.seconds:.1f} s); stopped by {why}")
+            if c.found_after:
+                quick = st.games - full_after  # at least: full_after has Hypothesis's too
+                lines.append(f"  shrinking played {_n(full_after, 'game')} in full, every "
+                             "property checked (counted above)"
+                             + (f", and at least {_n(quick, 'quick walk')} that check "
+                                "only this property (not counted above)" if quick > 0 else ""))
         lines.append(f"  game {r.game_ref}, {r.players} player{'s' if r.players != 1 else ''}"
                      + (f", options {opts}" if opts else "") + f", deal seed {cx.seed}")
         n = len(r.move_texts)
@@ -278,17 +289,24 @@ def fast_lines(r: FuzzReport) -> list[str]:
     else:
         said = ""
     return [
-        f"  full playthroughs: {c.games:,} games, {c.moves:,} moves "
+        f"  full playthroughs: {_n(c.games, 'game')}, {_n(c.moves, 'move')} "
         f"({_rate(c.moves, r.full_seconds):,.0f} moves/s), every property on every step "
         f"and on every state one move aside; {c.checks:,} properties checked",
-        f"  fast walks: {c.fast_games:,} games, {c.fast_moves:,} moves "
+        f"  fast walks: {_n(c.fast_games, 'game')}, {_n(c.fast_moves, 'move')} "
         f"({_rate(c.fast_moves, c.fast_seconds):,.0f} moves/s), every property checked on "
         f"every step but {but} (the full playthroughs' alone), legal-move-fails for the "
         f"move played only{said}; json on every {Walker.json_every}th state and the last of every "
         f"{REPLAY_EVERY}nd walk, that walk played twice for nondeterminism "
         f"({c.fast_replayed:,} walk{'s' if c.fast_replayed != 1 else ''})",
-        f"  in all: {n:,} games, {c.moves + c.fast_moves:,} moves ({r.moves_per_second:,.0f} "
-        f"moves/s) in {r.seconds:.1f} s; longest game {c.longest} moves"]
+        f"  in all: {_n(n, 'game')}, {_n(c.moves + c.fast_moves, 'move')} "
+        f"({r.moves_per_second:,.0f} moves/s) in {r.seconds:.1f} s; longest game "
+        f"{_n(c.longest, 'move')}"]
+
+
+def _n(count: int, word: str) -> str:
+    if count == 1:
+        return f"1 {word}"
+    return f"{count:,} " + (word[:-1] + "ies" if word.endswith("y") else word + "s")
 
 
 def report_json(r: FuzzReport) -> dict[str, Any]:

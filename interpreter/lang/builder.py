@@ -19,6 +19,10 @@ def build_module(source: str, filename: str) -> A.Module:
     return A.Module(filename, tuple(_Builder(filename, source).decls(tree)), source)
 
 
+# a backslash escape of one character, as Python's string literals read them
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|[abfrv\\])")
+
+
 def unquote(tok: lark.Token | str, filename: str = "") -> str:
     text = str(tok)
     if text.startswith('"""'):
@@ -35,8 +39,22 @@ def unquote(tok: lark.Token | str, filename: str = "") -> str:
         # an escape sequence could rewrite the user's terminal when the text is shown
         line = getattr(tok, "line", 0) or 0
         col = getattr(tok, "column", 0) or 0
-        raise Diagnostic(f"a string may not hold the control character {bad!r}",
-                         A.Span(filename, line, col, line, col + 1))
+        at, width = text.find(bad), 1
+        if at < 0:  # written as an escape (\x1b, \033, \a): the caret goes under it
+            for m in _ESCAPE.finditer(text):
+                if pyast.literal_eval(f'"{m.group()}"') == bad:
+                    at, width = m.start(), len(m.group())
+                    break
+        if at >= 0:  # the caret goes under the character (or its escape)
+            before = text[:at]
+            line += before.count("\n")
+            col = at - before.rfind("\n") if "\n" in before else col + at
+            span = A.Span(filename, line, col, line, col + width)
+        else:
+            span = A.Span(filename, line, col, line, col + 1)
+        raise Diagnostic(f"a string may not hold the control character {bad!r}", span,
+                         hint="remove it: a game's texts are shown as plain text (a "
+                              "terminal escape or bell would act on the player's screen)")
     return value
 
 

@@ -7,7 +7,8 @@ three share the `Symbols` table and the `Reporter` and nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import did_you_mean
@@ -15,7 +16,7 @@ from . import ast as A
 from .builtins import FUNCTIONS, NAMES, CallSite
 from .consts import const_int
 from .deck import ORDER_ATTR
-from .program import Ref
+from .program import Ref, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
 from .types import (
     SCALAR_TYPES,
@@ -175,11 +176,12 @@ class ExprChecker:
         ref = self.known_global(obj, scope, ctx)
         self.types.record(obj, list_of(ref.type))
 
-    def index_check(self, dim: tuple[str, int], idx: A.Expr, scope: Scope, ctx: Ctx) -> None:
+    def index_check(self, dim: tuple[str, int], idx: A.Expr, scope: Scope, ctx: Ctx,
+                    name: str = "") -> None:
         t = self.expr(idx, scope, ctx)
         if not compatible(dim[0], t):
             self.err(f"index must be {dim[0]}, found {t}", idx.span)
-        self.const_index_check(dim, idx)
+        self.const_index_check(dim, idx, name)
 
     def _grid_column_check(self, e: A.Index, scope: Scope) -> None:
         """`pyramid[1][2]` with both indices constant: the column must be in that row."""
@@ -193,12 +195,16 @@ class ExprChecker:
             return
         if not 1 <= c <= z.grid[r - 1]:
             self.err(f"column {c} is out of range 1..{z.grid[r - 1]} in row {r} of "
-                     f"'{z.name}'", e.index.span)
+                     f"'{z.name}'", e.index.span,
+                     f"row {r} has {z.grid[r - 1]} places: {z.name}[{r}][1] to "
+                     f"{z.name}[{r}][{z.grid[r - 1]}]")
 
-    def const_index_check(self, dim: tuple[str, int], idx: A.Expr) -> None:
+    def const_index_check(self, dim: tuple[str, int], idx: A.Expr, name: str = "",
+                          what: str = "") -> None:
         v = const_int(idx, self.syms.consts)
         if v is not None and dim[0] in ("int", "player") and not 1 <= v <= dim[1]:
-            self.err(f"index {v} is out of range 1..{dim[1]}", idx.span)
+            self.err(f"index {v} is out of range 1..{dim[1]}", idx.span,
+                     _range_hint(dim, name, what))
 
     # ----------------------------------------------------------- optional ints
     def is_optional(self, e: A.Expr) -> bool:
@@ -293,13 +299,14 @@ class ExprChecker:
                      f"write what {n} does in the flow (while ... {{ move top of stock to "
                      f"{n}_hand }}) and name its zones ({n}_hand)")
         elif zone:
-            self.err(f"unknown zone '{n}'", e.span, did_you_mean(n, syms.zones)
-                     or "zones: " + ", ".join(syms.zones))
+            self.err(f"unknown zone '{n}'", e.span, indexed_hint(n, syms.zones)
+                     or did_you_mean(n, syms.zones) or "zones: " + ", ".join(syms.zones))
         else:
             candidates = (list(scope.all_names()) + list(syms.zones) + list(syms.vars)
                           + list(syms.constants) + list(defs)
                           + ["suits", "colors", "players", "ended"])
-            self.err(f"unknown name '{n}'", e.span, did_you_mean(n, candidates))
+            self.err(f"unknown name '{n}'", e.span, indexed_hint(n, syms.zones)
+                     or did_you_mean(n, candidates))
         return None
 
     # ----------------------------------------------------------- one method per node
@@ -352,20 +359,20 @@ class ExprChecker:
                 self.types.record(obj, "list:zone")
                 if z.grid is not None:  # pyramid[r]: the places of row r (then [c]: one)
                     self.want("int", e.index, scope, ctx)
-                    self.const_index_check(("int", len(z.grid)), e.index)
+                    self.const_index_check(("int", len(z.grid)), e.index, nm, "rows")
                     return "list:zone"
                 it = self.expr(e.index, scope, ctx)
                 if is_list(it) and compatible(z.dim[0], elem(it)):
                     return "list:zone"  # hand[players from p]: several zones
                 if not compatible(z.dim[0], it):
                     self.err(f"index must be {z.dim[0]}, found {it}", e.index.span)
-                self.const_index_check(z.dim, e.index)
+                self.const_index_check(z.dim, e.index, nm, "zones")
                 return "zone"
             if nm in self.syms.vars:
                 v = self.syms.vars[nm]
                 if v.dim is not None:
                     self.var_array(obj, scope, ctx)
-                    self.index_check(v.dim, e.index, scope, ctx)
+                    self.index_check(v.dim, e.index, scope, ctx, nm)
                     if v.optional:
                         self.optional_read(e)
                     return v.type
@@ -662,3 +669,36 @@ def facts(cond: A.Expr, holds: bool) -> frozenset[str]:
     if isinstance(cond, A.Unary) and cond.op == "not":
         return facts(cond.operand, not holds)
     return frozenset()
+
+
+_NAME_AND_NUMBER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*?)_?([0-9]+)")
+
+
+def indexed_hint(name: str, zones: Mapping[str, ZoneInfo]) -> str:
+    """`column1` where `zone column[8]` is declared: one of an array's zones written as
+    its name and a number, which did-you-mean would answer with the bare array."""
+    m = _NAME_AND_NUMBER.fullmatch(name)
+    if m is None:
+        return ""
+    base, k = m.group(1), int(m.group(2))
+    z = zones.get(base)
+    if z is None or z.dim is None or z.grid is not None or z.dim[0] not in ("int", "player"):
+        return ""
+    kind, size = z.dim
+    index = f"p{k}" if kind == "player" else str(k)
+    if 1 <= k <= size:
+        return f"did you mean '{base}[{index}]'?"
+    first, last = ("p1", f"p{size}") if kind == "player" else ("1", str(size))
+    return f"'{base}' is an array of zones, {base}[{first}] to {base}[{last}]"
+
+
+def _range_hint(dim: tuple[str, int], name: str, what: str = "") -> str:
+    """Where an array's indices run: they start at 1 (a player's, at p1)."""
+    if not name:
+        return "indices start at 1"
+    kind, size = dim
+    if kind == "player":
+        return f"'{name}' has one entry per player: {name}[p1] to {name}[p{size}]"
+    things = what or "entries"
+    return f"'{name}' has {size} {things}, numbered from 1: {name}[1] to {name}[{size}]"
+

@@ -127,6 +127,15 @@ class StmtChecker:
         for s in stmts:
             self._visit[type(s)](s, scope, ctx)
 
+    def _text(self, e: A.Expr) -> str:
+        """An expression as written, for a hint: one line, short, else a placeholder."""
+        sp = e.span
+        lines = self.exprs.report.sources.get(sp.file, "").split("\n")
+        if sp.line != sp.end_line or not 0 < sp.line <= len(lines):
+            return "..."
+        text = lines[sp.line - 1][sp.column - 1:sp.end_column - 1]
+        return text if 0 < len(text) <= 40 else "..."
+
     # ----------------------------------------------------------- one method per node
     def _assign(self, s: A.Assign, scope: Scope, ctx: Ctx) -> None:
         tt = self.lvalue(s.target, scope, ctx)
@@ -142,7 +151,8 @@ class StmtChecker:
                 return
         if s.op == "=":
             if not compatible(tt, vt) and not literal_player(tt, s.value):
-                self.err(f"cannot assign {vt} to {tt}", s.value.span)
+                self.err(f"cannot assign {vt} to {tt}", s.value.span,
+                         _assign_hint(s.target, tt, vt, self._text(s.value)))
         elif is_list(tt):
             if s.op == "-=":
                 self.err("'-=' does not remove from a list", s.span,
@@ -322,7 +332,7 @@ class StmtChecker:
                 self.err(f"'{e.obj.name}' is not an array", e.obj.span)
                 return "any"
             self.exprs.var_array(e.obj, scope, ctx)
-            self.exprs.index_check(v.dim, e.index, scope, ctx)
+            self.exprs.index_check(v.dim, e.index, scope, ctx, e.obj.name)
             types.record(e, v.type)
             return v.type
         self.err("only a variable, an element of a variable array, or a 'let' can be assigned",
@@ -383,3 +393,19 @@ def proc_ends(procs: dict[str, A.ProcDecl], name: str, seen: set[str]) -> bool:
 
 def proc_blocks(procs: dict[str, A.ProcDecl], name: str, seen: set[str]) -> bool:
     return proc_reaches(procs, name, A.Choose, seen)
+
+
+def _assign_hint(target: A.Expr, tt: str, vt: str, value: str) -> str:
+    """What to write instead of a value of the wrong type: the common mix-ups (a card
+    where a number is kept, a zone where a number is kept) get the usual reading."""
+    obj = target.obj if isinstance(target, A.Index) else target
+    name = obj.name if isinstance(obj, A.Name) else "the variable"
+    if tt == "int" and vt == "card":
+        return f"a card is not a number: assign one of its numbers, e.g. ({value}).rank"
+    if tt == "int" and vt == "zone":
+        return f"a zone is not a number: assign how many cards it holds, size({value})"
+    if tt == "int" and vt.startswith("list:"):
+        return "a list is not a number: assign its length, size(...)"
+    return (f"'{name}' holds {tt} values: assign one, or declare it for this value "
+            f"(var {name}: {vt.replace('list:', 'list of ')})")
+

@@ -277,6 +277,10 @@ def cmd_moves(repl: Host, arg: str) -> None:
 
 
 def cmd_show(repl: Host, arg: str) -> None:
+    whole = getattr(repl, "whole_table", None)  # the full screen: maybe page by page
+    if callable(whole):
+        whole()
+        return
     repl.show_table()
 
 
@@ -314,7 +318,12 @@ def cmd_hint(repl: Host, arg: str) -> None:
 
 
 def cmd_log(repl: Host, arg: str) -> None:
-    repl.emit("\n".join(repl.sess.log_lines()))
+    lines = repl.sess.log_lines()
+    pager = getattr(repl, "pager", None)
+    if callable(pager):  # the full screen: a page at a time, opening at the latest moves
+        pager([[("", ln)] for ln in lines], at_end=True)
+        return
+    repl.emit("\n".join(lines))
 
 
 def cmd_save(repl: Host, arg: str) -> None:

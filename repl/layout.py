@@ -8,9 +8,11 @@ row per seat, with the seat's score; the others are labelled lines, grids of pil
 columns of fanned piles.
 
 `table_lines(info, width, height)` fits the lines into `height` rows when given (the
-full-screen table pane): it packs short labelled lines side by side, then shortens deep
-columns to their count and top cards, then clips. Without a height (the plain mode) every
-labelled item has its own line, as before.
+full-screen table pane) and `width` columns: piles side by side wider than the screen go
+on more rows, a player's row goes on below; it packs short labelled lines side by side,
+then shortens deep columns to their count and top cards; then a row still too wide ends
+in `…` and a table still too tall ends in a line saying how many rows are not shown.
+Without a height (the plain mode) every labelled item has its own line, as before.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Fit:
     pack: bool = False  # several short labelled items on one line
     depth: int | None = None  # deepest column drawn in full (then: count and top cards)
     compact: bool = False  # hidden fans as a back and a count
+    wrap: bool = False  # piles side by side wider than the screen: on more rows
 
 
 @attrs.define
@@ -289,20 +292,38 @@ def _players(info: TableInfo, title: str, names: list[str], by_decl: dict[str, l
     return Players(title, heads, rows)
 
 
-def _grid_lines(g: Grid, depth: int | None) -> list[Line]:
+def _grid_lines(g: Grid, depth: int | None, width: int | None = None) -> list[Line]:
+    """The piles side by side under their headers; when they are wider than `width`
+    (ten columns at 80), a narrower gap first, then as many rows of piles as needed, so
+    that no pile is cut off at the screen's edge."""
     cols = [[p.top()] if g.squared else column_lines(p, depth) for p in g.piles]
-    widths = [max([get_cwidth(h)] + [line_width(c) for c in col]) + 2
-              for h, col in zip(g.headers, cols, strict=True)]
-    head = "".join(h.ljust(w) for h, w in zip(g.headers, widths, strict=True)).rstrip()
-    out: list[Line] = [[("class:header", head)]]
-    for i in range(max(len(c) for c in cols)):
-        line: Line = []
-        for col, w in zip(cols, widths, strict=True):
-            cell = col[i] if i < len(col) else []
-            line += cell + [("", " " * max(w - line_width(cell), 0))]
-        while line and line[-1][0] == "" and not line[-1][1].strip():
-            line.pop()
-        out.append(line)
+    natural = [max([get_cwidth(h)] + [line_width(c) for c in col])
+               for h, col in zip(g.headers, cols, strict=True)]
+    gap = 2
+    if width is not None and sum(natural) + gap * (len(natural) - 1) > width:
+        gap = 1
+    chunks: list[list[int]] = [[]]
+    used = 0
+    for i, w in enumerate(natural):
+        if width is not None and chunks[-1] and used + gap + w > width:
+            chunks.append([])
+            used = 0
+        used += (gap if chunks[-1] else 0) + w
+        chunks[-1].append(i)
+    out: list[Line] = []
+    for chunk in chunks:
+        heads = [g.headers[i] for i in chunk]
+        widths = [natural[i] + gap for i in chunk]
+        head = "".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)).rstrip()
+        out.append([("class:header", head)])
+        for r in range(max(len(cols[i]) for i in chunk)):
+            line: Line = []
+            for i, w in zip(chunk, widths, strict=True):
+                cell = cols[i][r] if r < len(cols[i]) else []
+                line += cell + [("", " " * max(w - line_width(cell), 0))]
+            while line and line[-1][0] == "" and not line[-1][1].strip():
+                line.pop()
+            out.append(line)
     return out
 
 
@@ -342,12 +363,15 @@ def _players_lines(b: Players, width: int) -> list[Line]:
             out.append(line)
         return out
     out = [[("class:header", b.title)]] if b.title else []
-    for lab, cells in b.rows:  # too wide for columns: each cell with its heading
-        line = [("class:label", lab.ljust(lw))]
+    for lab, cells in b.rows:  # too wide for columns: each cell with its heading,
+        line = [("class:label", lab.ljust(lw))]  # going on below when the line is full
         for i, (h, cell) in enumerate(zip(b.heads, cells, strict=True)):
-            if i:
-                line += [("class:dim", f"  {h} ")]
-            line += cell
+            part: Line = ([("class:dim", f"{h} ")] if i else []) + cell
+            if i and line_width(line) + 2 + line_width(part) > width:
+                out.append(line)
+                line = [("", " " * lw)] + part
+            else:
+                line += ([("", "  ")] if i else []) + part
         out.append(line)
     return out
 
@@ -377,7 +401,7 @@ def lay_out(bs: list[Block], fit: Fit, width: int) -> list[Line]:
             lines.append(row)
             row = []
         if isinstance(b, Grid):
-            lines += _grid_lines(b, fit.depth)
+            lines += _grid_lines(b, fit.depth, width if fit.wrap else None)
         elif isinstance(b, Rows):
             lines += _rows_lines(b)
         else:
@@ -387,17 +411,59 @@ def lay_out(bs: list[Block], fit: Fit, width: int) -> list[Line]:
     return lines
 
 
-FITS = [Fit(), Fit(pack=True, compact=True)] + [
-    Fit(pack=True, compact=True, depth=d) for d in (13, 10, 8, 6, 5, 4, 3, 2)]
+FITS = [Fit(wrap=True), Fit(pack=True, compact=True, wrap=True)] + [
+    Fit(pack=True, compact=True, wrap=True, depth=d) for d in (13, 10, 8, 6, 5, 4, 3, 2)]
 
 
-def table_lines(info: TableInfo, width: int = 80, height: int | None = None) -> list[Line]:
-    """The title and the table's body, within `height` rows when given."""
+MORE_ROWS = "more rows of the table"  # the last line of a table too big for the screen
+
+
+def clip(line: Line, width: int) -> Line:
+    """A line no wider than `width`: one that is wider is cut after a whole word and
+    ends in `…`, never in half a label with nothing to say that more was there."""
+    if line_width(line) <= width:
+        return line
+    out: Line = []
+    room = width - 1
+    for style, text in ((st, t) for st, t, *_ in line):
+        w = get_cwidth(text)
+        if w <= room:
+            out.append((style, text))
+            room -= w
+            continue
+        part = ""
+        for ch in text:
+            if get_cwidth(part + ch) > room:
+                break
+            part += ch
+        if not text[len(part)].isspace():  # whole words (labels, cards) only
+            space = part.rfind(" ")
+            part = part[:space + 1] if space >= 0 else ("" if out else part)
+        if part:
+            out.append((style, part))
+        break
+    return out + [("class:dim", "…")]
+
+
+def table_lines(info: TableInfo, width: int = 80, height: int | None = None,
+                wrap: bool = False) -> list[Line]:
+    """The title and the table's body, within `height` rows and `width` columns when a
+    height is given (the full screen); a table that cannot fit even then ends in a line
+    that says how many rows are not shown (`show` pages through the whole table).
+    Without a height, `wrap` puts piles side by side that are wider than `width` on
+    more rows (the full screen's `show`); the plain mode leaves them to the terminal."""
     if height is None:
-        return [title_line(info)] + lay_out(blocks(info, Fit(), width), Fit(), width)
+        fit = Fit(wrap=wrap)
+        return [title_line(info)] + lay_out(blocks(info, fit, width), fit, width)
     lines: list[Line] = []
     for fit in FITS:
         lines = [title_line(info, short=True)] + lay_out(blocks(info, fit, width), fit, width)
         if len(lines) <= height:
-            return lines
-    return lines[:height]
+            break
+    lines = [clip(ln, width) for ln in lines]
+    if len(lines) <= height:
+        return lines
+    keep = max(height - 1, 0)
+    more = len(lines) - keep
+    return lines[:keep] + [clip([("class:dim", f"… {more} {MORE_ROWS}: "
+                                  "show pages through them")], width)][:height]

@@ -10,7 +10,8 @@ Everything above the input line is drawn by `body()` for the terminal's size at 
 redraw, top to bottom with no blank rows: the moves and the status first take what they
 need (a few rows), the table gets the rest but keeps the events at least two rows, and
 the events fill what the table leaves. A command's output (help, log, an error) takes the
-event pane's place until the next line is typed, or the whole body when it is long.
+event pane's place until the next line is typed, or the whole body when it is long: then
+a page at a time (`_page`: Enter, b, q), each page exactly what the body has room for.
 
 Lines are carried out on a worker thread, so that `confirm` (concede, quit unsaved) can
 wait for the next typed line; the body shows the last frame while a line runs.
@@ -22,11 +23,12 @@ from __future__ import annotations
 
 import textwrap
 import threading
-from typing import Any
+from typing import Any, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
@@ -45,7 +47,7 @@ from . import events as ev
 from .base import Repl
 from .commands import COMMANDS, REPLAY_COMMANDS, arg_choices
 from .completion import InputLexer, MoveCompleter
-from .layout import table_lines
+from .layout import MORE_ROWS, clip, table_lines
 from .render import STYLE, Line, join_lines, move_lines, turn_line
 
 MIN_EVENTS = 2  # rows the event pane keeps when the table is long
@@ -61,6 +63,8 @@ class ScreenRepl(Repl):
         self.messages: list[str] = []  # a command's output, shown until the next line
         self.asking: tuple[threading.Event, list[str]] | None = None  # a confirm waiting
         self.busy = False
+        self.paging = False  # a long output is shown a page at a time (`_page`)
+        self.long_room = 17  # rows for a long output, as the last drawing had them
         self.frame: StyleAndTextTuples = []
         self.shown_seat: int | None = None  # the seat whose table was last on screen
         self.handover: int | None = None  # a seat to hand the keyboard to
@@ -98,34 +102,81 @@ class ScreenRepl(Repl):
         answer: list[str] = []
         self.asking = (done, answer)
         self.messages.append(question)
-        self._redraw()
-        done.wait()
+        self._wait(done)
         return bool(answer) and answer[0].strip().lower() in ("y", "yes")
 
-    def pager(self, lines: list[StyleAndTextTuples]) -> None:
-        """Long text (`rules`) a screen at a time in the message pane: Enter for the next
-        page, q to stop (commands.page calls it)."""
+    def _wait(self, done: threading.Event) -> None:
+        """Show a question or a page and wait for the typed answer. While it waits, the
+        body is drawn anew (not the frame kept while a line runs, which would hide the
+        question) and the toolbar does not say "working…"; a completion menu that opened
+        on its own over it goes."""
+        busy, self.busy = self.busy, False
+        self._drop_stray_menu()
+        self._redraw()
+        done.wait()
+        self.busy = busy
+
+    def pager(self, lines: list[StyleAndTextTuples], at_end: bool = False) -> None:
+        """Long text (`rules`, `help`, `log`) a page at a time in the body: Enter for the
+        next page, b for the one before, q to stop. A page is exactly what the body has
+        room for, so no line is lost at a page break; lines wider than the screen are
+        wrapped first. `at_end`: open at the last page (`log`: the latest moves first)."""
         from .render import plain
 
-        texts = [plain(ln) for ln in lines]
-        rows = max(self._size()[1] - 3 - MAX_MOVE_ROWS, 5)
-        self.transcript.append("\n".join(texts))
-        for start in range(0, len(texts), rows):
-            self.messages = texts[start:start + rows]
-            if start + rows >= len(texts) or threading.current_thread() is threading.main_thread():
-                break
-            done = threading.Event()
-            answer: list[str] = []
-            self.asking = (done, answer)
-            self.messages.append(f"-- {start + rows} of {len(texts)} lines: Enter for more, "
-                                 "q to stop --")
-            busy, self.busy = self.busy, False  # draw the page, not the frame before it
+        texts = wrap_messages([plain(ln) for ln in lines], self._size()[0])
+        self.transcript.append("\n".join(plain(ln) for ln in lines))
+        if threading.current_thread() is threading.main_thread():
+            self.messages = texts  # nothing can wait for an answer here
+            return
+        self._page(texts, at_end)
+
+    def _page(self, texts: list[str], at_end: bool = False) -> None:
+        rows = max(self.long_room - 1, 1)  # the last row says where the page is
+        if len(texts) <= self.long_room:
+            self.messages = texts
             self._redraw()
-            done.wait()
-            self.busy = busy
-            if answer and answer[0].strip().lower().startswith("q"):
-                break
+            return
+        start = max(len(texts) - rows, 0) if at_end else 0  # a full last page
+        self.paging = True
+        try:
+            while True:
+                rows = max(self.long_room - 1, 1)  # the terminal may have been resized
+                end = min(start + rows, len(texts))
+                keys = ("Enter: back to the table" if end >= len(texts)
+                        else "Enter: next page") + (", b: back a page" if start else "")
+                where = f"-- lines {start + 1}-{end} of {len(texts)}: "
+                mark = where + keys + ", q: stop --"
+                if len(mark) > self._size()[0]:  # one row, whatever the width
+                    mark = where + ("Enter, b, q --" if start else "Enter, q --")
+                self.messages = texts[start:end] + [mark]
+                done = threading.Event()
+                answer: list[str] = []
+                self.asking = (done, answer)
+                self._wait(done)
+                word = answer[0].strip().lower() if answer else ""
+                if word.startswith("q"):
+                    break
+                if word.startswith("b"):
+                    start = max(start - rows, 0)
+                elif end >= len(texts):
+                    break
+                else:
+                    start = end
+        finally:
+            self.paging = False
+            self.messages = []
         self._redraw()
+
+    def whole_table(self) -> None:
+        """`show`: the table again; one too big for the screen, whatever its fit (the
+        table pane then ends in "… N more rows"), a page at a time, every zone whole."""
+        info = self.replay.table("") if self.replay else self.sess.table("")
+        cols = self._size()[0]
+        fitted = table_lines(info, cols, max(self.long_room - MIN_EVENTS, 3))
+        if not fitted or MORE_ROWS not in "".join(t for _, t, *_ in fitted[-1]):
+            self.show_table()  # the table pane holds it all
+            return
+        self.pager(cast(list[StyleAndTextTuples], table_lines(info, cols, wrap=True)))
 
     def may_discard(self) -> bool:
         if not self.sess.dirty or self.replay is not None:
@@ -175,13 +226,15 @@ class ScreenRepl(Repl):
         events = self._event_lines(info, viewer, spec.by_player)
         messages = wrap_messages(self.messages, cols)
         room = height - 1 - min(len(all_moves), MAX_MOVE_ROWS)
-        if len(messages) > room - 3:  # a long output (help, log): it takes the body
+        self.long_room = room
+        if self.paging or len(messages) > room - 3:  # a long output: it takes the body
             shown = messages[:room - 1] if len(messages) > room else messages
             lines: list[Line] = [[("", m)] for m in shown]
             if len(messages) > room:
                 lines.append([("class:dim", f"… {len(messages) - len(shown)} more "
                                "lines (Enter: back to the table)")])
-            return join_lines(lines + turn + _cut_moves(all_moves, MAX_MOVE_ROWS))
+            return join_lines([clip(ln, cols) for ln in
+                               lines + turn + _cut_moves(all_moves, MAX_MOVE_ROWS)])
         want_events = max(MIN_EVENTS, len(messages)) if events or messages else 0
         table = table_lines(info, cols, max(room - want_events, 3))
         free = room - len(table)
@@ -197,7 +250,8 @@ class ScreenRepl(Repl):
             flow = [e for e in events if not e.startswith("last ")]
             flow = flow[-(rest - len(fixed)):] if rest > len(fixed) else []
             ev_lines = [[("class:event", e)] for e in fixed + flow] + ev_lines
-        return join_lines(table + ev_lines + turn + moves)
+        # a row wider than the screen (a move's description at 60 columns) ends in `…`
+        return join_lines([clip(ln, cols) for ln in table + ev_lines + turn + moves])
 
     def status_peek(self) -> str:
         told = self.told_how
@@ -269,6 +323,12 @@ class ScreenRepl(Repl):
     def _run_line(self, line: str) -> None:
         try:
             go_on = self.handle(line)
+            if go_on and self.asking is None:
+                # an output longer than the screen (help, a long error list) is paged
+                # like `rules`, never cut with no way to read the rest
+                texts = wrap_messages(self.messages, self._size()[0])
+                if len(texts) > self.long_room:
+                    self._page(texts)
         except Exception as e:  # pragma: no cover - never a traceback
             go_on = True
             self.messages.append(f"error: {e}")
@@ -280,6 +340,11 @@ class ScreenRepl(Repl):
             loop.call_soon_threadsafe(self._close_stray_menu)
         self._redraw()
 
+    def _drop_stray_menu(self) -> None:
+        loop = getattr(self.app, "loop", None)
+        if loop is not None:  # the buffer belongs to the event loop's thread
+            loop.call_soon_threadsafe(self._close_stray_menu)
+
     def _close_stray_menu(self) -> None:
         # A completion started by a key typed just before Enter (a fast "1" Enter, or
         # pasted input) can finish after the line was taken and open a menu over the
@@ -289,12 +354,15 @@ class ScreenRepl(Repl):
             buf.cancel_completion()
 
     def _build_app(self) -> Application[int]:
+        # No completion menu over a question or a page: its answer is no move, and a
+        # menu that opened on its own (keys pasted in one burst) would hide the text.
+        no_question = Condition(lambda: self.asking is None)
         self.buffer = Buffer(
             multiline=False, accept_handler=self._accept, history=self.prompt_history(),
             completer=MoveCompleter(self._completable_moves, self._commands,
                                     arg_choices=arg_choices(self), cards=self._cards,
                                     set_moves=self._set_moves),
-            complete_while_typing=True, auto_suggest=AutoSuggestFromHistory())
+            complete_while_typing=no_question, auto_suggest=AutoSuggestFromHistory())
         prompt = BeforeInput(lambda: [("class:command", self.prompt_text())])
         input_window = Window(BufferControl(
             self.buffer, input_processors=[prompt],
@@ -306,7 +374,8 @@ class ScreenRepl(Repl):
         root = FloatContainer(
             HSplit([body, VSplit([input_window]), toolbar]),
             floats=[Float(xcursor=True, ycursor=True,
-                          content=CompletionsMenu(max_height=8, scroll_offset=1))])
+                          content=CompletionsMenu(max_height=8, scroll_offset=1,
+                                                  extra_filter=no_question))])
         kb = KeyBindings()
 
         @kb.add("c-d")
@@ -332,7 +401,7 @@ class ScreenRepl(Repl):
 
     def prompt_text(self) -> str:
         if self.asking is not None:
-            return "answer> "
+            return "more> " if self.paging else "answer> "
         if self.handover is not None:
             return "Enter> "
         return self.message()

@@ -1,0 +1,281 @@
+"""The full screen read as a person reads it (tmux at 80x24, send-keys, capture-pane):
+every zone of a wide table is on screen, a question is on screen before it is answered,
+long output (rules, help, log) is read whole, a page at a time, and no completion menu
+covers a page or a question. Also the layout's width rules alone, without a terminal."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cardgame.interpreter.engine import compile_game
+from cardgame.repl.layout import MORE_ROWS, clip, table_lines
+from cardgame.repl.pieces import width
+from cardgame.repl.render import plain
+from cardgame.repl.rules import rules_lines, rules_width
+from cardgame.repl.screen import wrap_messages
+from cardgame.repl.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+COURTYARD = str(ROOT / "docs" / "examples" / "castle-courtyard.cardgame")
+tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+TMUX = ["tmux", "-L", f"cardgame-tests-screen-{os.getpid()}"]  # a server of our own
+PAGE = re.compile(r"^-- lines (\d+)-(\d+) of (\d+): (.*) --$")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tmux_server():  # type: ignore[no-untyped-def]
+    """One server for the module, kept alive by an idle session (see test_screen.py)."""
+    if shutil.which("tmux") is None:
+        yield
+        return
+    subprocess.run([*TMUX, "new-session", "-d", "-s", "keepalive", "sleep 86400"], check=True)
+    yield
+    subprocess.run([*TMUX, "kill-server"], capture_output=True)
+
+
+class Term:
+    """`cardgame play` in a tmux session of a given size."""
+
+    def __init__(self, args: list[str], cols: int = 80, rows: int = 24) -> None:
+        self.name = f"cg-{uuid.uuid4().hex[:8]}"
+        hist = f"/tmp/{self.name}.history"  # no shared history: no suggestions
+        cmd = " ".join([sys.executable, "-m", "cardgame.interpreter.cli", "play", *args,
+                        "--history", hist])
+        subprocess.run([*TMUX, "new-session", "-d", "-s", self.name, "-x", str(cols),
+                        "-y", str(rows), "-e", "TERM=xterm-256color", cmd], check=True)
+        self.wait_for(lambda s: "your turn" in s)
+
+    def screen(self) -> str:
+        return subprocess.run([*TMUX, "capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True).stdout
+
+    def wait_for(self, ok: Callable[[str], bool], timeout: float = 10.0) -> str:
+        end = time.monotonic() + timeout
+        text = ""
+        while time.monotonic() < end:
+            text = self.screen()
+            if ok(text):
+                return text
+            time.sleep(0.1)
+        raise AssertionError("the screen never showed what was expected:\n" + text)
+
+    def keys(self, *keys: str) -> None:
+        """Keys in one burst, as a paste (one send-keys call)."""
+        subprocess.run([*TMUX, "send-keys", "-t", self.name, *keys], check=True)
+
+    def settle(self, timeout: float = 15.0) -> str:
+        """The screen once it stops changing and no line is being carried out (or,
+        after `timeout`, as it is: the assertions then say what is wrong)."""
+        last, same = "", 0
+        end = time.monotonic() + timeout
+        while same < 3 and time.monotonic() < end:
+            time.sleep(0.1)
+            now = self.screen()
+            same = same + 1 if now == last and "working…" not in now else 0
+            last = now
+        return last
+
+    def close(self) -> None:
+        subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
+
+
+def pager_line(screen: str) -> re.Match[str] | None:
+    return next((m for ln in screen.splitlines() if (m := PAGE.match(ln.strip()))), None)
+
+
+def read_pages(t: Term, command: str) -> tuple[list[str], list[str]]:
+    """Type `command` (in one burst) and Enter through its pages: the lines of each
+    page in order, and the screens."""
+    t.keys(command, "Enter")
+    screens = [t.settle()]
+    got: list[str] = []
+    while True:
+        lines = screens[-1].splitlines()
+        m = pager_line(screens[-1])
+        assert m is not None, screens[-1]
+        at = next(i for i, ln in enumerate(lines) if PAGE.match(ln.strip()))
+        first, last = int(m.group(1)), int(m.group(2))
+        page = [ln.rstrip() for ln in lines[:at]]
+        assert len(page) == last - first + 1, screens[-1]  # every line of the page shown
+        assert first == len(got) + 1, (first, len(got))  # nothing skipped between pages
+        got += page
+        if last == int(m.group(3)):
+            return got, screens
+        t.keys("Enter")
+        screens.append(t.settle())
+
+
+def session(game: str, seed: int) -> Session:
+    sess = Session(compile_game(game), game, seed)
+    sess.advance()
+    return sess
+
+
+# ---------------------------------------------------------------------- 1. wide tables
+def test_wide_columns_wrap_onto_more_rows_and_no_line_is_wider_than_the_screen() -> None:
+    info = session(COURTYARD, 1).table()
+    for cols, height in ((80, 14), (60, 12), (40, 14)):
+        text = [plain(ln) for ln in table_lines(info, cols, height)]
+        assert all(width(ln) <= cols for ln in table_lines(info, cols, height)), text
+        heads = re.findall(r"\bcolumn\d+\b", "\n".join(text))
+        assert heads == [f"column{k}" for k in range(1, 11)], "\n".join(text)
+        assert not any(re.search(r"\bcolum?n?$", ln) for ln in text), text  # no half label
+    at80 = [plain(ln) for ln in table_lines(info, 80, 14)]
+    assert any(ln.split() == [f"column{k}" for k in range(1, 11)] for ln in at80), at80
+    castle = [plain(ln) for ln in table_lines(session("besieged-castle", 1).table(), 60, 12)]
+    assert re.findall(r"\bcolumn\d+\b", "\n".join(castle)) == [
+        f"column{k}" for k in range(1, 9)], castle
+
+
+def test_a_players_row_too_wide_goes_on_below_not_cut_at_the_edge() -> None:
+    info = session("hearts", 1).table()
+    text = [plain(ln) for ln in table_lines(info, 60, 12)]
+    assert all(len(ln) <= 60 and not ln.endswith("…") for ln in text), text
+    mine = next(i for i, ln in enumerate(text) if ln.startswith("p1 you"))
+    assert "score 0" in text[mine] + text[mine + 1], text  # the seat's score is shown
+
+
+def test_a_table_too_big_for_the_screen_says_so_and_lines_too_wide_end_in_an_ellipsis() -> None:
+    info = session("freecell", 1).table()
+    lines = [plain(ln) for ln in table_lines(info, 40, 6)]
+    assert len(lines) == 6 and MORE_ROWS in lines[-1] and "show" in lines[-1], lines
+    assert plain(clip([("", "column1  column2")], 12)) == "column1  …"
+    assert plain(clip([("", "column1"), ("", " column2")], 12)) == "column1 …"
+    assert plain(clip([("", "shift column10 column8")], 10)) == "shift …"
+    assert plain(clip([("", "short")], 12)) == "short"
+
+
+def test_the_plain_mode_keeps_its_one_line_of_columns() -> None:
+    # the plain mode leaves long lines to the terminal (a pipe is never cut)
+    info = session(COURTYARD, 1).table()
+    text = [plain(ln) for ln in table_lines(info, 80)]
+    assert any(ln.split() == [f"column{k}" for k in range(1, 11)] for ln in text), text
+
+
+@tmux
+def test_every_column_of_a_wide_table_is_on_the_screen_at_80x24() -> None:
+    t = Term([COURTYARD, "--seed", "1"])
+    try:
+        shot = t.settle()
+    finally:
+        t.close()
+    assert re.findall(r"\bcolumn\d+\b", shot.split("your turn")[0]) == [
+        f"column{k}" for k in range(1, 11)], shot
+    head = next(ln for ln in shot.splitlines() if ln.startswith("column1"))
+    assert head.rstrip().endswith("column10"), shot
+
+
+@tmux
+def test_show_pages_through_a_table_too_big_for_the_screen() -> None:
+    t = Term(["freecell", "--seed", "1"], 40, 12)
+    try:
+        shot = t.settle()
+        assert MORE_ROWS in shot.replace("\n", " ") or "more rows" in shot, shot
+        lines, _ = read_pages(t, "show")
+    finally:
+        t.close()
+    text = "\n".join(lines)
+    assert re.findall(r"\bcolumn\d\b", text) == [f"column{k}" for k in range(1, 9)], text
+
+
+# ---------------------------------------------------------------------- 2. questions
+@tmux
+@pytest.mark.parametrize("how", [["C-d"], ["quit", "Enter"]], ids=["ctrl-d", "quit"])
+def test_the_quit_question_is_on_the_screen_before_it_is_answered(how: list[str]) -> None:
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        t.keys("1", "Enter")
+        t.settle()
+        t.keys(*how)
+        shot = t.wait_for(lambda s: "answer>" in s)
+        shot = t.settle()
+        assert "The game is not saved. Quit anyway? [y/N]" in shot, shot
+        assert "working…" not in shot, shot
+        t.keys("n", "Enter")
+        assert "calculation>" in t.settle()
+    finally:
+        t.close()
+
+
+# ---------------------------------------------------------------------- 3. long output
+@tmux
+def test_rules_are_read_whole_a_page_at_a_time() -> None:
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        got, screens = read_pages(t, "rules")
+        t.keys("Enter")
+        back = t.settle()
+    finally:
+        t.close()
+    game = compile_game("calculation")
+    want = wrap_messages([plain(ln) for ln in rules_lines(game, "calculation",
+                                                          rules_width(80))], 80)
+    assert got == [w.rstrip() for w in want]
+    assert any(ln.startswith("• End. When the stock is empty") for ln in got)
+    assert all(len(s.splitlines()) <= 24 for s in screens)
+    assert "Calculation · seed 7" in back and PAGE.pattern not in back
+
+
+@tmux
+def test_help_is_read_whole_and_b_goes_back_a_page() -> None:
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        got, _ = read_pages(t, "help")
+        t.keys("b", "Enter")
+        again = t.settle()
+        t.keys("q", "Enter")
+        back = t.settle()
+    finally:
+        t.close()
+    assert got[0] == "commands:" and got[-1] == "Ctrl-C cancels the line; Ctrl-D quits"
+    assert again.startswith("commands:"), again
+    assert "Calculation · seed 7" in back and pager_line(back) is None, back
+
+
+@tmux
+def test_log_opens_at_the_latest_moves_and_pages_back_to_the_first() -> None:
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        for _ in range(12):
+            t.keys("1", "Enter")
+            t.settle()
+        t.keys("log", "Enter")
+        first = t.settle()
+        m = pager_line(first)
+        assert m is not None, first
+        assert m.group(2) == m.group(3), first  # the last lines first
+        numbers = [int(x) for x in re.findall(r"^\s*(\d+)\. ", first, re.M)]
+        assert numbers and numbers == list(range(numbers[0], numbers[-1] + 1)), first
+        pages = [first]
+        while (m := pager_line(pages[-1])) is not None and m.group(1) != "1":
+            t.keys("b", "Enter")
+            pages.append(t.settle())
+    finally:
+        t.close()
+    seen = {int(x) for p in pages for x in re.findall(r"^\s*(\d+)\. ", p, re.M)}
+    assert seen == set(range(1, max(seen) + 1)) and max(seen) >= 24, pages[-1]
+
+
+# ---------------------------------------------------------------------- 4. the menu
+@tmux
+def test_no_completion_menu_covers_a_page_pasted_in_one_burst() -> None:
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        t.keys("rules", "Enter")
+        shot = t.settle()
+    finally:
+        t.close()
+    lines = shot.splitlines()
+    assert pager_line(shot) is not None, shot
+    # the menu lists the commands with their descriptions over the text
+    assert not any(re.match(r"^ (help|rules|moves|undo) +\S", ln) for ln in lines), shot
+    assert lines[0].strip() == "CALCULATION", shot

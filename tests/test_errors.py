@@ -100,8 +100,9 @@ def test_every_golden_file_through_the_real_command():
 
 def test_a_raw_control_character_is_located_under_its_escape(capsys, monkeypatch):
     """A golden file that cannot live in tests/golden: its source line holds a raw ESC,
-    which the message shows escaped (`\\u001b`), with the caret under that escape."""
-    data = GOLDEN.parent / "data"
+    which the message shows escaped (`\\u001b`), with the caret under that escape. (Not
+    in tests/data itself either, whose games must all compile: test_program.py.)"""
+    data = GOLDEN.parent / "data" / "raw_control"
     monkeypatch.chdir(data)
     assert main(["check", "string_control_character.cardgame"]) == 1
     expected = data / "string_control_character.expected"

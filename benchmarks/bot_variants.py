@@ -17,7 +17,10 @@ VARIANT is one of:
 - `termcut`: a rollout that reaches the end scored as a cut one is (ranks and squashed
   lead of the final scores), not by the win share.
 
-`--out FILE` appends one line per game: `[deal, results, CPU seconds, scores]`; `paired`
+Run it with `--jobs 1` (the default): the patches are made in this process.
+
+`--out FILE` appends one line per game: `[deal, results, CPU seconds, scores, the bot's
+seat (0-based)]`; `paired`
 reads two or more such files and prints, over the deals both played, each variant's win
 share against the base's, their mean difference with its normal 95% interval, and the
 share of games whose outcome for the bot's seat is the same.
@@ -73,8 +76,8 @@ def shares(path: str) -> dict[int, tuple[float, float]]:
     """The bot seat's share of each deal's win (a k-way tie 1/k), and the game's CPU."""
     out = {}
     for line in Path(path).read_text().splitlines():
-        deal, res, cpu, _ = json.loads(line)
-        r = res[(deal - 1) % len(res)]
+        deal, res, cpu, _, seat = json.loads(line)
+        r = res[seat]
         k = sum(x in ("win", "draw") for x in res)
         out[deal] = (1 / k if r in ("win", "draw") else 0.0, cpu)
     return out
@@ -106,19 +109,24 @@ def main() -> None:
     if len(args) < 4 or args[0] not in VARIANTS or args[1] != "--out":
         raise SystemExit(__doc__)
     variant, out = args[0], args[2]
+    rest = args[3:]
+    if "--jobs" in rest and rest[rest.index("--jobs") + 1:][:1] != ["1"]:
+        raise SystemExit("bot_variants.py: --jobs 1 only (the variant is patched in here)")
     patch(variant)
     import bots as B
 
     task = B._task
+    # `bots.py match` seats the bot at i % P in game i, deal `--seed` + i (default 1)
+    first = int(rest[rest.index("--seed") + 1]) if "--seed" in rest else 1
 
     def recorded(a: Any) -> Any:
         r = task(a)
         deal, res, cpu, scores, _ = r
         with open(out, "a") as f:
-            f.write(json.dumps([deal, res, cpu, scores]) + "\n")
+            f.write(json.dumps([deal, res, cpu, scores, (deal - first) % len(res)]) + "\n")
         return r
     B._task = recorded
-    sys.argv = [sys.argv[0], *args[3:]]
+    sys.argv = [sys.argv[0], *rest]
     B.main()
 
 

@@ -64,10 +64,7 @@ def make_repl(args: argparse.Namespace, *, input: Input | None = None,
                           "interactive": interactive, "stream": stream}
     if getattr(args, "replay", None):
         rep = replay_mod.load(args.replay)
-        if args.game:
-            game = compile_game(args.game, args.players or rep.players, settings or rep.options)
-        else:
-            game = rep.compile()
+        game = rep.compile(args.game, args.players, settings)
         _check_seats(seats, game.players, UsageError)
         _check_bots(bots, game.players)
         view = ReplayView(rep, game, seats, bots)

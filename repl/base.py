@@ -13,6 +13,7 @@ from typing import TextIO
 
 from cardgame.interpreter.errors import CardgameError, Diagnostic, Diagnostics
 from cardgame.interpreter.options import option_text
+from cardgame.interpreter.terminal import sanitize
 from prompt_toolkit import PromptSession, print_formatted_text
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
@@ -81,8 +82,8 @@ class Repl:
         if self.interactive:
             print_formatted_text(FormattedText(frags), style=STYLE, output=self.output,
                                  include_default_pygments_style=False)
-        else:
-            self.stream.write(text + "\n")
+        else:  # (plain lines: whatever a file or a save put in them is shown safely)
+            self.stream.write(sanitize(text) + "\n")
             self.stream.flush()
 
     def error(self, msg: str) -> None:

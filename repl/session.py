@@ -105,6 +105,12 @@ def bot_seed(seed: int, player: int) -> int:
     return random.Random(f"bot:{seed}:{player}").getrandbits(32)
 
 
+def _safe(text: str) -> str:
+    """A text from a save (a game's path, a move's text), or an error quoting one, for a
+    note: on one line, every unsafe character shown as an escape."""
+    return sanitize(text, newlines=False)
+
+
 def bot_names(bots: str, players: int) -> dict[int, str]:
     """Each seat's bot from `--bots` (or `set bots`): one name for every seat, or a
     comma-separated name per seat, as `simulate --bots` takes them (the entry of a seat
@@ -539,8 +545,8 @@ class Session:
         if game is None:
             game = rep.compile()
         if rep.changed_game(game):
-            notes.append(f"warning: the game file of '{rep.game}' changed since this was "
-                         "saved; replaying its moves anyway")
+            notes.append(f"warning: the game file of '{_safe(rep.game)}' changed since this "
+                         "was saved; replaying its moves anyway")
         seats = tuple(s for s in (seats or ()) if 1 <= s <= game.players) or (1,)
         sess = cls(game, rep.game, rep.seed, rep.options, seats, bots, auto)
         moves = rep.moves if upto is None else rep.moves[:upto]
@@ -549,8 +555,8 @@ class Session:
                 move = rep.move(game, sess.state, i)  # by identity where it can
                 sess.play(move, "you" if player in sess.seats else "bot")
             except CardgameError as e:
-                notes.append(f"warning: move {i + 1} ('{text}' by p{player}) does not replay: "
-                             f"{e}; kept the first {i} moves")
+                notes.append(f"warning: move {i + 1} ('{_safe(text)}' by p{player}) does not "
+                             f"replay: {_safe(str(e))}; kept the first {i} moves")
                 break
         sess.dirty = False
         sess.redo_stack.clear()
@@ -572,8 +578,8 @@ class ReplayView:
         self.notes: list[str] = []
         self.game = game or rep.compile()
         if rep.changed_game(self.game):
-            self.notes.append(f"warning: the game file of '{rep.game}' changed since this "
-                              "replay was made; replaying it anyway")
+            self.notes.append(f"warning: the game file of '{_safe(rep.game)}' changed since "
+                              "this replay was made; replaying it anyway")
         self.seats = tuple(seats or ())
         self.bots = bots
         sess = Session(self.game, rep.game, rep.seed, rep.options,
@@ -584,7 +590,8 @@ class ReplayView:
             try:
                 sess.play(rep.move(self.game, sess.state, i), "you")
             except CardgameError as e:
-                self.notes.append(f"move {i + 1} ('{text}' by p{player}) does not replay: {e}")
+                self.notes.append(f"move {i + 1} ('{_safe(text)}' by p{player}) does not "
+                                  f"replay: {_safe(str(e))}")
                 break
         self.session = sess
         self.all_steps = list(sess.steps)

@@ -276,6 +276,30 @@ def test_a_save_whose_players_or_options_do_not_fit_its_game_says_so(tmp_path: P
             rep.compile()
         assert message in str(e.value) and "--players" not in str(e.value)
         assert "\n" not in str(e.value)
+    # a save as cardgame writes it records players and options both: the one that does
+    # not fit is named, and no command-line flag is quoted
+    real = {"game": "scopa", "players": 2, "options": {"target": "11"}}
+    cases2 = {
+        "p3.json": ({**real, "players": 3}, "its players do not fit the game 'scopa': this "
+                    "game is for 2 players only, not 3"),
+        "foo.json": ({**real, "options": {"foo": "1"}}, "its options do not fit the game "
+                     "'scopa': unknown option 'foo'"),
+        "val.json": ({**real, "options": {"target": "500"}}, "its options do not fit the "
+                     "game 'scopa': option 'target' is"),
+    }
+    for name, (fields, message) in cases2.items():
+        (tmp_path / name).write_text(save_text(**fields))
+        rep = replay.load(tmp_path / name)
+        for args in ((), ("scopa",)):  # `play --replay FILE`, and `play scopa --replay FILE`
+            with pytest.raises(replay.ReplayError) as e:
+                rep.compile(*args)
+            assert f"{name}: {message}" in str(e.value), str(e.value)
+            assert "--set" not in str(e.value) and "--players" not in str(e.value)
+    # values the command line gives are its own: their errors stay the compiler's
+    with pytest.raises(Exception) as e3:
+        replay.load(tmp_path / "p3.json").compile("scopa", 5)
+    assert not isinstance(e3.value, replay.ReplayError)
+    assert replay.load(tmp_path / "p3.json").compile("scopa", 2).players == 2
     (tmp_path / "new.json").write_text(save_text(version=99))
     with pytest.raises(replay.ReplayError, match="new.json is a save of version 99, newer "
                        "than this cardgame reads"):
@@ -287,6 +311,16 @@ def test_a_save_whose_players_or_options_do_not_fit_its_game_says_so(tmp_path: P
     with pytest.raises(Exception) as e2:
         replay.load(tmp_path / "b.json").compile()
     assert not isinstance(e2.value, replay.ReplayError) and "bad.cardgame:2" in str(e2.value)
+
+
+def test_a_save_s_texts_are_shown_safely_when_played_through_a_pipe(tmp_path: Path) -> None:
+    # (found by review: the notes of a replay that quote a move's text or the game's name
+    # reached a non-interactive terminal as they were, escapes and all)
+    (tmp_path / "esc.json").write_text(save_text(
+        game="scopa", players=2, moves=[{"player": 1, "move": "lay \x1b]0;pwned\x07Aco"}]))
+    both, _ = run("play", "--replay", str(tmp_path / "esc.json"), cwd=tmp_path)
+    assert "does not replay" in both and "pwned" in both
+    assert "\x1b" not in both and "\x07" not in both
 
 
 class _TwoMovesOneText:

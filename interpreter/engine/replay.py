@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -98,25 +99,40 @@ class Replay:
         save (or, for an older save, relative to the working folder)."""
         return game_path(self.game, self.base)
 
-    def compile(self) -> Game:
-        """The game the save names, with its players and options. Where those do not fit
-        the game (a save edited by hand, or a game file changed since), the error names
-        the save, not a command-line flag; an error of the game file itself stays as the
-        compiler gives it."""
+    def compile(self, game: str | None = None, players: int | None = None,
+                settings: dict[str, str] | None = None) -> Game:
+        """The game the save names (or `game`), with its players and options, where the
+        command line does not give its own (`players`, `settings`). Where a value taken
+        from the save does not fit the game (a save edited by hand, or a game file changed
+        since), the error names the save and that value, not a command-line flag; an error
+        of the game file itself, or of a value the command line gave, stays as it is."""
         from .pipeline import compile_game
 
-        path = self.game_path()
-        settings = {k: str(v) for k, v in self.options.items()}
+        path = game or self.game_path()
+        saved = {k: str(v) for k, v in self.options.items()}
+        p = players if players is not None else self.players
+        s = settings if settings else saved
         try:
-            return compile_game(path, self.players, settings)
+            return compile_game(path, p, s)
         except Diagnostic as e:
-            if self.players is None and not settings:
+            from_save = [w for w, mine in (("players", players is None and p is not None),
+                                           ("options", not settings and bool(saved))) if mine]
+            if not from_save:
                 raise
             compile_game(path)  # (the game file's own error, if it has one, first)
-            what = "players and options" if self.players is not None and settings else \
-                "players" if self.players is not None else "options"
-            raise ReplayError(f"{_show(self.origin or 'the save')}: its {what} do not fit "
-                              f"the game '{_show(self.game)}': {_show(e.message)}") from None
+            if players is not None or settings:  # (then the command line's own values)
+                compile_game(path, players, settings or None)
+            if len(from_save) == 2:  # (which of the two, if one alone does not fit)
+                for what, args in (("players", (p, None)), ("options", (None, s))):
+                    try:
+                        compile_game(path, *args)
+                    except Diagnostic:
+                        from_save = [what]
+                        break
+            message = re.sub(r"^--set [^:]*: ", "", e.message)
+            raise ReplayError(f"{_show(self.origin or 'the save')}: its "
+                              f"{' and '.join(from_save)} do not fit the game "
+                              f"'{_show(self.game)}': {_show(message)}") from None
 
     def move(self, game: Game, state: State, i: int) -> Move:
         """The i-th move, among the legal moves of `state`. Its text decides; where two

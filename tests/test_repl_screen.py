@@ -5,14 +5,7 @@ covers a page or a question. Also the layout's width rules alone, without a term
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
-import time
-import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,69 +16,28 @@ from cardgame.repl.render import plain
 from cardgame.repl.rules import rules_lines, rules_width
 from cardgame.repl.screen import wrap_messages
 from cardgame.repl.session import Session
+from support import tmux as tmux_
 
 ROOT = Path(__file__).resolve().parent.parent
 COURTYARD = str(ROOT / "docs" / "examples" / "castle-courtyard.cardgame")
-tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-TMUX = ["tmux", "-L", f"cardgame-tests-screen-{os.getpid()}"]  # a server of our own
+# a tmux server of the tests' own, and `cardgame play` in a session of it (support/tmux.py)
+tmux = tmux_.needs_tmux
+TMUX = tmux_.server("repl-screen")
 PAGE = re.compile(r"^-- lines (\d+)-(\d+) of (\d+): (.*) --$")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def tmux_server():  # type: ignore[no-untyped-def]
-    """One server for the module, kept alive by an idle session (see test_screen.py)."""
-    if shutil.which("tmux") is None:
-        yield
-        return
-    subprocess.run([*TMUX, "new-session", "-d", "-s", "keepalive", "sleep 86400"], check=True)
-    yield
-    subprocess.run([*TMUX, "kill-server"], capture_output=True)
+    yield from tmux_.keep_server(TMUX)
 
 
-class Term:
-    """`cardgame play` in a tmux session of a given size."""
+class Term(tmux_.Term):
+    """`cardgame play` in a tmux session of a given size, once it is your turn; a screen
+    has settled when it stayed the same three looks 0.1 s apart."""
 
     def __init__(self, args: list[str], cols: int = 80, rows: int = 24) -> None:
-        self.name = f"cg-{uuid.uuid4().hex[:8]}"
-        hist = f"/tmp/{self.name}.history"  # no shared history: no suggestions
-        cmd = " ".join([sys.executable, "-m", "cardgame.interpreter.cli", "play", *args,
-                        "--history", hist])
-        subprocess.run([*TMUX, "new-session", "-d", "-s", self.name, "-x", str(cols),
-                        "-y", str(rows), "-e", "TERM=xterm-256color", cmd], check=True)
-        self.wait_for(lambda s: "your turn" in s)
-
-    def screen(self) -> str:
-        return subprocess.run([*TMUX, "capture-pane", "-p", "-t", self.name],
-                              capture_output=True, text=True).stdout
-
-    def wait_for(self, ok: Callable[[str], bool], timeout: float = 10.0) -> str:
-        end = time.monotonic() + timeout
-        text = ""
-        while time.monotonic() < end:
-            text = self.screen()
-            if ok(text):
-                return text
-            time.sleep(0.1)
-        raise AssertionError("the screen never showed what was expected:\n" + text)
-
-    def keys(self, *keys: str) -> None:
-        """Keys in one burst, as a paste (one send-keys call)."""
-        subprocess.run([*TMUX, "send-keys", "-t", self.name, *keys], check=True)
-
-    def settle(self, timeout: float = 15.0) -> str:
-        """The screen once it stops changing and no line is being carried out (or,
-        after `timeout`, as it is: the assertions then say what is wrong)."""
-        last, same = "", 0
-        end = time.monotonic() + timeout
-        while same < 3 and time.monotonic() < end:
-            time.sleep(0.1)
-            now = self.screen()
-            same = same + 1 if now == last and "working…" not in now else 0
-            last = now
-        return last
-
-    def close(self) -> None:
-        subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
+        super().__init__(TMUX, args, cols, rows, ready=lambda s: "your turn" in s, rounds=3,
+                         pause=0.1)
 
 
 def pager_line(screen: str) -> re.Match[str] | None:

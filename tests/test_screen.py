@@ -10,89 +10,33 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from cardgame.interpreter.engine import compile_game
 from cardgame.interpreter.errors import CardgameError
 from cardgame.interpreter.lang import check, load
+from support import tmux as tmux_
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "repl.md"
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
-tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-# A tmux server of the tests' own (-L): the person's sessions, or another run's
-# `tmux kill-server`, never meet these.
-TMUX = ["tmux", "-L", f"cardgame-tests-{os.getpid()}"]
+# a tmux server of the tests' own, and `cardgame play` in a session of it (support/tmux.py)
+tmux = tmux_.needs_tmux
+TMUX = tmux_.server("screen")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def tmux_server():  # type: ignore[no-untyped-def]
-    """One server for the module, kept alive by an idle session.
-
-    Without it the server exits when a test closes the last session, and the
-    next test's `new-session` can reach the exiting server: tmux then says
-    "server exited unexpectedly" (seen once in CI)."""
-    if shutil.which("tmux") is None:
-        yield
-        return
-    subprocess.run([*TMUX, "new-session", "-d", "-s", "keepalive", "sleep 86400"], check=True)
-    yield
-    subprocess.run([*TMUX, "kill-server"], capture_output=True)
+    yield from tmux_.keep_server(TMUX)
 
 
-class Term:
+class Term(tmux_.Term):
     """One tmux session running `cardgame play` at a given size."""
 
     def __init__(self, args: list[str], cols: int = 80, rows: int = 24) -> None:
-        self.name = f"cg-{uuid.uuid4().hex[:8]}"
-        hist = f"/tmp/{self.name}.history"  # no shared history: no suggestions on the line
-        cmd = " ".join([sys.executable, "-m", "cardgame.interpreter.cli", "play", *args,
-                        "--history", hist])
-        env = {"TERM": "xterm-256color", "HOME": os.environ.get("HOME", "/tmp")}
-        subprocess.run([*TMUX, "new-session", "-d", "-s", self.name, "-x", str(cols),
-                        "-y", str(rows), "-e", f"TERM={env['TERM']}", cmd], check=True)
-        self.wait_for(lambda s: ">" in s)
-
-    def screen(self) -> str:
-        return subprocess.run([*TMUX, "capture-pane", "-p", "-t", self.name],
-                              capture_output=True, text=True).stdout
-
-    def wait_for(self, ok, timeout: float = 10.0) -> str:  # type: ignore[no-untyped-def]
-        end = time.monotonic() + timeout
-        text = ""
-        while time.monotonic() < end:
-            text = self.screen()
-            if ok(text):
-                return text
-            time.sleep(0.1)
-        raise AssertionError("the screen never showed what was expected:\n" + text)
-
-    def send(self, *keys: str) -> str:
-        before = self.screen()
-        for k in keys:
-            subprocess.run([*TMUX, "send-keys", "-t", self.name, k], check=True)
-        try:
-            return self.wait_for(lambda s: s != before, 5.0)
-        except AssertionError:
-            return self.screen()
-
-    def settle(self) -> str:
-        last, same = "", 0
-        while same < 2:
-            time.sleep(0.08)
-            now = self.screen()
-            same = same + 1 if now == last and "working…" not in now else 0
-            last = now
-        return last
-
-    def close(self) -> None:
-        subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
+        super().__init__(TMUX, args, cols, rows)
 
 
 def play(args: list[str], moves: int, cols: int = 80, rows: int = 24) -> list[str]:

@@ -107,14 +107,14 @@ class ScreenRepl(Repl):
 
     def _wait(self, done: threading.Event) -> None:
         """Show a question or a page and wait for the typed answer. While it waits, the
-        body is drawn anew (not the frame kept while a line runs, which would hide the
-        question) and the toolbar does not say "working…"; a completion menu that opened
-        on its own over it goes."""
-        busy, self.busy = self.busy, False
+        body is drawn anew (`asking` set: not the frame kept while a line runs, which
+        would hide the question) and the toolbar does not say "working…"; a completion
+        menu that opened on its own over it goes. The line stays `busy` throughout, so
+        a second Enter typed in the same burst is never run as a new line (it would
+        play a move under the page)."""
         self._drop_stray_menu()
         self._redraw()
         done.wait()
-        self.busy = busy
 
     def pager(self, lines: list[StyleAndTextTuples], at_end: bool = False) -> None:
         """Long text (`rules`, `help`, `log`) a page at a time in the body: Enter for the
@@ -123,14 +123,17 @@ class ScreenRepl(Repl):
         wrapped first. `at_end`: open at the last page (`log`: the latest moves first)."""
         from .render import plain
 
-        texts = wrap_messages([plain(ln) for ln in lines], self._size()[0])
-        self.transcript.append("\n".join(plain(ln) for ln in lines))
+        raw = [plain(ln) for ln in lines]
+        self.transcript.append("\n".join(raw))
         if threading.current_thread() is threading.main_thread():
-            self.messages = texts  # nothing can wait for an answer here
+            self.messages = wrap_messages(raw, self._size()[0])  # nothing can wait here
             return
-        self._page(texts, at_end)
+        self._page(raw, at_end)
 
-    def _page(self, texts: list[str], at_end: bool = False) -> None:
+    def _page(self, raw: list[str], at_end: bool = False) -> None:
+        """`raw` (lines before wrapping) a page at a time (see `pager`)."""
+        size = self._size()
+        texts, owner = _wrapped(raw, size[0])
         rows = max(self.long_room - 1, 1)  # the last row says where the page is
         if len(texts) <= self.long_room:
             self.messages = texts
@@ -140,7 +143,7 @@ class ScreenRepl(Repl):
         self.paging = True
         try:
             while True:
-                rows = max(self.long_room - 1, 1)  # the terminal may have been resized
+                rows = max(self.long_room - 1, 1)
                 end = min(start + rows, len(texts))
                 keys = ("Enter: back to the table" if end >= len(texts)
                         else "Enter: next page") + (", b: back a page" if start else "")
@@ -156,6 +159,16 @@ class ScreenRepl(Repl):
                 word = answer[0].strip().lower() if answer else ""
                 if word.startswith("q"):
                     break
+                if self._size() != size:
+                    # resized while the page waited: wrap again at the new width and show
+                    # this page again from its first line, rather than turn past lines
+                    # the old page could not show at the new size
+                    size = self._size()
+                    first = owner[start] if start < len(owner) else len(raw)
+                    texts, owner = _wrapped(raw, size[0])
+                    start = next((i for i, o in enumerate(owner) if o >= first), 0)
+                    self._redraw()
+                    continue
                 if word.startswith("b"):
                     start = max(start - rows, 0)
                 elif end >= len(texts):
@@ -200,7 +213,7 @@ class ScreenRepl(Repl):
             app.invalidate()
 
     def body(self) -> StyleAndTextTuples:
-        if self.busy and self.frame:
+        if self.busy and self.frame and self.asking is None:
             return self.frame
         try:
             self.frame = self._body()
@@ -231,8 +244,9 @@ class ScreenRepl(Repl):
             shown = messages[:room - 1] if len(messages) > room else messages
             lines: list[Line] = [[("", m)] for m in shown]
             if len(messages) > room:
-                lines.append([("class:dim", f"… {len(messages) - len(shown)} more "
-                               "lines (Enter: back to the table)")])
+                lines.append([("class:dim", f"… {len(messages) - len(shown)} more lines "
+                               + ("(the screen changed size: Enter shows this page again)"
+                                  if self.paging else "(Enter: back to the table)"))])
             return join_lines([clip(ln, cols) for ln in
                                lines + turn + _cut_moves(all_moves, MAX_MOVE_ROWS)])
         want_events = max(MIN_EVENTS, len(messages)) if events or messages else 0
@@ -285,7 +299,7 @@ class ScreenRepl(Repl):
         else:
             turn = "to move: " + ", ".join(f"p{p}" for p in s.game.to_move(s.state))
         parts = [turn, f"score {s.scores_text()}"]
-        if self.busy:
+        if self.busy and self.asking is None:
             parts[0] = "working…"  # a line is being carried out (bots may be thinking)
         if self.replay is None:
             parts.append(f"auto {'on' if s.auto else 'off'}")
@@ -326,9 +340,8 @@ class ScreenRepl(Repl):
             if go_on and self.asking is None:
                 # an output longer than the screen (help, a long error list) is paged
                 # like `rules`, never cut with no way to read the rest
-                texts = wrap_messages(self.messages, self._size()[0])
-                if len(texts) > self.long_room:
-                    self._page(texts)
+                if len(wrap_messages(self.messages, self._size()[0])) > self.long_room:
+                    self._page(list(self.messages))
         except Exception as e:  # pragma: no cover - never a traceback
             go_on = True
             self.messages.append(f"error: {e}")
@@ -456,6 +469,18 @@ def _handover_lines(seat: int, height: int) -> list[Line]:
                    "by the seat before.")])
     lines.append([("class:dim", f"  Press Enter when p{seat} is at the keyboard.")])
     return lines
+
+
+def _wrapped(raw: list[str], cols: int) -> tuple[list[str], list[int]]:
+    """`wrap_messages` of `raw`, and for each line shown the index of the raw line it
+    comes from (a page keeps its place when the screen changes width)."""
+    texts: list[str] = []
+    owner: list[int] = []
+    for i, line in enumerate(raw):
+        got = wrap_messages([line], cols)
+        texts += got
+        owner += [i] * len(got)
+    return texts, owner
 
 
 def wrap_messages(messages: list[str], cols: int) -> list[str]:

@@ -6,6 +6,7 @@ covers a page or a question. Also the layout's width rules alone, without a term
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -215,6 +216,61 @@ def test_log_opens_at_the_latest_moves_and_pages_back_to_the_first() -> None:
         t.close()
     seen = {int(x) for p in pages for x in re.findall(r"^\s*(\d+)\. ", p, re.M)}
     assert seen == set(range(1, max(seen) + 1)) and max(seen) >= 24, pages[-1]
+
+
+@tmux
+def test_a_second_enter_at_a_page_never_plays_a_move_under_it() -> None:
+    # (found by review: the line was no longer busy while a page waited, so a second
+    # Enter in the same burst ran as an empty line, which plays the only move)
+    t = Term(["calculation", "--seed", "1"])
+    try:
+        t.keys("set auto off", "Enter")
+        t.settle()
+        for k in ("1", "1", "2", "2"):
+            t.keys(k, "Enter")
+            shot = t.settle()
+        assert "only move" in shot, shot
+        before = shot.splitlines()[0]
+        assert before.endswith("move 5"), before
+        for _ in range(8):  # (a race: the second Enter must come between two pages)
+            t.keys("rules", "Enter")  # (pages enough that two Enters stay in the pager)
+            t.settle()
+            t.keys("Enter", "Enter")  # one burst
+            t.settle()
+            t.keys("q", "Enter")
+            after = t.settle()
+            assert after.splitlines()[0] == before, after
+    finally:
+        t.close()
+
+
+@tmux
+def test_a_page_is_shown_again_whole_after_the_screen_changes_size() -> None:
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        for _ in range(20):
+            t.keys("1", "Enter")
+            t.settle()
+        t.keys("log", "Enter")
+        t.settle()
+        t.keys("b", "Enter")
+        page = t.settle()
+        m = pager_line(page)
+        assert m is not None, page
+        top = page.splitlines()[0]
+        subprocess.run([*TMUX, "resize-window", "-t", t.name, "-x", "60", "-y", "14"],
+                       check=True)
+        t.settle()
+        t.keys("Enter")
+        again = t.settle()
+    finally:
+        t.close()
+    m2 = pager_line(again)
+    assert m2 is not None and "more lines" not in again, again
+    # the same place in the log, wrapped for 60 columns: the first entry is the same
+    first = re.match(r"\s*(\d+)\.", top)
+    assert first is not None and re.match(rf"\s*{first.group(1)}\.", again.splitlines()[0]), \
+        (top, again)
 
 
 # ---------------------------------------------------------------------- 4. the menu

@@ -15,7 +15,7 @@ from .check_expr import ExprChecker, facts, literal_player
 from .consts import const_int
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope
-from .types import compatible, is_list
+from .types import compatible, is_list, parse_type
 
 _Visit = Callable[[Any, Scope, Ctx], None]
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -406,6 +406,11 @@ def _assign_hint(target: A.Expr, tt: str, vt: str, value: str) -> str:
         return f"a zone is not a number: assign how many cards it holds, size({value})"
     if tt == "int" and vt.startswith("list:"):
         return "a list is not a number: assign its length, size(...)"
+    if vt == "none":  # (a variable may also hold none where its initial value is none)
+        return (f"'{name}' holds {tt} values: assign one, or let it hold none as well by "
+                f"declaring it with none (var {name}: {tt.replace('list:', 'list of ')} = none)")
+    if parse_type(vt) is None:  # (no declaration names this type)
+        return f"'{name}' holds {tt} values: assign one"
     return (f"'{name}' holds {tt} values: assign one, or declare it for this value "
             f"(var {name}: {vt.replace('list:', 'list of ')})")
 

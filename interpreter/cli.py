@@ -308,15 +308,26 @@ def cmd_test(args: argparse.Namespace) -> int:
     from .examples import json_report, run_examples, text_report
 
     runs = []
+    errors: list[dict[str, Any]] = []  # --json: a game file that does not compile
     for g in args.games:
-        runs.append((g, run_examples(g)))
+        try:
+            runs.append((g, run_examples(g)))
+        except (Diagnostic, Diagnostics) as e:
+            if not args.json:
+                raise
+            errors += [{"game": g, "file": d.span.file, "line": d.span.line,
+                        "column": d.span.column, "message": d.message, "hint": d.hint}
+                       for d in (e.items if isinstance(e, Diagnostics) else [e])]
     if args.json:
         report = json_report(runs)
+        report["errors"] = errors
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         print(sanitize(text_report(runs, args.verbose)))
-    bad = any(not o.ok for _, outcomes in runs for o in outcomes)
+    bad = errors or any(not o.ok for _, outcomes in runs for o in outcomes)
     return 1 if bad or not any(outcomes for _, outcomes in runs) else 0
+
+
 def cmd_mutate(args: argparse.Namespace) -> int:
     import json
 

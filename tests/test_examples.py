@@ -97,6 +97,23 @@ def test_json_output(capsys: pytest.CaptureFixture[str],
     assert first["failures"][0] == "kinds_fail.cardgame:8: expected pot == 2, got pot is 0"
 
 
+def test_json_output_of_a_file_that_does_not_compile(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    # (a user test: `test --json` printed the compiler's text, not JSON)
+    bad = tmp_path / "bad.cardgame"
+    bad.write_text('game "T"\nplayers 1\ndeck standard\nzone pile\nvar n: int = 0\n'
+                   'move m { n = none }\n', encoding="utf-8")
+    good = GOLDEN / "kinds_pass.cardgame"
+    assert main(["test", str(bad), str(good), "--json"]) == 1
+    r = json.loads(capsys.readouterr().out)
+    assert r["failed"] == 0 and r["passed"] == len(r["examples"]) > 0  # the other file ran
+    [e] = r["errors"]
+    assert e["game"] == str(bad) and (e["line"], e["column"]) == (6, 14)
+    assert e["message"] == "cannot assign none to int" and "var n: int = none" in e["hint"]
+    assert main(["test", str(good), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["errors"] == []
+
+
 # ---------------------------------------------------------------------- the position
 def test_a_position_keeps_every_card_exactly_once() -> None:
     g = compile_game(GOLDEN / "kinds_pass.cardgame")

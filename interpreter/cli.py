@@ -89,11 +89,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     from .lang import bundled_catalog
 
     rows = bundled_catalog()  # kept in the user's cache directory (lang/catalog.py)
-    for r in rows:
-        r["options"] = {k: _option_doc(od) for k, od in r["options"].items()}
-    if args.json:
+    if args.json:  # each option as data: its type, range or choices, default, and text
+        for r in rows:
+            r["options"] = {k: _option_data(od) for k, od in r["options"].items()}
         print(json.dumps(rows, indent=2))
         return 0
+    for r in rows:
+        r["options"] = {k: _option_doc(od) for k, od in r["options"].items()}
     for r in rows:
         lo, hi = r["players"]
         players = f"{lo} player{'s' if hi > 1 else ''}" if lo == hi else f"{lo}-{hi} players"
@@ -102,6 +104,17 @@ def cmd_list(args: argparse.Namespace) -> int:
         for k, doc in r["options"].items():
             print(sanitize(f"{'':<30}--set {k}={doc}", newlines=False))
     return 0
+
+
+def _option_data(od: dict[str, Any]) -> dict[str, Any]:
+    """An option for `list --json`: `type` (int, bool or choice), `min`/`max` (int) or
+    `choices` (choice), `default`, `doc`, and `text` (the line `list` prints)."""
+    out: dict[str, Any] = {"type": od["kind"]}
+    if od["kind"] == "int":
+        out |= {"min": od["low"], "max": od["high"]}
+    elif od["kind"] != "bool":
+        out["choices"] = list(od["choices"])
+    return out | {"default": od["default"], "doc": od["doc"], "text": _option_doc(od)}
 
 
 def _option_doc(od: dict[str, Any]) -> str:

@@ -4,6 +4,7 @@ command does not take refused by that command (its usage, not the top level's)."
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 
@@ -87,3 +88,18 @@ def test_an_option_a_command_does_not_take_is_refused_by_that_command(
     with pytest.raises(SystemExit):
         main(["--bogus"])
     assert "cardgame: error: unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_list_json_gives_each_option_as_data(capsys: pytest.CaptureFixture[str]) -> None:
+    # (a user test: each option was one formatted string, to be parsed again)
+    assert main(["list", "--json"]) == 0
+    games = {g["name"]: g for g in json.loads(capsys.readouterr().out)}
+    arsene, blackjack = games["arsene"]["options"], games["blackjack"]["options"]
+    assert arsene["max_deals"] == {
+        "type": "int", "min": 1, "max": 1000, "default": 200,
+        "doc": "the game ends after this many deals (the rules alone may never end)",
+        "text": "1..1000 (default 200)  the game ends after this many deals (the rules alone "
+                "may never end)"}
+    assert arsene["advanced"]["type"] == "bool" and arsene["advanced"]["default"] is False
+    assert blackjack["soft17"]["choices"] == ["stand", "hit"]
+    assert blackjack["soft17"]["default"] == "stand"

@@ -274,6 +274,9 @@ def test_fuzz_reports_the_hole_of_a_deal_that_fails_with_examples(
     out = capsys.readouterr().out
     assert 'FAILED deal_fails.cardgame: example "keep"' in out
     assert "FAILED: rule-error" in out and "the deal fails:" in out
+    # its replay fails at the deal as the game did: it replays exactly (no warning)
+    assert "replay: .cardgame/counterexample-deal_fails.json" in out
+    assert "does not replay exactly" not in out
     assert main(["fuzz", "deal_fails.cardgame", "--examples", "10", "--seed", "1",
                  "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from ..engine import Game, Move, Walker
-from ..errors import CardgameError
+from ..errors import CardgameError, RuleError
 from ..observe import history
 from ..options import option_text
 from .fast import FAST_CHECKED, FAST_SAMPLED, FULL_ONLY, REPLAY_EVERY
@@ -144,11 +144,14 @@ def save_replay(g: Game, report: FuzzReport, cx: Counterexample, path: Path) -> 
         report.warnings.append(f"the counterexample could not be written to {path}: {e}")
         return
     report.replay_path = str(path)
-    # the replay must reach the state where the property failed
+    # the replay must reach the state where the property failed; where the deal itself
+    # failed (no state), it must fail at the deal the same way
     try:
         back = R.load(path)
         states = back.states(g)
-        report.replay_ok = cx.state is None or states[-1] == cx.state
+        report.replay_ok = cx.state is not None and states[-1] == cx.state
+    except RuleError:
+        report.replay_ok = cx.state is None and not cx.moves
     except CardgameError:
         report.replay_ok = False
 

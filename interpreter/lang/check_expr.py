@@ -414,7 +414,10 @@ class ExprChecker:
         b = FUNCTIONS.get(f)
         if b is None:
             known = list(defs) + sorted(FUNCTIONS)
-            self.err(f"unknown function '{f}'", e.span, did_you_mean(f, known))
+            # (the caret under the name, not the whole call with its arguments)
+            name = A.Span(e.span.file, e.span.line, e.span.column, e.span.line,
+                          e.span.column + len(f))
+            self.err(f"unknown function '{f}'", name, did_you_mean(f, known))
             return "any"
         if b.chance and ctx.kind == "pure":
             self.err(_PURE_CHANCE, e.span)

@@ -64,6 +64,8 @@ class ScreenRepl(Repl):
         self.asking: tuple[threading.Event, list[str]] | None = None  # a confirm waiting
         self.busy = False
         self.paging = False  # a long output is shown a page at a time (`_page`)
+        # a line typed at a page that is not one of its keys: run when the page is left
+        self.after_page: str | None = None
         self.long_room = 17  # rows for a long output, as the last drawing had them
         self.frame: StyleAndTextTuples = []
         self.shown_seat: int | None = None  # the seat whose table was last on screen
@@ -157,7 +159,10 @@ class ScreenRepl(Repl):
                 self.asking = (done, answer)
                 self._wait(done)
                 word = answer[0].strip().lower() if answer else ""
-                if word.startswith("q"):
+                if word == "q":
+                    break
+                if word not in ("", "b"):  # a command or a move: leave the page, run it
+                    self.after_page = answer[0]
                     break
                 if self._size() != size:
                     # resized while the page waited: wrap again at the new width and show
@@ -169,7 +174,7 @@ class ScreenRepl(Repl):
                     start = next((i for i, o in enumerate(owner) if o >= first), 0)
                     self._redraw()
                     continue
-                if word.startswith("b"):
+                if word == "b":
                     start = max(start - rows, 0)
                 elif end >= len(texts):
                     break
@@ -336,12 +341,19 @@ class ScreenRepl(Repl):
 
     def _run_line(self, line: str) -> None:
         try:
-            go_on = self.handle(line)
-            if go_on and self.asking is None:
-                # an output longer than the screen (help, a long error list) is paged
-                # like `rules`, never cut with no way to read the rest
-                if len(wrap_messages(self.messages, self._size()[0])) > self.long_room:
-                    self._page(list(self.messages))
+            go_on = True
+            todo: str | None = line
+            while go_on and todo is not None:  # (a line typed at a page runs next)
+                self.after_page = None
+                go_on = self.handle(todo)
+                if go_on and self.asking is None:
+                    # an output longer than the screen (help, a long error list) is paged
+                    # like `rules`, never cut with no way to read the rest
+                    if len(wrap_messages(self.messages, self._size()[0])) > self.long_room:
+                        self._page(list(self.messages))
+                todo = self.after_page
+                if todo is not None:
+                    self.messages = []
         except Exception as e:  # pragma: no cover - never a traceback
             go_on = True
             self.messages.append(f"error: {e}")

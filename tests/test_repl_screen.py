@@ -245,6 +245,24 @@ def test_a_second_enter_at_a_page_never_plays_a_move_under_it() -> None:
 
 
 @tmux
+def test_a_move_typed_at_a_page_leaves_the_page_and_is_played() -> None:
+    # (found by review: any line typed at a page counted as Enter, so a move typed there
+    # was dropped; and a move beginning with b or q turned the page back or stopped it)
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        before = t.settle().splitlines()[0]
+        t.keys("rules", "Enter")
+        page = t.settle()
+        assert pager_line(page) is not None, page
+        t.keys("1", "Enter")
+        after = t.settle()
+    finally:
+        t.close()
+    assert pager_line(after) is None, after  # the page is left...
+    assert before.endswith("move 1") and after.splitlines()[0] != before, after  # ...played
+
+
+@tmux
 def test_a_page_is_shown_again_whole_after_the_screen_changes_size() -> None:
     t = Term(["calculation", "--seed", "7"])
     try:

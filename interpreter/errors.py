@@ -100,16 +100,36 @@ class Diagnostics(CardgameError):
         return "\n".join(d.format() for d in self.items)
 
 
+def span_text(source: str | None, span: Span) -> str:
+    """The text of a span in a file's source, on one line ('' if unknown): the checker's
+    hints and the engine's refusals quote the rules with it."""
+    if source is None or span.line <= 0:
+        return ""
+    lines = source.splitlines()[span.line - 1:span.end_line]
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        return lines[0][span.column - 1:span.end_column - 1]
+    lines[0] = lines[0][span.column - 1:]
+    lines[-1] = lines[-1][:span.end_column - 1]
+    return " ".join(ln.strip() for ln in lines)
+
+
 class RuleError(CardgameError):
     """A rule failed while a game ran: an empty pile, an index out of range, a loop..."""
 
     def __init__(self, message: str, span: Span = NOSPAN, rule: str = "") -> None:
         where = f"{span}: " if span.line else ""
         in_rule = f" (in {rule})" if rule else ""
-        super().__init__(f"{where}rule error{in_rule}: {message}")
+        self.text = f"rule error{in_rule}: {message}"  # (without where it happened)
+        super().__init__(where + self.text)
         self.message = message
         self.span = span
         self.rule = rule
+
+    def diagnostic(self, source: str | None) -> Diagnostic:
+        """The error as a diagnostic, to print with the rule's source line and a caret."""
+        return Diagnostic(self.text, self.span, source=source)
 
 
 class IllegalMove(CardgameError):

@@ -425,7 +425,7 @@ def clip(line: Line, width: int) -> Line:
         return line
     out: Line = []
     room = width - 1
-    for style, text in ((st, t) for st, t, *_ in line):
+    for style, text, *_ in line:
         w = get_cwidth(text)
         if w <= room:
             out.append((style, text))

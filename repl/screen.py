@@ -379,8 +379,8 @@ class ScreenRepl(Repl):
             buf.cancel_completion()
 
     def _build_app(self) -> Application[int]:
-        # No completion menu over a question or a page: its answer is no move, and a
-        # menu that opened on its own (keys pasted in one burst) would hide the text.
+        # No completion menu over a question or a page: a menu that opened on its own
+        # (keys pasted in one burst) would hide the text being read.
         no_question = Condition(lambda: self.asking is None)
         self.buffer = Buffer(
             multiline=False, accept_handler=self._accept, history=self.prompt_history(),

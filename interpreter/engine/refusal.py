@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..codegen import PC, Explainer, explainer, namespace
-from ..errors import CardgameError, Span
+from ..errors import CardgameError, Span, span_text
 from ..lang import ast as A
 from ..terminal import sanitize
 from .playout import Machine
@@ -31,17 +31,7 @@ from .texts import arg_text
 
 def source_text(m: Machine, span: Span) -> str:
     """The text of a span in the game's files, on one line."""
-    src = m.checked.sources.get(span.file)
-    if src is None or span.line <= 0:
-        return ""
-    lines = src.splitlines()[span.line - 1:span.end_line]
-    if not lines:
-        return ""
-    if len(lines) == 1:
-        return lines[0][span.column - 1:span.end_column - 1]
-    lines[0] = lines[0][span.column - 1:]
-    lines[-1] = lines[-1][:span.end_column - 1]
-    return " ".join(ln.strip() for ln in lines)
+    return span_text(m.checked.sources.get(span.file), span)
 
 
 def where(span: Span) -> str:

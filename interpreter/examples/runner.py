@@ -32,7 +32,7 @@ import attrs
 
 from ..cards import normalize
 from ..engine import Game, Position, Probes, State, compile_game
-from ..errors import CardgameError, Diagnostic, RuleError, Span
+from ..errors import CardgameError, RuleError, Span
 from ..lang import ast as A
 from ..lang import effective_settings
 from ..observe import view
@@ -117,9 +117,7 @@ def run_example(base: Game, ex: A.ExampleDecl) -> ExampleOutcome:
 def rule_error_text(g: Game, e: RuleError) -> str:
     """A rule error as a diagnostic: `file:line:col: error: rule error ...`, the rule's
     source line and a caret under the part that failed."""
-    src = g.checked.sources.get(e.span.file)
-    in_rule = f" (in {e.rule})" if e.rule else ""
-    return Diagnostic(f"rule error{in_rule}: {e.message}", e.span, source=src).format()
+    return e.diagnostic(g.checked.sources.get(e.span.file)).format()
 
 
 def _where(span: Span) -> str:

@@ -704,4 +704,3 @@ def _range_hint(dim: tuple[str, int], name: str, what: str = "") -> str:
         return f"'{name}' has one entry per player: {name}[p1] to {name}[p{size}]"
     things = what or "entries"
     return f"'{name}' has {size} {things}, numbered from 1: {name}[1] to {name}[{size}]"
-

@@ -8,14 +8,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import did_you_mean
+from ..errors import did_you_mean, span_text
 from . import ast as A
 from .builtins import FUNCTIONS
 from .check_expr import ExprChecker, facts, literal_player
 from .consts import const_int
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope
-from .types import compatible, is_list, parse_type
+from .types import compatible, is_list, parse_type, shown
 
 _Visit = Callable[[Any, Scope, Ctx], None]
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -130,11 +130,8 @@ class StmtChecker:
     def _text(self, e: A.Expr) -> str:
         """An expression as written, for a hint: one line, short, else a placeholder."""
         sp = e.span
-        lines = self.exprs.report.sources.get(sp.file, "").split("\n")
-        if sp.line != sp.end_line or not 0 < sp.line <= len(lines):
-            return "..."
-        text = lines[sp.line - 1][sp.column - 1:sp.end_column - 1]
-        return text if 0 < len(text) <= 40 else "..."
+        text = span_text(self.exprs.report.sources.get(sp.file), sp)
+        return text if sp.line == sp.end_line and 0 < len(text) <= 40 else "..."
 
     # ----------------------------------------------------------- one method per node
     def _assign(self, s: A.Assign, scope: Scope, ctx: Ctx) -> None:
@@ -408,9 +405,9 @@ def _assign_hint(target: A.Expr, tt: str, vt: str, value: str) -> str:
         return "a list is not a number: assign its length, size(...)"
     if vt == "none":  # (a variable may also hold none where its initial value is none)
         return (f"'{name}' holds {tt} values: assign one, or let it hold none as well by "
-                f"declaring it with none (var {name}: {tt.replace('list:', 'list of ')} = none)")
+                f"declaring it with none (var {name}: {shown(tt)} = none)")
     if parse_type(vt) is None:  # (no declaration names this type)
         return f"'{name}' holds {tt} values: assign one"
     return (f"'{name}' holds {tt} values: assign one, or declare it for this value "
-            f"(var {name}: {vt.replace('list:', 'list of ')})")
+            f"(var {name}: {shown(vt)})")
 

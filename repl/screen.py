@@ -310,13 +310,19 @@ class ScreenRepl(Repl):
             parts.append(f"auto {'on' if s.auto else 'off'}")
         text = " " + "  │  ".join(parts) + "  "
         out: StyleAndTextTuples = [("class:bottom-toolbar", text)]
-        for k, v in (("Tab", "complete"), ("help", ""), ("Ctrl-D", "quit")):
+        keys = (("help", ""), ("Ctrl-D", "quit")) if self._waiting() else (
+            ("Tab", "complete"), ("help", ""), ("Ctrl-D", "quit"))
+        for k, v in keys:
             if len(text) + len(k) + len(v) + 2 >= self.width():
                 break
             text += k + v + "  "
             out.append(("class:bottom-toolbar.key", k))
             out.append(("class:bottom-toolbar", f" {v} " if v else " "))
         return out
+
+    def _waiting(self) -> bool:
+        """A page, a question or the hand-over screen waits: Tab completes nothing."""
+        return self.asking is not None or self.handover is not None
 
     # ------------------------------------------------------------------ input
     def _accept(self, buf: Buffer) -> bool:
@@ -379,9 +385,13 @@ class ScreenRepl(Repl):
             buf.cancel_completion()
 
     def _build_app(self) -> Application[int]:
-        # No completion menu over a question or a page: a menu that opened on its own
-        # (keys pasted in one burst) would hide the text being read.
-        no_question = Condition(lambda: self.asking is None)
+        # No completion menu over a question, a page or the hand-over screen: a menu
+        # that opened on its own (keys pasted in one burst) would hide the text being
+        # read, and at the hand-over it would list the next seat's moves to the seat
+        # before. Tab there does nothing: with the menu hidden it still completed, out
+        # of sight, and a second Tab wrote a move's name after `more>`.
+        waiting = Condition(self._waiting)
+        no_question = ~waiting
         self.buffer = Buffer(
             multiline=False, accept_handler=self._accept, history=self.prompt_history(),
             completer=MoveCompleter(self._completable_moves, self._commands,
@@ -410,6 +420,11 @@ class ScreenRepl(Repl):
                 return
             event.current_buffer.text = "quit"
             event.current_buffer.validate_and_handle()
+
+        @kb.add("tab", filter=waiting)
+        @kb.add("s-tab", filter=waiting)
+        def _no_completion(event: KeyPressEvent) -> None:
+            pass
 
         @kb.add("c-c")
         def _drop(event: KeyPressEvent) -> None:

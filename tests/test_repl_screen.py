@@ -305,3 +305,56 @@ def test_no_completion_menu_covers_a_page_pasted_in_one_burst() -> None:
     # the menu lists the commands with their descriptions over the text
     assert not any(re.match(r"^ (help|rules|moves|undo) +\S", ln) for ln in lines), shot
     assert lines[0].strip() == "CALCULATION", shot
+
+
+@tmux
+def test_tab_at_a_page_or_a_question_completes_nothing() -> None:
+    # (found by review: the menu was hidden there, but Tab still completed out of sight,
+    # and a second Tab wrote a move's name after `more>`)
+    t = Term(["calculation", "--seed", "7"])
+    try:
+        t.keys("1", "Enter")
+        t.settle()
+        t.keys("rules", "Enter")
+        page = t.settle()
+        assert pager_line(page) is not None, page
+        for _ in range(3):
+            t.keys("Tab")
+            shot = t.settle()
+            assert shot.splitlines()[:-1] == page.splitlines()[:-1], shot  # nothing drawn
+            assert re.search(r"^more>\s*$", shot, re.M), shot  # nothing typed
+        t.keys("q", "Enter")
+        t.settle()
+        t.keys("quit", "Enter")
+        question = t.settle()
+        assert "answer>" in question, question
+        for _ in range(2):
+            t.keys("Tab")
+            shot = t.settle()
+            assert re.search(r"^answer>\s*$", shot, re.M), shot
+        assert not any(re.match(r"^ (help|rules|discard) +\S", ln)
+                       for ln in shot.splitlines()), shot
+        t.keys("n", "Enter")
+        assert "calculation>" in t.settle()
+    finally:
+        t.close()
+
+
+@tmux
+def test_tab_at_the_hand_over_screen_lists_no_moves_of_the_next_seat() -> None:
+    t = Term(["interaction", "--players", "3", "--seat", "1", "--seat", "2", "--seed", "3"])
+    try:
+        shot = t.settle()
+        for _ in range(4):
+            t.keys("1", "Enter")
+            shot = t.settle()
+            if "Hand over" in shot:
+                break
+        assert "Hand over to p" in shot, shot
+        for _ in range(2):
+            t.keys("Tab")
+            after = t.settle()
+            assert re.search(r"^Enter>\s*$", after, re.M), after  # nothing completed
+            assert not re.search(r"^ (open|play|help) +\S", after, re.M), after  # no menu
+    finally:
+        t.close()

@@ -221,8 +221,8 @@ def cmd_rules(repl: Host, arg: str) -> None:
 
 def page(repl: Host, lines: list[StyleAndTextTuples]) -> None:
     """Long text a screen at a time: the REPL's own pager if it has one, else page by
-    page at a terminal (Enter: the next page, q: stop); all at once when not interactive
-    (piped input must not be eaten by a pager)."""
+    page at a terminal (Enter: the next page, q: stop, Ctrl-D: quit, as at the prompt);
+    all at once when not interactive (piped input must not be eaten by a pager)."""
     pager = getattr(repl, "pager", None)
     if callable(pager):
         pager(lines)
@@ -240,7 +240,10 @@ def page(repl: Host, lines: list[StyleAndTextTuples]) -> None:
         try:
             more = ask.prompt(f"-- {start + rows} of {len(lines)} lines: Enter for more, "
                               "q to stop -- ")
-        except (EOFError, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            break
+        except EOFError:  # Ctrl-D: leave the page, then quit as Ctrl-D at the prompt does
+            cmd_quit(repl, "")
             break
         if more.strip().lower().startswith("q"):
             break

@@ -415,6 +415,8 @@ class ScreenRepl(Repl):
 
         @kb.add("c-d")
         def _eof(event: KeyPressEvent) -> None:
+            # at a page too: `quit` is not one of its keys, so the page is left and the
+            # quit carried out (`_page`), asking first as at the prompt
             if event.current_buffer.text:
                 event.current_buffer.delete()
                 return

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -36,9 +37,20 @@ class Term(tmux_.Term):
     """`cardgame play` in a tmux session of a given size, once it is your turn; a screen
     has settled when it stayed the same three looks 0.1 s apart."""
 
-    def __init__(self, args: list[str], cols: int = 80, rows: int = 24) -> None:
+    def __init__(self, args: list[str], cols: int = 80, rows: int = 24,
+                 env: dict[str, str] | None = None) -> None:
         super().__init__(TMUX, args, cols, rows, ready=lambda s: "your turn" in s, rounds=3,
-                         pause=0.1)
+                         pause=0.1, env=env)
+
+    def gone(self, timeout: float = 10.0) -> bool:
+        """The program ended (its tmux session closed with it)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if subprocess.run([*TMUX, "has-session", "-t", self.name],
+                              capture_output=True).returncode != 0:
+                return True
+            time.sleep(0.1)
+        return False
 
 
 def pager_line(screen: str) -> re.Match[str] | None:
@@ -358,3 +370,41 @@ def test_tab_at_the_hand_over_screen_lists_no_moves_of_the_next_seat() -> None:
             assert not re.search(r"^ (open|play|help) +\S", after, re.M), after  # no menu
     finally:
         t.close()
+
+
+@tmux
+@pytest.mark.parametrize("plain", [False, True], ids=["screen", "plain"])
+def test_ctrl_d_at_a_page_leaves_it_and_quits_as_at_the_prompt(plain: bool) -> None:
+    # (found by review: in the plain mode Ctrl-D at a page only left the page)
+    env = {"CARDGAME_PLAIN": "1"} if plain else None
+    more = re.compile(r"^-- \d+ of \d+ lines: Enter for more" if plain else PAGE.pattern)
+    t = Term(["calculation", "--seed", "7"], env=env)
+    try:
+        t.keys("1", "Enter")
+        t.settle()
+        t.keys("rules", "Enter")
+        page = t.settle()
+        assert any(more.match(ln.strip()) for ln in page.splitlines()), page
+        t.keys("C-d")
+        t.wait_for(asking)
+        t.keys("n", "Enter")  # no: back at the prompt, the page left
+        back = t.settle()
+        tail = back.split("Quit anyway? [y/N]")[-1].splitlines()
+        assert any(ln.startswith("calculation>") for ln in tail), back
+        assert not any(more.match(ln.strip()) for ln in tail), back
+        t.keys("rules", "Enter")
+        t.settle()
+        t.keys("C-d")
+        t.wait_for(asking)
+        t.keys("y", "Enter")
+        assert t.gone(), t.screen()
+    finally:
+        t.close()
+
+
+def asking(screen: str) -> bool:
+    """The quit question waits for its answer (the full screen's `answer>`, or the
+    plain mode's question on the last line written)."""
+    lines = [ln for ln in screen.splitlines() if ln.strip()]
+    return "answer>" in screen or any(
+        ln.startswith("The game is not saved. Quit anyway? [y/N]") for ln in lines[-2:])

@@ -42,15 +42,17 @@ class Term:
 
     def __init__(self, tmux: list[str], args: list[str], cols: int = 80, rows: int = 24,
                  ready: Callable[[str], bool] = lambda s: ">" in s, rounds: int = 2,
-                 pause: float = 0.08) -> None:
+                 pause: float = 0.08, env: dict[str, str] | None = None) -> None:
         self.tmux = tmux
         self.rounds, self.pause = rounds, pause
         self.name = f"cg-{uuid.uuid4().hex[:8]}"
         hist = f"/tmp/{self.name}.history"  # no shared history: no suggestions on the line
         cmd = " ".join([sys.executable, "-m", "cardgame.interpreter.cli", "play", *args,
                         "--history", hist])
+        extra = [f"-e{k}={v}" for k, v in (env or {}).items()]  # (CARDGAME_PLAIN=1)
         subprocess.run([*tmux, "new-session", "-d", "-s", self.name, "-x", str(cols),
-                        "-y", str(rows), "-e", "TERM=xterm-256color", cmd], check=True)
+                        "-y", str(rows), "-e", "TERM=xterm-256color", *extra, cmd],
+                       check=True)
         self.wait_for(ready)
 
     def screen(self) -> str:

@@ -376,18 +376,25 @@ def _players_lines(b: Players, width: int) -> list[Line]:
     return out
 
 
-def lay_out(bs: list[Block], fit: Fit, width: int) -> list[Line]:
+def lay_out(bs: list[Block], fit: Fit, width: int,
+            heads: list[Line | None] | None = None) -> list[Line]:
+    """The blocks' lines; `heads`, when given, gets for each line the header row above
+    it that names its columns (a grid's zones, the players' row's headings), or None
+    (`show` repeats it at the top of a page that starts below it)."""
     items = [b for b in bs if isinstance(b, Item) and not b.own]
     lw = max((get_cwidth(b.label) for b in items), default=0) + 2
     lines: list[Line] = []
+    under: list[Line | None] = []
     row: Line = []
     for b in bs:
         if isinstance(b, Item):
             if not fit.pack and b.own:
                 lines.append([("class:label", b.label + "  ")] + b.content)
+                under.append(None)
                 continue
             if not fit.pack:
                 lines.append([("class:label", b.label.ljust(lw))] + b.content)
+                under.append(None)
                 continue
             cell: Line = [("class:label", b.label + " ")] + b.content
             if row and line_width(row) + len(GAP) + line_width(cell) <= width:
@@ -395,24 +402,44 @@ def lay_out(bs: list[Block], fit: Fit, width: int) -> list[Line]:
             else:
                 if row:
                     lines.append(row)
+                    under.append(None)
                 row = cell
             continue
         if row:
             lines.append(row)
+            under.append(None)
             row = []
         if isinstance(b, Grid):
-            lines += _grid_lines(b, fit.depth, width if fit.wrap else None)
+            got = _grid_lines(b, fit.depth, width if fit.wrap else None)
         elif isinstance(b, Rows):
-            lines += _rows_lines(b)
+            got = _rows_lines(b)
         else:
-            lines += _players_lines(b, width)
+            got = _players_lines(b, width)
+        head: Line | None = None
+        for ln in got:  # a block's lines are under its latest header row
+            is_head = bool(ln) and ln[0][0] == "class:header"
+            under.append(None if is_head else head)
+            head = ln if is_head else head
+        lines += got
     if row:
         lines.append(row)
+        under.append(None)
+    if heads is not None:
+        heads += under
     return lines
 
 
 FITS = [Fit(wrap=True), Fit(pack=True, compact=True, wrap=True)] + [
     Fit(pack=True, compact=True, wrap=True, depth=d) for d in (13, 10, 8, 6, 5, 4, 3, 2)]
+
+
+def show_lines(info: TableInfo, width: int) -> tuple[list[Line], list[Line | None]]:
+    """The whole table for the full screen's `show` (`table_lines(..., wrap=True)`), and
+    for each line the header row that names its columns, if any (see `lay_out`)."""
+    fit = Fit(wrap=True)
+    heads: list[Line | None] = [None]
+    lines = [title_line(info)] + lay_out(blocks(info, fit, width), fit, width, heads)
+    return lines, heads
 
 
 MORE_ROWS = "more rows of the table"  # the last line of a table too big for the screen

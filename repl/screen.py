@@ -47,7 +47,7 @@ from . import events as ev
 from .base import Repl
 from .commands import COMMANDS, REPLAY_COMMANDS, arg_choices
 from .completion import InputLexer, MoveCompleter
-from .layout import MORE_ROWS, clip, table_lines
+from .layout import MORE_ROWS, clip, show_lines, table_lines
 from .render import STYLE, Line, join_lines, move_lines, turn_line
 
 MIN_EVENTS = 2  # rows the event pane keeps when the table is long
@@ -118,11 +118,14 @@ class ScreenRepl(Repl):
         self._redraw()
         done.wait()
 
-    def pager(self, lines: list[StyleAndTextTuples], at_end: bool = False) -> None:
+    def pager(self, lines: list[StyleAndTextTuples], at_end: bool = False,
+              heads: list[StyleAndTextTuples | None] | None = None) -> None:
         """Long text (`rules`, `help`, `log`) a page at a time in the body: Enter for the
         next page, b for the one before, q to stop. A page is exactly what the body has
         room for, so no line is lost at a page break; lines wider than the screen are
-        wrapped first. `at_end`: open at the last page (`log`: the latest moves first)."""
+        wrapped first. `at_end`: open at the last page (`log`: the latest moves first).
+        `heads`: for each line, the header row that names its columns (`show`), repeated
+        at the top of a page that starts below it."""
         from .render import plain
 
         raw = [plain(ln) for ln in lines]
@@ -130,10 +133,13 @@ class ScreenRepl(Repl):
         if threading.current_thread() is threading.main_thread():
             self.messages = wrap_messages(raw, self._size()[0])  # nothing can wait here
             return
-        self._page(raw, at_end)
+        self._page(raw, at_end, None if heads is None else
+                   [None if h is None else plain(h) for h in heads])
 
-    def _page(self, raw: list[str], at_end: bool = False) -> None:
-        """`raw` (lines before wrapping) a page at a time (see `pager`)."""
+    def _page(self, raw: list[str], at_end: bool = False,
+              heads: list[str | None] | None = None) -> None:
+        """`raw` (lines before wrapping) a page at a time (see `pager`); `heads[i]`: the
+        header row above `raw[i]`, shown again at the top of a page that starts there."""
         size = self._size()
         texts, owner = _wrapped(raw, size[0])
         rows = max(self.long_room - 1, 1)  # the last row says where the page is
@@ -141,19 +147,34 @@ class ScreenRepl(Repl):
             self.messages = texts
             self._redraw()
             return
-        start = max(len(texts) - rows, 0) if at_end else 0  # a full last page
+
+        def top(at: int) -> list[str]:  # the header repeated above a page starting at `at`
+            head = heads[owner[at]] if heads is not None and at < len(owner) else None
+            return [] if head is None else wrap_messages([head], size[0])
+
+        def back(end: int) -> int:  # the first line of the page that ends before `end`
+            first = max(end - rows, 0)
+            if first and top(first):  # the header takes rows: start later (or overlap)
+                first = min(first + len(top(first)), max(end - 1, 0))
+            return first
+
+        start = back(len(texts)) if at_end else 0  # a full last page
         self.paging = True
         try:
             while True:
                 rows = max(self.long_room - 1, 1)
-                end = min(start + rows, len(texts))
+                head = top(start)
+                end = min(start + max(rows - len(head), 1), len(texts))
+                below = top(end) if end < len(texts) else []
+                if below and end - len(below) > start and texts[end - len(below):end] == below:
+                    end -= len(below)  # a header row goes with the rows under it
                 keys = ("Enter: back to the table" if end >= len(texts)
                         else "Enter: next page") + (", b: back a page" if start else "")
                 where = f"-- lines {start + 1}-{end} of {len(texts)}: "
                 mark = where + keys + ", q: stop --"
                 if len(mark) > self._size()[0]:  # one row, whatever the width
                     mark = where + ("Enter, b, q --" if start else "Enter, q --")
-                self.messages = texts[start:end] + [mark]
+                self.messages = head + texts[start:end] + [mark]
                 done = threading.Event()
                 answer: list[str] = []
                 self.asking = (done, answer)
@@ -175,7 +196,7 @@ class ScreenRepl(Repl):
                     self._redraw()
                     continue
                 if word == "b":
-                    start = max(start - rows, 0)
+                    start = back(start)
                 elif end >= len(texts):
                     break
                 else:
@@ -187,14 +208,18 @@ class ScreenRepl(Repl):
 
     def whole_table(self) -> None:
         """`show`: the table again; one too big for the screen, whatever its fit (the
-        table pane then ends in "… N more rows"), a page at a time, every zone whole."""
+        table pane then ends in "… N more rows"), a page at a time, every zone whole;
+        a page that starts under a header row (the columns' names) shows it again."""
         info = self.replay.table("") if self.replay else self.sess.table("")
         cols = self._size()[0]
         fitted = table_lines(info, cols, max(self.long_room - MIN_EVENTS, 3))
         if not fitted or MORE_ROWS not in "".join(t for _, t, *_ in fitted[-1]):
             self.show_table()  # the table pane holds it all
             return
-        self.pager(cast(list[StyleAndTextTuples], table_lines(info, cols, wrap=True)))
+        lines, heads = show_lines(info, cols)
+        # a tall column goes on over pages: each page says again which column is which
+        self.pager(cast(list[StyleAndTextTuples], lines),
+                   heads=cast(list[StyleAndTextTuples | None], heads))
 
     def may_discard(self) -> bool:
         if not self.sess.dirty or self.replay is not None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import CardgameError, Diagnostic, Diagnostics, UsageError
 from .options import option_text, parse_settings
-from .terminal import sanitize
+from .terminal import counted, sanitize
 
 # ---------------------------------------------------------------------- numeric options
 # Every number on the command line is plain ASCII digits (no `1_0`, no `+`, no Arabic-Indic
@@ -143,15 +143,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(game.flow_dot())
         elif not args.quiet:
             roles = "".join(f" and {label}" for label in game.checked.roles.values())
-            print(sanitize(f"{f}: ok ({game.name}, {_n(game.players, 'player')}{roles}, "
-                           f"{_n(len(game.checked.cards), 'card')}, "
-                           f"{_n(len(game.checked.moves), 'move')}, "
-                           f"{_n(len(game.decisions), 'decision point')})", newlines=False))
+            print(sanitize(f"{f}: ok ({game.name}, {counted(game.players, 'player')}{roles}, "
+                           f"{counted(len(game.checked.cards), 'card')}, "
+                           f"{counted(len(game.checked.moves), 'move')}, "
+                           f"{counted(len(game.decisions), 'decision point')})", newlines=False))
     return 1 if failed else 0
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 # ---------------------------------------------------------------------- simulate / compare

@@ -5,6 +5,8 @@ downloaded. Printed raw, an escape sequence in them could move the cursor, retit
 window or hide text; a bidi override or a zero-width character could make a line read
 differently from what it is. `sanitize` shows every such character visibly, as `\\u202e`,
 and leaves all other text (suit symbols, accents, CJK) as it is.
+
+`counted` writes a count with its noun, as every report of the tools writes one.
 """
 
 from __future__ import annotations
@@ -36,3 +38,18 @@ def sanitize(text: str, *, newlines: bool = True) -> str:
         else:
             out.append(_escape(ch))
     return "".join(out)
+
+
+def counted(count: int, noun: str) -> str:
+    """`count` and `noun`, the noun (or a phrase's last word) plural unless the count is
+    1: "1 game", "1,234 moves", "3 properties", "2 quick walks". Thousands are grouped
+    with commas, as the tools write every other count."""
+    if count == 1:
+        return f"1 {noun}"
+    if noun.endswith("y") and noun[-2:-1] not in ("", "a", "e", "i", "o", "u"):
+        plural = noun[:-1] + "ies"  # property -> properties; play, day stay + s
+    elif noun.endswith(("s", "x", "z", "ch", "sh")):
+        plural = noun + "es"
+    else:
+        plural = noun + "s"
+    return f"{count:,} {plural}"

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..terminal import counted
 from .runner import ExampleOutcome
 
 
@@ -39,7 +40,7 @@ def text_report(runs: Sequence[tuple[str, Sequence[ExampleOutcome]]],
     passed = total - len(failed)
     summary = f"{passed} passed" + (f", {len(failed)} failed" if failed else "")
     lines.append("")
-    lines.append(f"{_n(total, 'example')}: {summary}")
+    lines.append(f"{counted(total, 'example')}: {summary}")
     return "\n".join(lines)
 
 
@@ -49,7 +50,3 @@ def json_report(runs: Sequence[tuple[str, Sequence[ExampleOutcome]]]) -> dict[st
                 for game, outcomes in runs for o in outcomes]
     failed = sum(1 for e in examples if not e["ok"])
     return {"examples": examples, "passed": len(examples) - failed, "failed": failed}
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"

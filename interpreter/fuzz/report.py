@@ -13,6 +13,7 @@ from ..engine import Game, Move, Walker
 from ..errors import CardgameError, RuleError
 from ..observe import history
 from ..options import option_text
+from ..terminal import counted
 from .fast import FAST_CHECKED, FAST_SAMPLED, FULL_ONLY, REPLAY_EVERY
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
 from .story import STOPS, Story
@@ -167,9 +168,9 @@ def format_report(r: FuzzReport) -> str:
     lines.append(head)
     rate = f"{r.moves_per_second:,.0f} moves/s"
     if not c.fast_games:
-        lines.append(f"  {_n(c.games, 'game')}, {_n(c.moves, 'move')} ({rate}), "
-                     f"{_n(c.checks, 'property')} checked in {r.seconds:.1f} s; longest game "
-                     f"{_n(c.longest, 'move')}")
+        lines.append(f"  {counted(c.games, 'game')}, {counted(c.moves, 'move')} ({rate}), "
+                     f"{counted(c.checks, 'property')} checked in {r.seconds:.1f} s; longest game "
+                     f"{counted(c.longest, 'move')}")
     else:
         lines += fast_lines(r)
     endings = dict(c.endings)
@@ -192,28 +193,28 @@ def format_report(r: FuzzReport) -> str:
         # search's quick walks (one property checked) are not
         full_after = c.games - c.found_after
         if c.found_after:
-            found = (f" ({_n(st.found_moves, 'move')}, deal seed {st.found_seed})"
+            found = (f" ({counted(st.found_moves, 'move')}, deal seed {st.found_seed})"
                      if st is not None else "")
             where = (f"by fast walk {c.found_by_fast:,}{found}, confirmed by its full replay "
                      f"(game {c.found_after:,})" if c.found_by_fast
                      else f"in game {c.found_after:,}{found}")
             lines.append(f"  found {where}"
-                         + (f", then shrunk over {_n(full_after, 'more game')}"
+                         + (f", then shrunk over {counted(full_after, 'more game')}"
                             if r.shrunk and st is None else ""))
         if st is not None:
             why = STOPS.get(st.stop, st.stop)
             if st.stop == "minimal" and st.property == "no-termination":
                 why += " (a game that does not end is --max-moves moves long)"
             lines.append(f"  shrunk from {st.found_moves} to {st.shrunk_moves} moves (Hypothesis: "
-                         f"{st.hypothesis_moves}; then {_n(st.games, 'game')} on other deals in "
-                         f"{st.seconds:.1f} s); stopped by {why}")
+                         f"{st.hypothesis_moves}; then {counted(st.games, 'game')} on other deals "
+                         f"in {st.seconds:.1f} s); stopped by {why}")
             if c.found_after:
                 quick = st.games - full_after  # at least: full_after has Hypothesis's too
-                lines.append(f"  shrinking played {_n(full_after, 'game')} in full, every "
+                lines.append(f"  shrinking played {counted(full_after, 'game')} in full, every "
                              "property checked (counted above)"
-                             + (f", and at least {_n(quick, 'quick walk')} that check "
+                             + (f", and at least {counted(quick, 'quick walk')} that check "
                                 "only this property (not counted above)" if quick > 0 else ""))
-        lines.append(f"  game {r.game_ref}, {r.players} player{'s' if r.players != 1 else ''}"
+        lines.append(f"  game {r.game_ref}, {counted(r.players, 'player')}"
                      + (f", options {opts}" if opts else "") + f", deal seed {cx.seed}")
         n = len(r.move_texts)
         extra = 1 if r.failing_move_text else 0
@@ -292,24 +293,18 @@ def fast_lines(r: FuzzReport) -> list[str]:
     else:
         said = ""
     return [
-        f"  full playthroughs: {_n(c.games, 'game')}, {_n(c.moves, 'move')} "
+        f"  full playthroughs: {counted(c.games, 'game')}, {counted(c.moves, 'move')} "
         f"({_rate(c.moves, r.full_seconds):,.0f} moves/s), every property on every step "
         f"and on every state one move aside; {c.checks:,} properties checked",
-        f"  fast walks: {_n(c.fast_games, 'game')}, {_n(c.fast_moves, 'move')} "
+        f"  fast walks: {counted(c.fast_games, 'game')}, {counted(c.fast_moves, 'move')} "
         f"({_rate(c.fast_moves, c.fast_seconds):,.0f} moves/s), every property checked on "
         f"every step but {but} (the full playthroughs' alone), legal-move-fails for the "
         f"move played only{said}; json on every {Walker.json_every}th state and the last of every "
         f"{REPLAY_EVERY}nd walk, that walk played twice for nondeterminism "
-        f"({c.fast_replayed:,} walk{'s' if c.fast_replayed != 1 else ''})",
-        f"  in all: {_n(n, 'game')}, {_n(c.moves + c.fast_moves, 'move')} "
+        f"({counted(c.fast_replayed, 'walk')})",
+        f"  in all: {counted(n, 'game')}, {counted(c.moves + c.fast_moves, 'move')} "
         f"({r.moves_per_second:,.0f} moves/s) in {r.seconds:.1f} s; longest game "
-        f"{_n(c.longest, 'move')}"]
-
-
-def _n(count: int, word: str) -> str:
-    if count == 1:
-        return f"1 {word}"
-    return f"{count:,} " + (word[:-1] + "ies" if word.endswith("y") else word + "s")
+        f"{counted(c.longest, 'move')}"]
 
 
 def report_json(r: FuzzReport) -> dict[str, Any]:

@@ -175,7 +175,12 @@ def _apply_sets(a: argparse.Namespace) -> None:
         if target is None or not hasattr(target, name):
             raise SystemExit(f"--set {kv}: no such switch of {a.bot}")
         cur = getattr(target, name)
-        value: Any = (text == "True") if isinstance(cur, bool) else type(cur)(text)
+        if isinstance(cur, bool):
+            value: Any = text == "True"
+        elif cur is None:  # an automatic default (`pool`): a number, or None again
+            value = None if text == "None" else int(text)
+        else:
+            value = type(cur)(text)
         setattr(target, name, value)
         print(f"  set {'mcts.' if target is mcts else ''}{name} = {value!r}", file=sys.stderr)
 

@@ -186,3 +186,28 @@ def test_the_hint_uses_it_where_the_scores_move_at_most_moves() -> None:
         assert lead_bot_fits(interaction) and not lead_bot_fits(arsene)
         assert best_bot_for(interaction) == "ismcts-lead"
         assert best_bot_for(arsene) == "ismcts"
+
+
+def test_a_short_record_gets_more_history_worlds() -> None:
+    """`sampling.pool_size`: in a game of several players a search draws more history
+    worlds where the record is short (8 worlds judged the root moves on too few deals of
+    the others' hands), as many as keep the worlds' replays at what 8 worlds of an
+    80-move record cost, never fewer than 8; a one-player game keeps 8. A search's pool
+    is that size."""
+    from cardgame.interpreter.bots.sampling import POOL, POOL_MAX, pool_size
+    from cardgame.interpreter.observe import Record
+
+    game = compile_game("interaction", players=4)
+    s, moves = random_history(game, 21, random.Random(6), 10)
+    seat = game.to_move(s)[0]
+    record = Record(21, tuple(moves))
+    assert pool_size(game, record) == POOL_MAX == 32
+    assert pool_size(game, Record(21, tuple(moves) * 5)) == 640 // 51 == 12
+    assert pool_size(game, Record(21, tuple(moves) * 10)) == POOL == 8
+    assert pool_size(game, None) == POOL
+    solo = compile_game("calculation")
+    assert pool_size(solo, Record(1, ())) == POOL
+    bot = make_bot(f"{BOT}:60", 5)
+    bot.ranked(game, s, seat, record)
+    assert bot.last["worlds"] == "history"
+    assert len(bot._worlds.pool) == 32

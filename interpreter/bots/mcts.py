@@ -60,7 +60,7 @@ from typing import Any
 from ..engine import Game, Move, State
 from ..errors import IllegalMove, RuleError
 from ..observe import Record
-from .sampling import POOL, Worlds
+from .sampling import Worlds, pool_size
 from .simple import NoMoveError
 
 #: UCB1's exploration constant for rewards in [0, 1].
@@ -183,8 +183,9 @@ class MctsBot:
     #: another world (at most REDRAW_MAX times the rounds the budget allows)
     redraw = False
     #: with the game's record: the history-consistent worlds drawn at the start of a
-    #: search, among which each iteration picks one (sampling.POOL)
-    pool = POOL
+    #: search, among which each iteration picks one (None: `sampling.pool_size`, more
+    #: where the record is short, in games of several players)
+    pool: int | None = None
     #: with the game's record, in games of several players: draw this many
     #: history-consistent worlds and keep the `pool` in which the other seats' moves
     #: look most like the `greedy` bot's (`sampling.greedy_misfits`); 0: off
@@ -242,7 +243,8 @@ class MctsBot:
             raise NoMoveError(f"p{player} has no legal move in this state")
         if len(legal) == 1:
             return legal
-        self._worlds = Worlds(game, state, player, self.rng, record, pool=self.pool,
+        pool = self.pool if self.pool is not None else pool_size(game, record)
+        self._worlds = Worlds(game, state, player, self.rng, record, pool=pool,
                               draws=self.model_draws, infer=self.infer,
                               temperature=self.temperature, refresh=self.refresh,
                               chain=self.chain)

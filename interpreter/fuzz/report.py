@@ -262,6 +262,10 @@ def _rate(moves: int, seconds: float) -> float:
 
 def leak_on_walks(c: Coverage) -> str:
     """What the fast walks say of the leak property."""
+    if c.fast_games and not c.fast_moves:
+        # not "vacuous": no walk made a move (the deal failed, or the game ended at once),
+        # so no seat decided anything to be checked
+        return "no moves"
     if c.fast_games and c.fast_open == c.fast_games:
         return "vacuous"  # every seat saw every card at every decision of every walk
     if c.fast_leak:
@@ -274,6 +278,7 @@ def walks_checked(c: Coverage) -> tuple[list[str], list[str]]:
     playthroughs."""
     leak = leak_on_walks(c)
     checked = [p for p in FAST_CHECKED if p != "leak" or leak == "one seat per walk"]
+    # ("no moves": nothing to check on the walks, nor left for the full playthroughs)
     return checked, [*FULL_ONLY, *(["leak"] if leak == "full playthroughs only" else [])]
 
 
@@ -284,7 +289,9 @@ def fast_lines(r: FuzzReport) -> list[str]:
     leak = leak_on_walks(c)
     _, others = walks_checked(c)
     but = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
-    if leak == "vacuous":
+    if leak == "no moves":
+        said = "; leak had nothing to check on them (no walk made a move)"
+    elif leak == "vacuous":
         said = "; leak cannot happen on them (every seat saw every card at every decision)"
     elif leak == "one seat per walk":
         said = (f"; leak for one seat per walk, in turn ({c.fast_leak:,} walks with a "

@@ -233,6 +233,7 @@ def merge_coverage(covs: Sequence[Coverage]) -> Coverage:
         for k, v in c.fast_endings.items():
             out.fast_endings[k] = out.fast_endings.get(k, 0) + v
         out.fast_unconfirmed += c.fast_unconfirmed
+        out.timed_out += c.timed_out
     return out
 
 

@@ -175,9 +175,11 @@ def format_report(r: FuzzReport) -> str:
     endings = dict(c.endings)
     for why, n in c.fast_endings.items():
         endings[why] = endings.get(why, 0) + n
-    if endings:
-        ends = ", ".join(f"{n:,} {why!r}" for why, n in sorted(endings.items(),
-                                                                key=lambda kv: -kv[1]))
+    if endings or c.timed_out:
+        ends = ", ".join([f"{n:,} {why!r}" for why, n in sorted(endings.items(),
+                                                                 key=lambda kv: -kv[1])]
+                         + ([f"{c.timed_out:,} cut short when the time ran out"]
+                            if c.timed_out else []))
         lines.append(f"  endings: {ends}")
     cx = r.failure
     if cx is None:
@@ -327,7 +329,8 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
         "seed": r.seed, "max_moves": r.max_moves, "ok": r.ok,
         "games": c.games, "moves": c.moves, "properties_checked": c.checks,
         "seconds": round(r.seconds, 3), "moves_per_second": round(r.moves_per_second, 1),
-        "longest_game": c.longest, "endings": c.endings, "warnings": r.warnings,
+        "longest_game": c.longest, "endings": c.endings, "timed_out": c.timed_out,
+        "warnings": r.warnings,
         "found_in_game": c.found_after or None, "shrunk": r.shrunk,
         "found_by_fast_walk": c.found_by_fast or None,
         "full_playthroughs": {

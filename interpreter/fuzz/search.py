@@ -193,12 +193,16 @@ class Search:
                 raise _Stop
 
     def play_game(self, seed: int, choose: Any) -> None:
-        """One full playthrough. One cut short (the time is up, or a fast walk found
-        something: `_Stop`, `_Pending`) is not counted as a game: it has no ending, and
-        the report's games must add up to its endings."""
+        """One full playthrough. One cut short when the time runs out is counted as a game
+        that ended so (`timed_out`: the report's games add up to their endings); one cut
+        short because a fast walk found something is not a game played (the walk's full
+        replay is the next)."""
         try:
             self.play.run(seed, choose)
-        except (_Stop, _Pending):
+        except _Stop:
+            self.play.cov.timed_out += 1
+            raise
+        except _Pending:
             self.play.cov.games -= 1
             raise
 

@@ -83,7 +83,7 @@ def test_without_players_every_count_the_game_allows_is_fuzzed(
     code, out = cli("fuzz", str(HOLE), "--examples", "6", "--seed", "1")
     assert code == 1, out
     assert "every player count the game allows, 2, 3 and 4, the budget shared " \
-           "(2 games with 2, 2 games with 3, 2 games with 4)" in out
+           "(2 games with 2 players, 2 games with 3 players, 2 games with 4 players)" in out
     for n in (2, 3, 4):
         assert f"(Two Trumps: up to four), {n} players, seed 1" in out
     assert "FAILED: rule-error" in out and "the deal fails:" in out

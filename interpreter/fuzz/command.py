@@ -216,7 +216,7 @@ def counts_text(reports: Sequence[FuzzReport], allowed: tuple[int, int],
     counts = [r.players for r in reports]
     n_seconds = shares[0][1]
     each = (f"{n_seconds:.1f} s each" if n_seconds is not None else
-            ", ".join(f"{e} game{'s' if e != 1 else ''} with {n}"
+            ", ".join(f"{e} game{'s' if e != 1 else ''} with {n} player{'s' if n != 1 else ''}"
                       for n, (e, _) in zip(counts, shares, strict=True)))
     parts = [f"cardgame fuzz: {reports[0].game_ref}: every player count the game allows, "
              f"{_counts_text(counts)}, the budget shared ({each})", ""]

@@ -530,13 +530,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sp)
     grp = sp.add_mutually_exclusive_group()
     grp.add_argument("--seconds", type=seconds_arg("--seconds"), default=None, metavar="T",
-                     help="search for T seconds (the default budget: 20)")
+                     help="search for T seconds (the default budget: 20), shared between "
+                          "the player counts (every one the game allows, or --players)")
     # "examples" is Hypothesis's word for generated inputs: here N games, which a reader
     # easily takes for the game's `example` blocks (the flag keeps its name for users)
     grp.add_argument("--examples", type=count_arg("--examples", 1, MANY), default=None,
                      metavar="N", help="search N games (full playthroughs, each followed "
-                                       "by fast walks) instead of a time; not the game's "
-                                       "`example` blocks, which always run first")
+                                       "by fast walks) instead of a time, shared between "
+                                       "the player counts; not the game's `example` "
+                                       "blocks, which always run first")
     sp.add_argument("--max-moves", type=count_arg("--max-moves", 1, MANY), default=2000,
                     metavar="M", help="stop a game after this many moves (default 2000)")
     sp.add_argument("--json", action="store_true", help="machine-readable report")

@@ -122,25 +122,33 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
     max_moves = getattr(args, "max_moves", 2000)
     # the game's own examples first (`cardgame test`): a failing one is reported, and
     # the search still runs; either failing exits 1
+    check_budget(examples, seconds, max_moves)
+    counts, allowed = player_counts(args.game, args.players, settings)
     outcomes = run_examples(args.game)
     examples_ok = all(o.ok for o in outcomes)
     if not examples_ok and not getattr(args, "json", False):
         print(text_report([(args.game, outcomes)]))
         print()
-    if runner is not None:
-        report = fuzz_parallel(args.game, runner, players=args.players, options=settings,
-                               seed=args.seed, examples=examples, seconds=seconds,
-                               max_moves=max_moves, out=args.out, game_ref=args.game,
-                               searches=getattr(args, "searches", None), progress=stream)
-    else:
-        report = fuzz(args.game, players=args.players, options=settings, seed=args.seed,
-                      examples=examples, seconds=seconds, max_moves=max_moves, out=args.out,
-                      progress=stream, game_ref=args.game)
+    shares = share_budget(len(counts), examples, seconds)
+    reports: list[FuzzReport] = []
+    for n, (n_examples, n_seconds) in zip(counts, shares, strict=True):
+        out = args.out if len(counts) == 1 else count_path(args.out, args.game, n)
+        if runner is not None:
+            reports.append(fuzz_parallel(
+                args.game, runner, players=n, options=settings, seed=args.seed,
+                examples=n_examples, seconds=n_seconds, max_moves=max_moves, out=out,
+                game_ref=args.game, searches=getattr(args, "searches", None),
+                progress=stream))
+        else:
+            reports.append(fuzz(args.game, players=n, options=settings, seed=args.seed,
+                                examples=n_examples, seconds=n_seconds, max_moves=max_moves,
+                                out=out, progress=stream, game_ref=args.game))
+    ok = all(r.ok for r in reports)
     # a game with a rule hole is not searched for witnesses: fix the hole first
-    more_ok, more_text, more_json = (extra() if extra is not None and report.ok
+    more_ok, more_text, more_json = (extra() if extra is not None and ok
                                      else (True, "", None))
     if getattr(args, "json", False):
-        doc = report_json(report)
+        doc = counts_json(reports, allowed)
         if outcomes:
             doc["examples"] = json_report([(args.game, outcomes)])
         if extra is not None:
@@ -148,10 +156,96 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
             doc["ok"] = doc["ok"] and more_ok
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        print(format_report(report))
+        print(counts_text(reports, allowed, shares))
         if more_text:
             print(more_text)
-    return 0 if report.ok and examples_ok and more_ok else 1
+    return 0 if ok and examples_ok and more_ok else 1
+
+
+# ---------------------------------------------------------------------- player counts
+def player_counts(game: str, players: int | None,
+                  settings: dict[str, str]) -> tuple[list[int], tuple[int, int]]:
+    """The player counts to fuzz (every one the game allows, or `--players` alone), and
+    the range the game allows. Compiling the game here reports a file that does not
+    compile (exit 2) before anything runs."""
+    from ..engine import compile_game
+
+    g = compile_game(game, players, settings)
+    lo, hi = g.checked.player_range
+    return ([players] if players is not None else list(range(lo, hi + 1))), (lo, hi)
+
+
+def share_budget(k: int, examples: int | None,
+                 seconds: float | None) -> list[tuple[int | None, float | None]]:
+    """The budget of each of k player counts: the seconds (20 by default) in equal parts;
+    the games as evenly as they go, the first counts taking the remainder, and at least
+    one game each."""
+    if examples is not None:
+        q, r = divmod(examples, k)
+        return [(max(1, q + (i < r)), None) for i in range(k)]
+    total = seconds if seconds is not None else DEFAULT_SECONDS
+    if k == 1:
+        return [(None, seconds)]
+    return [(None, total / k)] * k
+
+
+def count_path(out: str | None, game_ref: str, n: int) -> Path:
+    """Where count n's counterexample goes when several counts are fuzzed: `--out`'s
+    file or the default one, its name ending in `-N-players`."""
+    path = Path(out) if out is not None else default_replay_path(game_ref)
+    return path.with_name(f"{path.stem}-{n}-players{path.suffix}")
+
+
+def _counts_text(counts: Sequence[object]) -> str:
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def counts_text(reports: Sequence[FuzzReport], allowed: tuple[int, int],
+                shares: Sequence[tuple[int | None, float | None]]) -> str:
+    """The report of one player count (as `format_report`), or of each of several,
+    between a line on the counts fuzzed and a line on what each found."""
+    lo, hi = allowed
+    if len(reports) == 1:
+        text = format_report(reports[0])
+        n = reports[0].players
+        if lo != hi:  # the other counts the game allows were not fuzzed: say so
+            text += (f"\nplayer counts fuzzed: {n} alone (--players); the game allows {lo} "
+                     f"to {hi}: without --players each is fuzzed")
+        return text
+    counts = [r.players for r in reports]
+    n_seconds = shares[0][1]
+    each = (f"{n_seconds:.1f} s each" if n_seconds is not None else
+            ", ".join(f"{e} game{'s' if e != 1 else ''} with {n} player{'s' if n != 1 else ''}"
+                      for n, (e, _) in zip(counts, shares, strict=True)))
+    parts = [f"cardgame fuzz: {reports[0].game_ref}: every player count the game allows, "
+             f"{_counts_text(counts)}, the budget shared ({each})", ""]
+    for r in reports:
+        parts += [format_report(r), ""]
+    bad = [r.players for r in reports if not r.ok]
+    good = [r.players for r in reports if r.ok]
+    if not bad:
+        parts.append(f"player counts fuzzed: {_counts_text(counts)}: no rule hole found "
+                     "with any of them")
+    else:
+        parts.append(f"player counts fuzzed: {_counts_text(counts)}: a rule hole with "
+                     f"{_counts_text(bad)} player{'s' if bad != [1] else ''}"
+                     + (f"; none with {_counts_text(good)}" if good else ""))
+    return "\n".join(parts)
+
+
+def counts_json(reports: Sequence[FuzzReport], allowed: tuple[int, int]) -> dict[str, Any]:
+    """One count: its report (`report_json`); several: one object per count under
+    `runs`. Either way `player_counts` (those fuzzed) and `players_allowed`."""
+    meta = {"player_counts": [r.players for r in reports],
+            "players_allowed": list(allowed)}
+    if len(reports) == 1:
+        return {**report_json(reports[0]), **meta}
+    first = reports[0]
+    return {"format": "cardgame-fuzz-report", "version": 1, "game": first.game_ref,
+            "title": first.title, **meta, "ok": all(r.ok for r in reports),
+            "failed_player_counts": [r.players for r in reports if not r.ok],
+            "runs": [report_json(r) for r in reports]}
 
 
 # ---------------------------------------------------------------------- parallel searches
@@ -233,6 +327,7 @@ def merge_coverage(covs: Sequence[Coverage]) -> Coverage:
         for k, v in c.fast_endings.items():
             out.fast_endings[k] = out.fast_endings.get(k, 0) + v
         out.fast_unconfirmed += c.fast_unconfirmed
+        out.timed_out += c.timed_out
     return out
 
 

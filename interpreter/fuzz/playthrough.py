@@ -93,6 +93,8 @@ class Coverage:
     fast_unconfirmed: list[str] = attrs.field(factory=list)
     full_seconds: float = 0.0
     found_by_fast: int = 0
+    # full playthroughs cut short when the time ran out: counted as games, their ending
+    timed_out: int = 0
 
 
 # the JSON round trip and the views of re-dealt states are checked on every 8th state of

@@ -176,9 +176,11 @@ def format_report(r: FuzzReport) -> str:
     endings = dict(c.endings)
     for why, n in c.fast_endings.items():
         endings[why] = endings.get(why, 0) + n
-    if endings:
-        ends = ", ".join(f"{n:,} {why!r}" for why, n in sorted(endings.items(),
-                                                                key=lambda kv: -kv[1]))
+    if endings or c.timed_out:
+        ends = ", ".join([f"{n:,} {why!r}" for why, n in sorted(endings.items(),
+                                                                 key=lambda kv: -kv[1])]
+                         + ([f"{c.timed_out:,} cut short when the time ran out"]
+                            if c.timed_out else []))
         lines.append(f"  endings: {ends}")
     cx = r.failure
     if cx is None:
@@ -263,6 +265,10 @@ def _rate(moves: int, seconds: float) -> float:
 
 def leak_on_walks(c: Coverage) -> str:
     """What the fast walks say of the leak property."""
+    if c.fast_games and not c.fast_moves:
+        # not "vacuous": no walk made a move (the deal failed, or the game ended at once),
+        # so no seat decided anything to be checked
+        return "no moves"
     if c.fast_games and c.fast_open == c.fast_games:
         return "vacuous"  # every seat saw every card at every decision of every walk
     if c.fast_leak:
@@ -275,6 +281,7 @@ def walks_checked(c: Coverage) -> tuple[list[str], list[str]]:
     playthroughs."""
     leak = leak_on_walks(c)
     checked = [p for p in FAST_CHECKED if p != "leak" or leak == "one seat per walk"]
+    # ("no moves": nothing to check on the walks, nor left for the full playthroughs)
     return checked, [*FULL_ONLY, *(["leak"] if leak == "full playthroughs only" else [])]
 
 
@@ -285,7 +292,9 @@ def fast_lines(r: FuzzReport) -> list[str]:
     leak = leak_on_walks(c)
     _, others = walks_checked(c)
     but = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
-    if leak == "vacuous":
+    if leak == "no moves":
+        said = "; leak had nothing to check on them (no walk made a move)"
+    elif leak == "vacuous":
         said = "; leak cannot happen on them (every seat saw every card at every decision)"
     elif leak == "one seat per walk":
         said = (f"; leak for one seat per walk, in turn ({c.fast_leak:,} walks with a "
@@ -315,7 +324,8 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
         "seed": r.seed, "max_moves": r.max_moves, "ok": r.ok,
         "games": c.games, "moves": c.moves, "properties_checked": c.checks,
         "seconds": round(r.seconds, 3), "moves_per_second": round(r.moves_per_second, 1),
-        "longest_game": c.longest, "endings": c.endings, "warnings": r.warnings,
+        "longest_game": c.longest, "endings": c.endings, "timed_out": c.timed_out,
+        "warnings": r.warnings,
         "found_in_game": c.found_after or None, "shrunk": r.shrunk,
         "found_by_fast_walk": c.found_by_fast or None,
         "full_playthroughs": {

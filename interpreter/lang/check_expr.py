@@ -127,9 +127,9 @@ class ExprChecker:
                  or "types: " + ", ".join(SCALAR_TYPES) + ", list of T")
         return "any"
 
-    def local_name(self, name: str, span: A.Span) -> None:
+    def local_name(self, name: str, span: A.Span, what: str = "a variable") -> None:
         if name in KEYWORDS:
-            self.err(f"'{name}' is a word of the language and cannot name a variable", span,
+            self.err(f"'{name}' is a word of the language and cannot name {what}", span,
                      f"call it '{name}_' or 'my_{name}'")
 
     def def_type(self, name: str) -> str:

@@ -117,7 +117,7 @@ class StmtChecker:
                       owner: str) -> None:
         seen: set[str] = set()
         for p in params:
-            self.exprs.local_name(p.name, p.span)
+            self.exprs.local_name(p.name, p.span, "a parameter")
             if p.name in seen:
                 self.err(f"'{owner}' has two parameters named '{p.name}'", p.span)
             seen.add(p.name)
@@ -219,7 +219,7 @@ class StmtChecker:
         self.exprs.narrowed = saved
 
     def _for(self, s: A.For, scope: Scope, ctx: Ctx) -> None:
-        self.exprs.local_name(s.var, s.span)
+        self.exprs.local_name(s.var, s.span, "a loop variable")
         st = self.expr(s.source, scope, ctx)
         inner = Scope(scope)
         inner.bind("loop", s.var, self.exprs.iter_type(st, s.source.span), s)

@@ -346,6 +346,74 @@ def _unclosed_before(source: str, filename: str, bad: lark.Token) -> Diagnostic 
                       f"unexpected {_describe_token(bad)})")
 
 
+_QUANT_WORDS = frozenset({"any", "all", "count", "sum", "min", "max", "first", "each",
+                          "random"})
+
+
+def _word_bound(source: str, filename: str, bad: lark.Token) -> Diagnostic | None:
+    """A word of the language bound as a name (`for left in`, `move bump(count in 1..3)`,
+    `any all in`, `def f(top: int)`): the binding parses, since only a name can stand
+    there, but a use of it is read as the word and the parser stops there, far from the
+    mistake. Judged when the parser stopped on that word or just after it."""
+    from .check_expr import KEYWORDS  # only on this error path: the checker's module
+    toks: list[lark.Token] = []
+    end = bad.type == "$END"
+    try:
+        for t in lark_parser().lex(source):
+            if not end and (t.line, t.column) >= (bad.line, bad.column):
+                break
+            toks.append(t)
+    except lark.exceptions.LarkError:
+        return None
+    if not toks or str(bad) not in KEYWORDS and str(toks[-1]) not in KEYWORDS:
+        return None
+    used = {str(toks[-1])} if end else {str(bad), str(toks[-1])}
+    stopped = toks[-1].line if end else bad.line
+    words = [str(t) for t in toks]
+    depth = 0  # braces open
+    params = ""  # inside the parentheses of a declaration: "in" or ":" ends a parameter
+    paren = 0
+    for i, w in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ("" if end else str(bad))
+        prev = words[i - 1] if i else ""
+        if w == "{":
+            depth += 1
+        elif w == "}":
+            depth = max(depth - 1, 0)
+        elif (w == "(" and depth == 0 and i >= 2 and words[i - 2] in ("move", "def", "proc")
+              and not paren):
+            params, paren = ("in" if words[i - 2] == "move" else ":"), 1
+            continue
+        elif params and w == "(":
+            paren += 1
+        elif params and w == ")":
+            paren -= 1
+            if not paren:
+                params = ""
+        if w not in used or w not in KEYWORDS:
+            continue
+        what = None
+        if prev == "for" and nxt == "in":
+            what = "a loop variable"
+        elif prev in _QUANT_WORDS and nxt == "in":
+            what = "a variable"
+        elif prev == "let" and nxt == "=":
+            what = "a variable"
+        elif params and paren == 1 and prev in ("(", ",") and nxt == params:
+            what = "a parameter"
+        elif (depth == 0 and prev == "[" and nxt == "in" and i >= 3
+              and words[i - 3] == "zone"):
+            what = "an index"
+        if what is not None:
+            t = toks[i]
+            line, col = t.line or 0, t.column or 0
+            return Diagnostic(f"'{w}' is a word of the language and cannot name {what}",
+                              Span(filename, line, col, line, col + len(w)),
+                              f"call it '{w}_' or 'my_{w}' (at line {stopped} the parser "
+                              f"read '{w}' as the word, and stopped)")
+    return None
+
+
 _SLIPS = (
     # (what the line holds before the token, the token, the hint)
     (re.compile(r"\b(top|bottom)\s+[A-Za-z_0-9]+\s*$"), re.compile(r"^[-+*/%]$"),
@@ -404,6 +472,9 @@ def parse(source: str, filename: str, start: str = "start",
         if tok.type == "$END":
             msg = "unexpected end of file"
             span = _end_span(source, filename, line_offset)
+            bound = _word_bound(source, filename, tok) if start == "start" else None
+            if bound is not None:
+                raise bound from None
             opened = _unclosed_brace(source, filename) if start == "start" else None
             if opened is not None:
                 hint = f"expected '}}' to close the block opened at {opened.line}:{opened.column}"
@@ -423,6 +494,9 @@ def parse(source: str, filename: str, start: str = "start",
                              span, "expected one of: 'never', 'sometimes'") from None
         else:
             msg = f"unexpected {_describe_token(tok)}"
+            bound = _word_bound(source, filename, tok) if start == "start" else None
+            if bound is not None:
+                raise bound from None
             known = _known_slip(_line(source, tok.line or 1), tok)
             if known is not None:
                 raise Diagnostic(msg, span, known) from None

@@ -195,6 +195,14 @@ MAX_NESTING = 100
 # A card in an example (`7♣`, `10♥`) is the one place a suit symbol stands outside a string.
 _SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|(?<![A-Za-z0-9_])(?:10|[2-9AJQK])[♠♥♦♣]'
                    r'|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
+SUIT_SYMBOLS = "♠♥♦♣"
+# what stands just before a suit symbol when it was meant as a card's rank: a number or
+# one letter (`11♦`, `q♦`, `1♣`)
+_RANK_BEFORE = re.compile(r"(?<![A-Za-z0-9_])(?:[0-9]+|[A-Za-z])\Z")
+_RANKS_HINT = ("the ranks are 2 3 4 5 6 7 8 9 10 J Q K A, before the suit (10♦, Q♦); a "
+               "custom deck's card is written between quotes, as the deck names it")
+# a card written with a suit letter, which only a string allows (`"5c"`)
+_LETTER_CARD = re.compile(r"(10|[2-9AJQK])([shdc])", re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
 
 # Letters of other scripts that look like ASCII ones (the usual confusables).
@@ -240,6 +248,14 @@ def _scan(source: str, filename: str) -> None:
             i = j + 3
         elif m.group(1) is not None:
             line, col = position(source, m.start())
+            rank = _RANK_BEFORE.search(source, 0, m.start())
+            if text in SUIT_SYMBOLS and rank is not None:
+                # `11♦`: a suit symbol after a word the scanner did not take for a card
+                # rank; the mistake is the rank, not the symbol
+                # (a custom deck may have it: it is then written quoted, as the hint says)
+                raise Diagnostic(f"there is no card '{rank.group()}{text}' in a standard deck",
+                                 Span(filename, line, col - len(rank.group()), line, col + 1),
+                                 _RANKS_HINT)
             raise _foreign_char(text, Span(filename, line, col, line, col + 1))
         elif text[0] == "#":
             continue
@@ -497,6 +513,10 @@ def parse(source: str, filename: str, start: str = "start",
             bound = _word_bound(source, filename, tok) if start == "start" else None
             if bound is not None:
                 raise bound from None
+            if "CARD" in expected or expected & _POSTLEXED:
+                lettered = _letter_card(source, filename, tok, line_offset)
+                if lettered is not None:
+                    raise lettered from None
             known = _known_slip(_line(source, tok.line or 1), tok)
             if known is not None:
                 raise Diagnostic(msg, span, known) from None
@@ -535,6 +555,39 @@ def parse(source: str, filename: str, start: str = "start",
                          _expected_hint(set(e.expected))) from None
     _too_deep(tree, filename, line_offset, col_offset)
     return tree
+
+
+def _letter_card(source: str, filename: str, tok: lark.Token,
+                 line_offset: int) -> Diagnostic | None:
+    """An example's card written with a suit letter and no quotes (`has 5c`, `has 5♣ 9d`,
+    `is Kc`): the number and the letter are read as two words, and the parser stops on
+    one of them or on the next step. Judged on the word at the token and the word
+    before it."""
+    at = tok.start_pos
+    if at is None or tok.type == "$END":
+        return None
+    start = at
+    while start > 0 and (source[start - 1].isascii() and source[start - 1].isalnum()):
+        start -= 1
+    here = re.compile(r"[A-Za-z0-9]*").match(source, start)
+    before = re.compile(r"([A-Za-z0-9]+)[ \t\r\n]+\Z").search(source, 0, start)
+    words = [(start, here.group() if here else "")]
+    if before is not None:
+        words.append((before.start(1), before.group(1)))
+    for begin, word in words:
+        m = _LETTER_CARD.fullmatch(word)
+        if m is None:
+            continue
+        rank = m.group(1).upper()
+        symbol = SUIT_SYMBOLS["shdc".index(m.group(2).lower())]
+        line, col = position(source, begin)
+        return Diagnostic(f"unexpected '{word}': a card without quotes has a suit symbol",
+                          Span(filename, line + line_offset, col, line + line_offset,
+                               col + len(word)),
+                          f"write {rank}{symbol}, or the suit letter between quotes: "
+                          f"\"{rank}{m.group(2).lower()}\" (several cards in one string: "
+                          f"\"5c 9d\")")
+    return None
 
 
 def _line(source: str, line: int) -> str:

@@ -305,8 +305,12 @@ class ExprChecker:
             candidates = (list(scope.all_names()) + list(syms.zones) + list(syms.vars)
                           + list(syms.constants) + list(defs)
                           + ["suits", "colors", "players", "ended"])
-            self.err(f"unknown name '{n}'", e.span, indexed_hint(n, syms.zones)
-                     or did_you_mean(n, candidates))
+            # (in an example, p1 to pN are named: a pN there is a seat the game has not)
+            seat = None if ctx.rule.startswith("example ") else _SEAT.fullmatch(n)
+            self.err(f"unknown name '{n}'", e.span,
+                     f"outside an example a seat is its number: write {seat.group(1)} "
+                     "(p1, p2... name the seats only in examples and at the prompt)"
+                     if seat else indexed_hint(n, syms.zones) or did_you_mean(n, candidates))
         return None
 
     # ----------------------------------------------------------- one method per node
@@ -675,6 +679,10 @@ def facts(cond: A.Expr, holds: bool) -> frozenset[str]:
 
 
 _NAME_AND_NUMBER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*?)_?([0-9]+)")
+
+
+# an example's name of a seat (`p1`), written in a rule
+_SEAT = re.compile(r"p([1-9][0-9]*)")
 
 
 def indexed_hint(name: str, zones: Mapping[str, ZoneInfo]) -> str:

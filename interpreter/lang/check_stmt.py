@@ -12,7 +12,7 @@ from ..errors import did_you_mean, span_text
 from . import ast as A
 from .builtins import FUNCTIONS
 from .check_expr import ExprChecker, facts, literal_player
-from .consts import const_int
+from .consts import const_bool, const_int
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope
 from .types import compatible, is_list, parse_type, shown
@@ -230,7 +230,39 @@ class StmtChecker:
         if not compatible("bool", ct):
             self.err(f"'while' needs a condition (true or false), found {ct}", s.cond.span,
                      "compare it, e.g. 'while taken > 0'" if ct == "int" else "")
+        elif const_bool(s.cond, self.syms.consts) is True and not self._way_out(s.body):
+            # An error, not a warning: `end when` and the limit are judged only at a
+            # decision, so a loop that neither decides, breaks nor ends turns until the
+            # run-time cap stops the game with a rule error; no game can need that.
+            self.err("this 'while' never ends: its condition is always true, and nothing "
+                     "inside it breaks out, ends the game or asks a player to choose",
+                     s.cond.span, "give it a condition that turns false (while stock is not "
+                     "empty), or a way out inside it (if ... { break })")
         self.block(s.body, scope, _in_loop(ctx))
+
+    def _way_out(self, body: tuple[A.Stmt, ...], nested: bool = False) -> bool:
+        """Can this loop body leave the loop or reach a decision: a `break` of its own
+        (not one of a loop nested in it), an `end`, a choice, or a call of a proc that
+        ends the game or asks a choice?"""
+        procs = self.syms.procs
+        for st in body:
+            if isinstance(st, A.Break) and not nested:
+                return True
+            if isinstance(st, (A.End, A.Choose)):
+                return True
+            if isinstance(st, A.CallStmt) and st.func in procs and (
+                    proc_ends(procs, st.func, set()) or proc_blocks(procs, st.func, set())):
+                return True
+            if isinstance(st, A.If):
+                if any(self._way_out(b, nested) for _, b in st.branches) or self._way_out(
+                        st.else_, nested):
+                    return True
+            elif isinstance(st, A.Phase):
+                if self._way_out(st.body, nested):
+                    return True
+            elif isinstance(st, (A.For, A.While, A.Repeat)) and self._way_out(st.body, True):
+                return True
+        return False
 
     def _repeat(self, s: A.Repeat, scope: Scope, ctx: Ctx) -> None:
         if s.count is not None:

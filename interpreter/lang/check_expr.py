@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import did_you_mean
+from ..errors import did_you_mean, span_text
 from . import ast as A
 from .builtins import FUNCTIONS, NAMES, CallSite
 from .consts import const_int
@@ -45,6 +45,7 @@ KEYWORDS = {
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
 _CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool", "face_up": "bool"}
+_CONDITION_OPS = frozenset({"and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "notin"})
 _PURE_CHANCE = "'random' is a chance event: not allowed in a condition or function"
 
 _Visit = Callable[[Any, Scope, Ctx], str]
@@ -112,12 +113,27 @@ class ExprChecker:
         if not compatible(t, got):
             self.err(f"expected {t}, found {got}", e.span)
 
-    def iter_type(self, t: str, span: A.Span) -> str:
+    def iter_type(self, t: str, span: A.Span, hint: str = "") -> str:
         it = iterated(t)
         if it is None:
-            self.err(f"cannot go through {t}: expected a list, range or zone", span)
+            self.err(f"cannot go through {t}: expected a list, range or zone", span, hint)
             return "any"
         return it
+
+    def _extent_hint(self, e: A.Quant) -> str:
+        """A quantifier's list that is a condition (`any d in hand == c or ...`): the
+        quantifier ran to the end of the expression, so say where its list should end."""
+        first = e.source
+        while isinstance(first, A.Binary) and first.op in _CONDITION_OPS:
+            first = first.left
+        if first is e.source:
+            return ""
+        text = span_text(self.report.sources.get(first.span.file), first.span)
+        if not text:
+            return ""
+        return (f"'{e.kind} {e.var} in' takes the rest of the expression as its list: put "
+                f"the quantifier in parentheses, '({e.kind} {e.var} in {text}"
+                f"{'' if e.kind in ('first', 'random') else ': ...'})'")
 
     def type_name(self, t: str, span: A.Span) -> str:
         parsed = parse_type(t)
@@ -587,17 +603,20 @@ class ExprChecker:
 
     def _quant(self, e: A.Quant, scope: Scope, ctx: Ctx) -> str:
         self.local_name(e.var, e.span)
+        k = e.kind
+        if k == "random" and ctx.kind == "pure":
+            # first: the errors inside a refused `random` follow from writing it here
+            # (it runs to the end of the condition: its list is the rest of it)
+            self.err(_PURE_CHANCE, e.span, "draw it in a move's body (let d = random x in "
+                     "hand[me]), where a chance event is allowed")
         st = self.expr(e.source, scope, ctx)
-        et = self.iter_type(st, e.source.span)
+        et = self.iter_type(st, e.source.span, self._extent_hint(e) if st == "bool" else "")
         inner = Scope(scope)
         inner.bind("quant", e.var, et, e)
         if e.where is not None:
             self.want("bool", e.where, inner, ctx)
         with self.knowing(e.where, True):
             bt = self.expr(e.body, inner, ctx) if e.body is not None else None
-        k = e.kind
-        if k == "random" and ctx.kind == "pure":
-            self.err(_PURE_CHANCE, e.span)
         if k in ("any", "all"):
             if bt is None and e.where is None:
                 self.err(f"'{k}' needs a condition: '{k} x in L: cond'", e.span)

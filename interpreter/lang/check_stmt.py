@@ -156,8 +156,24 @@ class StmtChecker:
                          "keep the others instead: x = each v in x where v != ...")
             elif not compatible(tt, vt):
                 self.err(f"cannot add {vt} to {tt}", s.value.span)
-        elif tt != "any" and (tt != "int" or not compatible("int", vt)):
-            self.err(f"'{s.op}' needs numbers, not {tt} and {vt}", s.span)
+        elif tt != "any" and tt != "int":
+            verb = "adds to" if s.op == "+=" else "subtracts from"
+            target = self._text(s.target)
+            self.err(f"'{s.op}' {verb} a number: '{target}' holds {shown(tt)} values",
+                     s.target.span, f"set it instead: {target} = true" if tt == "bool" else "")
+        elif tt != "any" and not compatible("int", vt):
+            verb = "adds" if s.op == "+=" else "subtracts"
+            value = self._text(s.value)
+            if vt == "bool":
+                hint = (f"to count it, {verb[:-1]} 1 where it holds: if {value} {{ "
+                        f"{self._text(s.target)} {s.op} 1 }}")
+            elif vt in ("card", "zone") or is_list(vt):
+                hint = _assign_hint(s.target, "int", vt, value).replace("assign", verb[:-1])
+            else:
+                hint = ""
+            what = "none" if vt == "none" else _a(shown(vt))
+            self.err(f"'{s.op}' {verb} numbers: the right side is {what}",
+                     s.value.span, hint)
 
     def _call(self, s: A.CallStmt, scope: Scope, ctx: Ctx) -> None:
         procs = self.syms.procs
@@ -367,6 +383,10 @@ class StmtChecker:
         self.err("only a variable, an element of a variable array, or a 'let' can be assigned",
                  e.span)
         return "any"
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def _in_loop(ctx: Ctx) -> Ctx:

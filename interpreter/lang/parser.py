@@ -195,7 +195,7 @@ MAX_NESTING = 100
 # A card in an example (`7♣`, `10♥`) is the one place a suit symbol stands outside a string.
 _SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|(?<![A-Za-z0-9_])(?:10|[2-9AJQK])[♠♥♦♣]'
                    r'|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
-SUIT_SYMBOLS = "♠♥♦♣"
+_SUIT_SYMBOLS = "♠♥♦♣"
 # what stands just before a suit symbol when it was meant as a card's rank: a number or
 # one letter (`11♦`, `q♦`, `1♣`)
 _RANK_BEFORE = re.compile(r"(?<![A-Za-z0-9_])(?:[0-9]+|[A-Za-z])\Z")
@@ -249,7 +249,7 @@ def _scan(source: str, filename: str) -> None:
         elif m.group(1) is not None:
             line, col = position(source, m.start())
             rank = _RANK_BEFORE.search(source, 0, m.start())
-            if text in SUIT_SYMBOLS and rank is not None:
+            if text in _SUIT_SYMBOLS and rank is not None:
                 # `11♦`: a suit symbol after a word the scanner did not take for a card
                 # rank; the mistake is the rank, not the symbol
                 # (a custom deck may have it: it is then written quoted, as the hint says)
@@ -579,7 +579,7 @@ def _letter_card(source: str, filename: str, tok: lark.Token,
         if m is None:
             continue
         rank = m.group(1).upper()
-        symbol = SUIT_SYMBOLS["shdc".index(m.group(2).lower())]
+        symbol = _SUIT_SYMBOLS["shdc".index(m.group(2).lower())]
         line, col = position(source, begin)
         return Diagnostic(f"unexpected '{word}': a card without quotes has a suit symbol",
                           Span(filename, line + line_offset, col, line + line_offset,

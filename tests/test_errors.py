@@ -257,3 +257,26 @@ def test_a_name_declared_twice_in_one_file_is_an_error(tmp_path, kind, first, se
     items = e.value.items if isinstance(e.value, Diagnostics) else [e.value]
     assert any(isinstance(d, Diagnostic) and d.span.line == 6
                and re.search(r"already|twice|again", d.message) for d in items), str(e.value)
+
+
+# a `while true` with a way out, which check accepts (the refusal: golden
+# while_true_without_way_out)
+_WAY_OUT = {
+    "break": "while true { if trick is empty { break }\n move top of trick to hand[me] }",
+    "break in an else": "while true { if n > 3 { n = 0 } else { break } }",
+    "end": "while true { end \"done\" }",
+    "a proc that ends": "while true { stop() }",
+    "a false condition": "while false { n += 1 }",
+    "a condition that changes": "while n < 3 { n += 1 }",
+}
+
+
+@pytest.mark.parametrize("body", list(_WAY_OUT.values()), ids=list(_WAY_OUT))
+def test_a_while_true_with_a_way_out_is_accepted(tmp_path, body):
+    game = tmp_path / "g.cardgame"
+    game.write_text(
+        'game "T"\nplayers 2\ndeck standard\nzone hand[player]: owner\nzone trick: face up\n'
+        'var n = 0\nproc stop() { end "stopped" }\n'
+        f'move play(c in hand[me]) "play {{c}}" {{ move c to trick\n {body}\n}}\n'
+        "flow { while true { for p in players { p chooses play } } }\n", encoding="utf-8")
+    compile_game(str(game))

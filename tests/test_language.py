@@ -119,7 +119,7 @@ flow { simultaneously players choose pick }
 def test_runaway_while_is_a_rule_error_naming_the_rule(tmp_path: Path) -> None:
     g = compile_text(tmp_path, HEAD + '''
 var x = 0
-move spin { while true { x += 1 } }
+move spin { while x >= 0 { x += 1 } }
 ''')
     with pytest.raises(RuleError) as e:
         g.apply_text(g.new_state(0), "spin")

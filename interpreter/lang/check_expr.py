@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import did_you_mean
+from ..errors import did_you_mean, span_text
 from . import ast as A
 from .builtins import FUNCTIONS, NAMES, CallSite
 from .consts import const_int
@@ -45,6 +45,7 @@ KEYWORDS = {
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
 _CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool", "face_up": "bool"}
+_CONDITION_OPS = frozenset({"and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "notin"})
 _PURE_CHANCE = "'random' is a chance event: not allowed in a condition or function"
 
 _Visit = Callable[[Any, Scope, Ctx], str]
@@ -112,12 +113,27 @@ class ExprChecker:
         if not compatible(t, got):
             self.err(f"expected {t}, found {got}", e.span)
 
-    def iter_type(self, t: str, span: A.Span) -> str:
+    def iter_type(self, t: str, span: A.Span, hint: str = "") -> str:
         it = iterated(t)
         if it is None:
-            self.err(f"cannot go through {t}: expected a list, range or zone", span)
+            self.err(f"cannot go through {t}: expected a list, range or zone", span, hint)
             return "any"
         return it
+
+    def _extent_hint(self, e: A.Quant) -> str:
+        """A quantifier's list that is a condition (`any d in hand == c or ...`): the
+        quantifier ran to the end of the expression, so say where its list should end."""
+        first = e.source
+        while isinstance(first, A.Binary) and first.op in _CONDITION_OPS:
+            first = first.left
+        if first is e.source:
+            return ""
+        text = span_text(self.report.sources.get(first.span.file), first.span)
+        if not text:
+            return ""
+        return (f"'{e.kind} {e.var} in' takes the rest of the expression as its list: put "
+                f"the quantifier in parentheses, '({e.kind} {e.var} in {text}"
+                f"{'' if e.kind in ('first', 'random') else ': ...'})'")
 
     def type_name(self, t: str, span: A.Span) -> str:
         parsed = parse_type(t)
@@ -127,9 +143,9 @@ class ExprChecker:
                  or "types: " + ", ".join(SCALAR_TYPES) + ", list of T")
         return "any"
 
-    def local_name(self, name: str, span: A.Span) -> None:
+    def local_name(self, name: str, span: A.Span, what: str = "a variable") -> None:
         if name in KEYWORDS:
-            self.err(f"'{name}' is a word of the language and cannot name a variable", span,
+            self.err(f"'{name}' is a word of the language and cannot name {what}", span,
                      f"call it '{name}_' or 'my_{name}'")
 
     def def_type(self, name: str) -> str:
@@ -305,8 +321,12 @@ class ExprChecker:
             candidates = (list(scope.all_names()) + list(syms.zones) + list(syms.vars)
                           + list(syms.constants) + list(defs)
                           + ["suits", "colors", "players", "ended"])
-            self.err(f"unknown name '{n}'", e.span, indexed_hint(n, syms.zones)
-                     or did_you_mean(n, candidates))
+            # (in an example, p1 to pN are named: a pN there is a seat the game has not)
+            seat = None if ctx.rule.startswith("example ") else _SEAT.fullmatch(n)
+            self.err(f"unknown name '{n}'", e.span,
+                     f"outside an example a seat is its number: write {seat.group(1)} "
+                     "(p1, p2... name the seats only in examples and at the prompt)"
+                     if seat else indexed_hint(n, syms.zones) or did_you_mean(n, candidates))
         return None
 
     # ----------------------------------------------------------- one method per node
@@ -583,17 +603,20 @@ class ExprChecker:
 
     def _quant(self, e: A.Quant, scope: Scope, ctx: Ctx) -> str:
         self.local_name(e.var, e.span)
+        k = e.kind
+        if k == "random" and ctx.kind == "pure":
+            # first: the errors inside a refused `random` follow from writing it here
+            # (it runs to the end of the condition: its list is the rest of it)
+            self.err(_PURE_CHANCE, e.span, "draw it in a move's body (let d = random x in "
+                     "hand[me]), where a chance event is allowed")
         st = self.expr(e.source, scope, ctx)
-        et = self.iter_type(st, e.source.span)
+        et = self.iter_type(st, e.source.span, self._extent_hint(e) if st == "bool" else "")
         inner = Scope(scope)
         inner.bind("quant", e.var, et, e)
         if e.where is not None:
             self.want("bool", e.where, inner, ctx)
         with self.knowing(e.where, True):
             bt = self.expr(e.body, inner, ctx) if e.body is not None else None
-        k = e.kind
-        if k == "random" and ctx.kind == "pure":
-            self.err(_PURE_CHANCE, e.span)
         if k in ("any", "all"):
             if bt is None and e.where is None:
                 self.err(f"'{k}' needs a condition: '{k} x in L: cond'", e.span)
@@ -675,6 +698,10 @@ def facts(cond: A.Expr, holds: bool) -> frozenset[str]:
 
 
 _NAME_AND_NUMBER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*?)_?([0-9]+)")
+
+
+# an example's name of a seat (`p1`), written in a rule
+_SEAT = re.compile(r"p([1-9][0-9]*)")
 
 
 def indexed_hint(name: str, zones: Mapping[str, ZoneInfo]) -> str:

@@ -12,7 +12,7 @@ from ..errors import did_you_mean, span_text
 from . import ast as A
 from .builtins import FUNCTIONS
 from .check_expr import ExprChecker, facts, literal_player
-from .consts import const_int
+from .consts import const_bool, const_int
 from .program import Ref
 from .symbols import Ctx, Reporter, Scope
 from .types import compatible, is_list, parse_type, shown
@@ -117,7 +117,7 @@ class StmtChecker:
                       owner: str) -> None:
         seen: set[str] = set()
         for p in params:
-            self.exprs.local_name(p.name, p.span)
+            self.exprs.local_name(p.name, p.span, "a parameter")
             if p.name in seen:
                 self.err(f"'{owner}' has two parameters named '{p.name}'", p.span)
             seen.add(p.name)
@@ -156,8 +156,24 @@ class StmtChecker:
                          "keep the others instead: x = each v in x where v != ...")
             elif not compatible(tt, vt):
                 self.err(f"cannot add {vt} to {tt}", s.value.span)
-        elif tt != "any" and (tt != "int" or not compatible("int", vt)):
-            self.err(f"'{s.op}' needs numbers, not {tt} and {vt}", s.span)
+        elif tt != "any" and tt != "int":
+            verb = "adds to" if s.op == "+=" else "subtracts from"
+            target = self._text(s.target)
+            self.err(f"'{s.op}' {verb} a number: '{target}' holds {shown(tt)} values",
+                     s.target.span, f"set it instead: {target} = true" if tt == "bool" else "")
+        elif tt != "any" and not compatible("int", vt):
+            verb = "adds" if s.op == "+=" else "subtracts"
+            value = self._text(s.value)
+            if vt == "bool":
+                hint = (f"to count it, {verb[:-1]} 1 where it holds: if {value} {{ "
+                        f"{self._text(s.target)} {s.op} 1 }}")
+            elif vt in ("card", "zone") or is_list(vt):
+                hint = _assign_hint(s.target, "int", vt, value).replace("assign", verb[:-1])
+            else:
+                hint = ""
+            what = "none" if vt == "none" else _a(shown(vt))
+            self.err(f"'{s.op}' {verb} numbers: the right side is {what}",
+                     s.value.span, hint)
 
     def _call(self, s: A.CallStmt, scope: Scope, ctx: Ctx) -> None:
         procs = self.syms.procs
@@ -219,7 +235,7 @@ class StmtChecker:
         self.exprs.narrowed = saved
 
     def _for(self, s: A.For, scope: Scope, ctx: Ctx) -> None:
-        self.exprs.local_name(s.var, s.span)
+        self.exprs.local_name(s.var, s.span, "a loop variable")
         st = self.expr(s.source, scope, ctx)
         inner = Scope(scope)
         inner.bind("loop", s.var, self.exprs.iter_type(st, s.source.span), s)
@@ -230,7 +246,39 @@ class StmtChecker:
         if not compatible("bool", ct):
             self.err(f"'while' needs a condition (true or false), found {ct}", s.cond.span,
                      "compare it, e.g. 'while taken > 0'" if ct == "int" else "")
+        elif const_bool(s.cond, self.syms.consts) is True and not self._way_out(s.body):
+            # An error, not a warning: `end when` and the limit are judged only at a
+            # decision, so a loop that neither decides, breaks nor ends turns until the
+            # run-time cap stops the game with a rule error; no game can need that.
+            self.err("this 'while' never ends: its condition is always true, and nothing "
+                     "inside it breaks out, ends the game or asks a player to choose",
+                     s.cond.span, "give it a condition that turns false (while stock is not "
+                     "empty), or a way out inside it (if ... { break })")
         self.block(s.body, scope, _in_loop(ctx))
+
+    def _way_out(self, body: tuple[A.Stmt, ...], nested: bool = False) -> bool:
+        """Can this loop body leave the loop or reach a decision: a `break` of its own
+        (not one of a loop nested in it), an `end`, a choice, or a call of a proc that
+        ends the game or asks a choice?"""
+        procs = self.syms.procs
+        for st in body:
+            if isinstance(st, A.Break) and not nested:
+                return True
+            if isinstance(st, (A.End, A.Choose)):
+                return True
+            if isinstance(st, A.CallStmt) and st.func in procs and (
+                    proc_ends(procs, st.func, set()) or proc_blocks(procs, st.func, set())):
+                return True
+            if isinstance(st, A.If):
+                if any(self._way_out(b, nested) for _, b in st.branches) or self._way_out(
+                        st.else_, nested):
+                    return True
+            elif isinstance(st, A.Phase):
+                if self._way_out(st.body, nested):
+                    return True
+            elif isinstance(st, (A.For, A.While, A.Repeat)) and self._way_out(st.body, True):
+                return True
+        return False
 
     def _repeat(self, s: A.Repeat, scope: Scope, ctx: Ctx) -> None:
         if s.count is not None:
@@ -335,6 +383,10 @@ class StmtChecker:
         self.err("only a variable, an element of a variable array, or a 'let' can be assigned",
                  e.span)
         return "any"
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def _in_loop(ctx: Ctx) -> Ctx:

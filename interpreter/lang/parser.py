@@ -195,6 +195,14 @@ MAX_NESTING = 100
 # A card in an example (`7♣`, `10♥`) is the one place a suit symbol stands outside a string.
 _SCAN = re.compile(r'#[^\n]*|"""|"(?:[^"\\\n]|\\.)*"?|(?<![A-Za-z0-9_])(?:10|[2-9AJQK])[♠♥♦♣]'
                    r'|([^\x00-\x7f])|[A-Za-z0-9_]+|\S')
+_SUIT_SYMBOLS = "♠♥♦♣"
+# what stands just before a suit symbol when it was meant as a card's rank: a number or
+# one letter (`11♦`, `q♦`, `1♣`)
+_RANK_BEFORE = re.compile(r"(?<![A-Za-z0-9_])(?:[0-9]+|[A-Za-z])\Z")
+_RANKS_HINT = ("the ranks are 2 3 4 5 6 7 8 9 10 J Q K A, before the suit (10♦, Q♦); a "
+               "custom deck's card is written between quotes, as the deck names it")
+# a card written with a suit letter, which only a string allows (`"5c"`)
+_LETTER_CARD = re.compile(r"(10|[2-9AJQK])([shdc])", re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
 
 # Letters of other scripts that look like ASCII ones (the usual confusables).
@@ -240,6 +248,14 @@ def _scan(source: str, filename: str) -> None:
             i = j + 3
         elif m.group(1) is not None:
             line, col = position(source, m.start())
+            rank = _RANK_BEFORE.search(source, 0, m.start())
+            if text in _SUIT_SYMBOLS and rank is not None:
+                # `11♦`: a suit symbol after a word the scanner did not take for a card
+                # rank; the mistake is the rank, not the symbol
+                # (a custom deck may have it: it is then written quoted, as the hint says)
+                raise Diagnostic(f"there is no card '{rank.group()}{text}' in a standard deck",
+                                 Span(filename, line, col - len(rank.group()), line, col + 1),
+                                 _RANKS_HINT)
             raise _foreign_char(text, Span(filename, line, col, line, col + 1))
         elif text[0] == "#":
             continue
@@ -346,6 +362,74 @@ def _unclosed_before(source: str, filename: str, bad: lark.Token) -> Diagnostic 
                       f"unexpected {_describe_token(bad)})")
 
 
+_QUANT_WORDS = frozenset({"any", "all", "count", "sum", "min", "max", "first", "each",
+                          "random"})
+
+
+def _word_bound(source: str, filename: str, bad: lark.Token) -> Diagnostic | None:
+    """A word of the language bound as a name (`for left in`, `move bump(count in 1..3)`,
+    `any all in`, `def f(top: int)`): the binding parses, since only a name can stand
+    there, but a use of it is read as the word and the parser stops there, far from the
+    mistake. Judged when the parser stopped on that word or just after it."""
+    from .check_expr import KEYWORDS  # only on this error path: the checker's module
+    toks: list[lark.Token] = []
+    end = bad.type == "$END"
+    try:
+        for t in lark_parser().lex(source):
+            if not end and (t.line, t.column) >= (bad.line, bad.column):
+                break
+            toks.append(t)
+    except lark.exceptions.LarkError:
+        return None
+    if not toks or str(bad) not in KEYWORDS and str(toks[-1]) not in KEYWORDS:
+        return None
+    used = {str(toks[-1])} if end else {str(bad), str(toks[-1])}
+    stopped = toks[-1].line if end else bad.line
+    words = [str(t) for t in toks]
+    depth = 0  # braces open
+    params = ""  # inside the parentheses of a declaration: "in" or ":" ends a parameter
+    paren = 0
+    for i, w in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ("" if end else str(bad))
+        prev = words[i - 1] if i else ""
+        if w == "{":
+            depth += 1
+        elif w == "}":
+            depth = max(depth - 1, 0)
+        elif (w == "(" and depth == 0 and i >= 2 and words[i - 2] in ("move", "def", "proc")
+              and not paren):
+            params, paren = ("in" if words[i - 2] == "move" else ":"), 1
+            continue
+        elif params and w == "(":
+            paren += 1
+        elif params and w == ")":
+            paren -= 1
+            if not paren:
+                params = ""
+        if w not in used or w not in KEYWORDS:
+            continue
+        what = None
+        if prev == "for" and nxt == "in":
+            what = "a loop variable"
+        elif prev in _QUANT_WORDS and nxt == "in":
+            what = "a variable"
+        elif prev == "let" and nxt == "=":
+            what = "a variable"
+        elif params and paren == 1 and prev in ("(", ",") and nxt == params:
+            what = "a parameter"
+        elif (depth == 0 and prev == "[" and nxt == "in" and i >= 3
+              and words[i - 3] == "zone"):
+            what = "an index"
+        if what is not None:
+            t = toks[i]
+            line, col = t.line or 0, t.column or 0
+            return Diagnostic(f"'{w}' is a word of the language and cannot name {what}",
+                              Span(filename, line, col, line, col + len(w)),
+                              f"call it '{w}_' or 'my_{w}' (at line {stopped} the parser "
+                              f"read '{w}' as the word, and stopped)")
+    return None
+
+
 _SLIPS = (
     # (what the line holds before the token, the token, the hint)
     (re.compile(r"\b(top|bottom)\s+[A-Za-z_0-9]+\s*$"), re.compile(r"^[-+*/%]$"),
@@ -404,6 +488,9 @@ def parse(source: str, filename: str, start: str = "start",
         if tok.type == "$END":
             msg = "unexpected end of file"
             span = _end_span(source, filename, line_offset)
+            bound = _word_bound(source, filename, tok) if start == "start" else None
+            if bound is not None:
+                raise bound from None
             opened = _unclosed_brace(source, filename) if start == "start" else None
             if opened is not None:
                 hint = f"expected '}}' to close the block opened at {opened.line}:{opened.column}"
@@ -423,6 +510,13 @@ def parse(source: str, filename: str, start: str = "start",
                              span, "expected one of: 'never', 'sometimes'") from None
         else:
             msg = f"unexpected {_describe_token(tok)}"
+            bound = _word_bound(source, filename, tok) if start == "start" else None
+            if bound is not None:
+                raise bound from None
+            if "CARD" in expected or expected & _POSTLEXED:
+                lettered = _letter_card(source, filename, tok, line_offset)
+                if lettered is not None:
+                    raise lettered from None
             known = _known_slip(_line(source, tok.line or 1), tok)
             if known is not None:
                 raise Diagnostic(msg, span, known) from None
@@ -461,6 +555,39 @@ def parse(source: str, filename: str, start: str = "start",
                          _expected_hint(set(e.expected))) from None
     _too_deep(tree, filename, line_offset, col_offset)
     return tree
+
+
+def _letter_card(source: str, filename: str, tok: lark.Token,
+                 line_offset: int) -> Diagnostic | None:
+    """An example's card written with a suit letter and no quotes (`has 5c`, `has 5♣ 9d`,
+    `is Kc`): the number and the letter are read as two words, and the parser stops on
+    one of them or on the next step. Judged on the word at the token and the word
+    before it."""
+    at = tok.start_pos
+    if at is None or tok.type == "$END":
+        return None
+    start = at
+    while start > 0 and (source[start - 1].isascii() and source[start - 1].isalnum()):
+        start -= 1
+    here = re.compile(r"[A-Za-z0-9]*").match(source, start)
+    before = re.compile(r"([A-Za-z0-9]+)[ \t\r\n]+\Z").search(source, 0, start)
+    words = [(start, here.group() if here else "")]
+    if before is not None:
+        words.append((before.start(1), before.group(1)))
+    for begin, word in words:
+        m = _LETTER_CARD.fullmatch(word)
+        if m is None:
+            continue
+        rank = m.group(1).upper()
+        symbol = _SUIT_SYMBOLS["shdc".index(m.group(2).lower())]
+        line, col = position(source, begin)
+        return Diagnostic(f"unexpected '{word}': a card without quotes has a suit symbol",
+                          Span(filename, line + line_offset, col, line + line_offset,
+                               col + len(word)),
+                          f"write {rank}{symbol}, or the suit letter between quotes: "
+                          f"\"{rank}{m.group(2).lower()}\" (several cards in one string: "
+                          f"\"5c 9d\")")
+    return None
 
 
 def _line(source: str, line: int) -> str:

@@ -13,7 +13,7 @@ from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple, NoReturn
 
-from ..errors import RuleError, Span
+from ..errors import LogFailure, RuleError, Span
 from ..lang import Checked
 
 
@@ -41,6 +41,8 @@ EXPORTED: dict[str, Helper] = {
     "_flow_loop": Helper(True), "_rng": Helper(True), "_rep": Helper(True),
     "_big": Helper(True), "_big_items": Helper(True), "_players": Helper(True),
     "_GameOver": Helper(False),
+    # a `log` line: its parts, one that failed as a LogFailure (never raised)
+    "_log": Helper(False), "_logfail": Helper(False), "_RuleError": Helper(False),
     # per-card faces and sequences
     "_unturn": Helper(False, pure=False), "_turnto": Helper(False, pure=False),
     "_turn": Helper(True, pure=False), "_faceup": Helper(True), "_posof": Helper(False),
@@ -138,8 +140,10 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
-    # (`Game.relabeling`; None otherwise)
-    glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None, "RELABEL": None}
+    # (`Game.relabeling`; None otherwise); `LOGCHECK` a list that collects the rule errors
+    # of log lines while the fuzzer looks for them (`Game.checking_logs`; None otherwise)
+    glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None, "RELABEL": None,
+                           "LOGCHECK": None}
 
     def export(f: Callable[..., Any]) -> Callable[..., Any]:
         bound[f.__name__] = f
@@ -662,6 +666,23 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         pair, replaced whole) for the next call with equal zones."""
         cell[0] = (key, value)
         return value
+
+    bound["_RuleError"] = RuleError
+
+    @export
+    def _logfail(e: RuleError) -> LogFailure:
+        return LogFailure(e)
+
+    @export
+    def _log(s: list[Any], *parts: Any) -> None:
+        """A log line's parts to the recorder (while a call observes), its failed parts
+        to the fuzzer's list (while it looks for them)."""
+        check = glb["LOGCHECK"]
+        if check is not None:
+            check.extend(p.error for p in parts if type(p) is LogFailure)
+        rec = glb["REC"]
+        if rec is not None:
+            rec.log(s, *parts)
 
     @export
     def _pass_effect(s: list[Any], m: tuple[Any, ...]) -> None:

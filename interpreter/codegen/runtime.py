@@ -13,7 +13,7 @@ from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple, NoReturn
 
-from ..errors import LogFailure, RuleError, Span
+from ..errors import LogFailure, RuleError, Span, span_text
 from ..lang import Checked
 
 
@@ -153,9 +153,19 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         span, rule = spans[sid]
         raise RuleError(message, span, rule)
 
+    def what(wid: int) -> str:
+        """The source text of the expression of span id `wid` (a zone or a list), to name
+        it in a message ('' if unknown)."""
+        if wid < 0:
+            return ""
+        span = spans[wid][0]
+        return " ".join(span_text(g.sources.get(span.file), span).split())
+
     @export
-    def _E(sid: int) -> NoReturn:
-        err(sid, "nothing there: the zone or list is empty")
+    def _E(sid: int, wid: int = -1) -> NoReturn:
+        w = what(wid)
+        err(sid, f"nothing there: {w} is empty" if w
+            else "nothing there: the zone or list is empty")
 
     @export
     def _nn(v: Any, sid: int) -> Any:
@@ -376,16 +386,23 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             masks.sort(key=lambda m: sum([rank[i] for i in bits if m >> i & 1]), reverse=True)
         return tuple([tuple(sorted([seq[i] for i in bits if m >> i & 1])) for m in masks])
 
+    def of_nothing(which: str, wid: int, test: bool) -> str:
+        w = what(wid)
+        if not w:
+            return f"the {which} of nothing"
+        return (f"the {which} of nothing: no element of {w} passes the test" if test
+                else f"the {which} of nothing: {w} is empty")
+
     @export
-    def _min(seq: Any, sid: int) -> int:
+    def _min(seq: Any, sid: int, wid: int = -1, test: bool = False) -> int:
         if not seq:
-            err(sid, "the minimum of nothing")
+            err(sid, of_nothing("minimum", wid, test))
         return min(_n(seq, sid))
 
     @export
-    def _max(seq: Any, sid: int) -> int:
+    def _max(seq: Any, sid: int, wid: int = -1, test: bool = False) -> int:
         if not seq:
-            err(sid, "the maximum of nothing")
+            err(sid, of_nothing("maximum", wid, test))
         return max(_n(seq, sid))
 
     @export

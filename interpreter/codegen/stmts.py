@@ -438,7 +438,7 @@ class Stmts:
             t = tmp("t")
             w.line(f"{z} = {x.expr(c.operand, fr)}")
             w.line(f"{t} = s[{z}]")
-            w.line(f"if not {t}: {cx.helper('_E')}({sid})")
+            w.line(f"if not {t}: {cx.helper('_E')}({sid}, {self.sid(c.operand.span, fr)})")
             tell(f"{t}[-1]" if c.op == "top" else f"{t}[0]")
             if c.op == "top":
                 w.line(f"s[{z}] = {t}[:-1]")

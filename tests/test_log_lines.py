@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cardgame.interpreter import fuzz as F
 from cardgame.interpreter.cli import build_parser
 from cardgame.interpreter.engine import compile_game
@@ -25,11 +26,20 @@ from cardgame.repl.app import make_repl
 from cardgame.repl.session import Session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from support import tmux as tmux_
 
 DATA = Path(__file__).parent / "data"
 GAME = str(DATA / "log_fails.cardgame")
 WHERE = "log_fails.cardgame:31:26: rule error (in move play): "
 MARKER = "\u2039rule error: "
+
+
+TMUX = tmux_.server("log-lines")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tmux_server():  # type: ignore[no-untyped-def]
+    yield from tmux_.keep_server(TMUX)
 
 
 def play_out(game: Any, seed: int) -> tuple[Any, list[str]]:
@@ -114,6 +124,28 @@ def test_the_repl_plays_the_game_to_its_end(tmp_path: Path) -> None:
     assert "still holds " + MARKER in text
     warnings = [t for t in repl.transcript if t.startswith("warning:") and WHERE in t]
     assert len(warnings) == 2  # the last card of each hand, each named once
+
+
+@tmux_.needs_tmux
+def test_the_full_screen_plays_the_game_to_its_end() -> None:
+    """The full-screen application (tmux): each move answered with 1 until the game
+    is over; the last step's warning names the failed log line's place."""
+    t = tmux_.Term(TMUX, [GAME, "--seed", "3"], 220, 50,
+                   ready=lambda s: "your turn" in s, rounds=3, pause=0.1)
+    try:
+        screens = []
+        for _ in range(12):
+            t.keys("1", "Enter")
+            screens.append(t.settle())
+            if "game over" in screens[-1]:
+                break
+    finally:
+        t.close()
+    last = screens[-1]
+    assert "game over" in last, last
+    assert "not your turn" not in "".join(screens)
+    assert "still holds " + MARKER in last
+    assert "warning: " in last and WHERE in last
 
 
 def test_the_scriptable_repl_with_random_bots_plays_the_last_card() -> None:

@@ -1531,8 +1531,8 @@ def test_a_def_of_two_cards_is_a_table_of_the_deck(tmp_path: Path) -> None:
     for t in tables:
         assert f"{t}[" in src.split(t + " = ")[0]
     # the first argument's top first, then the second's: the same error as plain code
-    assert re.search(r"_P\d+\[\(\(s\[\d+\] or _E\(\d+\)\)\[-1\]\) \* 52 \+ "
-                     r"\(s\[\d+\] or _E\(\d+\)\)\[-1\]\]", eff)
+    assert re.search(r"_P\d+\[\(\(s\[\d+\] or _E\(\d+, \d+\)\)\[-1\]\) \* 52 \+ "
+                     r"\(s\[\d+\] or _E\(\d+, \d+\)\)\[-1\]\]", eff)
     errors = 0
     for seed in range(12):
         play_both(fast, plain, seeds=(seed,))
@@ -1792,7 +1792,7 @@ def test_a_def_of_a_cards_rank_is_a_table_of_the_deck(tmp_path: Path) -> None:
                       r"for _i in range\(52\)\]\)$", src, re.M)
     assert table
     assert re.search(rf"{table.group(1)}\[s\[u_b\]\[-1\]\]", src)  # shift: b not empty
-    assert re.search(rf"{table.group(1)}\[\(s\[u_a\] or _E\(\d+\)\)\[-1\]\]", src)  # drop
+    assert re.search(rf"{table.group(1)}\[\(s\[u_a\] or _E\(\d+, \d+\)\)\[-1\]\]", src)  # drop
     assert "13 if" not in src[src.index("def legal_"):src.index("LEGAL =")]
     assert "- 1) + 20" in src  # minus: inline
     assert "RANK[_i]" not in plain.gen.source

@@ -132,6 +132,20 @@ class RuleError(CardgameError):
         return Diagnostic(self.text, self.span, source=source)
 
 
+class LogFailure(str):
+    """The part of a `log` line whose expression failed, as the line shows it:
+    `‹rule error: ...›` in place of the value. A log line is narration, so its failure
+    never stops play; `error` (the RuleError, with its span) is kept for the REPL's
+    message and for `fuzz`, which reports it as a rule hole."""
+
+    error: RuleError
+
+    def __new__(cls, error: RuleError) -> LogFailure:
+        self = super().__new__(cls, f"\u2039rule error: {sanitize(error.message, newlines=False)}\u203a")
+        self.error = error
+        return self
+
+
 class IllegalMove(CardgameError):
     """A move that is not legal in the current state, with a one-line reason."""
 

@@ -181,7 +181,16 @@ class Repl:
             return "type a number or a move (Tab completes); help lists the commands"
         return ""
 
+    def warn_log_errors(self) -> None:
+        """Name each rule error of a log line since the last table, with its place: the
+        line itself shows only a marker, and play goes on."""
+        errors, self.sess.log_errors = self.sess.log_errors, []
+        for e in errors:
+            self.emit(f"warning: {e} (in a log line: it shows \u2039rule error\u203a in "
+                      "place of that part, and play goes on)", "class:warning")
+
     def show_table(self) -> None:
+        self.warn_log_errors()
         info = self.replay.table(self.status()) if self.replay else self.sess.table(self.status())
         info.placed = placed(self.sess, self.sess.game.checked.table.by_player, info.viewer)
         frags: StyleAndTextTuples = [("", "\n")]

@@ -85,6 +85,7 @@ class ScreenRepl(Repl):
         self.emit("error: " + (msg.strip().splitlines()[0] if msg else ""))
 
     def show_table(self) -> None:
+        self.warn_log_errors()
         # the table is drawn from the session at each redraw; here: a seat change?
         seat = self._seat()
         if (len(self.sess.seats) > 1 and self.replay is None and seat is not None

@@ -23,7 +23,7 @@ from cardgame.interpreter.bots import (
 )
 from cardgame.interpreter.engine import Event, Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
-from cardgame.interpreter.errors import CardgameError, IllegalMove
+from cardgame.interpreter.errors import CardgameError, IllegalMove, LogFailure, RuleError
 from cardgame.interpreter.observe import (
     BACK,
     Record,
@@ -46,6 +46,12 @@ HINT_ITERATIONS = 300  # the hint's search budget: about a second, and the same 
 
 class CommandError(CardgameError):
     """A command that cannot be carried out; shown as one line."""
+
+
+def _log_errors(events: Sequence[Event]) -> list[RuleError]:
+    """The rule errors of the failed parts of the log lines among `events`."""
+    return [p.error for e in events if e.kind == "log" for p in e.parts
+            if isinstance(p, LogFailure)]
 
 
 @attrs.define
@@ -159,6 +165,9 @@ class Session:
     def _begin(self, seed: int) -> None:
         self.seed = seed
         self.start, self.start_observed = self.game.start_observed(seed)
+        # the rule errors of log lines not yet shown (each line shows a marker in place of
+        # the failed part; the REPL names the error, with its place, once)
+        self.log_errors: list[RuleError] = _log_errors(self.start_observed)
         self.start_events = [self.game.log_text(e) for e in self.start_observed if e.kind == "log"]
         self.steps: list[Step] = []
         self.conceded: Concession | None = None
@@ -248,6 +257,7 @@ class Session:
         after, observed = self.game.apply_observed(before, move)
         events = [self.game.log_text(e) for e in observed if e.kind == "log"]
         step = Step(before, tuple(move), after, events, by, observed)
+        self.log_errors += _log_errors(observed)
         self.steps.append(step)
         self.redo_stack.clear()
         if by == "you" or by == "auto":

@@ -41,7 +41,7 @@ EXPECTED: dict[str, tuple[str, int, str, int]] = {
     "calc-index-error": ("legal-move-fails", 2, "index 5 is out of range", 2000),
     "calc-division": ("rule-error", 1, "division by zero", 2000),
     "calc-bad-build": ("invariant", 2, "invariant `piles`", 2000),
-    "besieged-empty-pile": ("rule-error", 20, "nothing there: the zone or list is empty",
+    "besieged-empty-pile": ("rule-error", 20, "nothing there: a is empty",
                             2000),
     "besieged-no-limit": ("loop", 10, "can be repeated for ever", 2000),
     "besieged-no-stuck": ("dead-end", 5, "nobody has a legal move", 2000),

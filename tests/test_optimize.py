@@ -1190,8 +1190,9 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
         assert not re.search(r"(?<!\w)" + re.escape(generator), looped), generator
     assert not re.search(r"\(_[al]\d+ :=", eff)  # lets and def arguments: assignments
     assert eff.count("for _q") == 4 and eff.count("break") == 1  # any stops early
-    assert re.search(r"_min\(\(\), \d+\)", eff)  # `min` of nothing: the helper's error
-    assert re.search(r"^        _a\d+ = \(s\[\d+\] or _E\(\d+\)\)\[-1\]$", eff, re.M)
+    # `min` of nothing: the helper's error (the list's span, whether a `where` filtered it)
+    assert re.search(r"_min\(\(\), \d+, \d+, True\)", eff)
+    assert re.search(r"^        _a\d+ = \(s\[\d+\] or _E\(\d+, \d+\)\)\[-1\]$", eff, re.M)
     # gap's let, an assignment (gap reads `low`: not its cards' value alone, not a table)
     assert re.search(r"^        _l\d+ = \(_g\d+ if", eff, re.M)
     flow = src[src.index("def n_"):src.index("NODES =")]
@@ -1213,7 +1214,8 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
             fast.random_playout(seed, random.Random(seed))
         except RuleError as e:
             errors.add(str(e).splitlines()[0])
-    assert errors == {f"{path}:40:11: rule error (in move play): the minimum of nothing"}
+    assert errors == {f"{path}:40:11: rule error (in move play): the minimum of nothing: "
+                      "no element of pile passes the test"}
     play_both(fast, plain, seeds=tuple(range(12)))
 
 
@@ -1529,8 +1531,8 @@ def test_a_def_of_two_cards_is_a_table_of_the_deck(tmp_path: Path) -> None:
     for t in tables:
         assert f"{t}[" in src.split(t + " = ")[0]
     # the first argument's top first, then the second's: the same error as plain code
-    assert re.search(r"_P\d+\[\(\(s\[\d+\] or _E\(\d+\)\)\[-1\]\) \* 52 \+ "
-                     r"\(s\[\d+\] or _E\(\d+\)\)\[-1\]\]", eff)
+    assert re.search(r"_P\d+\[\(\(s\[\d+\] or _E\(\d+, \d+\)\)\[-1\]\) \* 52 \+ "
+                     r"\(s\[\d+\] or _E\(\d+, \d+\)\)\[-1\]\]", eff)
     errors = 0
     for seed in range(12):
         play_both(fast, plain, seeds=(seed,))
@@ -1790,7 +1792,7 @@ def test_a_def_of_a_cards_rank_is_a_table_of_the_deck(tmp_path: Path) -> None:
                       r"for _i in range\(52\)\]\)$", src, re.M)
     assert table
     assert re.search(rf"{table.group(1)}\[s\[u_b\]\[-1\]\]", src)  # shift: b not empty
-    assert re.search(rf"{table.group(1)}\[\(s\[u_a\] or _E\(\d+\)\)\[-1\]\]", src)  # drop
+    assert re.search(rf"{table.group(1)}\[\(s\[u_a\] or _E\(\d+, \d+\)\)\[-1\]\]", src)  # drop
     assert "13 if" not in src[src.index("def legal_"):src.index("LEGAL =")]
     assert "- 1) + 20" in src  # minus: inline
     assert "RANK[_i]" not in plain.gen.source

@@ -250,5 +250,5 @@ def test_the_body_of_a_quantifier_knows_its_where() -> None:
         # (one term a place: the zones written out, test_optimize_s10)
         assert re.search(r"\*\(\(s\[(\d+)\]\[-1\],\) if \(\(?not not s\[\1\]", legal)
         assert not re.search(r"\*\(\(\(s\[\d+\] or _E\(", legal)
-        assert re.search(r"\[\(s\[(_q\d+)\] or _E\(\d+\)\)\[-1\] for \1 in ", plain.gen.source)
+        assert re.search(r"\[\(s\[(_q\d+)\] or _E\(\d+, \d+\)\)\[-1\] for \1 in ", plain.gen.source)
         play_both(fast, plain, seeds=tuple(range(4)))

@@ -282,7 +282,7 @@ def test_a_few_zones_are_written_out_one_term_each(tmp_path: Path) -> None:
     assert re.search(r"\*\(\(s\[(\d+)\]\[-1\],\) if \(\(not not s\[\1\]\) and "
                      r"\(not \(not not \(s\[\d+\] or s\[\d+\]\)\)\)\) else \(\)\)", legal)
     assert "COVER[" not in legal and "for _q" not in legal.split("# move lift")[0]
-    assert re.search(r"\*\(\(\(s\[(\d+)\] or _E\(\d+\)\)\[-1\],\) if \(len\(s\[\1\]\) >= 1\)",
+    assert re.search(r"\*\(\(\(s\[(\d+)\] or _E\(\d+, \d+\)\)\[-1\],\) if \(len\(s\[\1\]\) >= 1\)",
                      legal)
     assert re.search(r"for _q\d+ in Z_wide if", legal)  # (40 zones: the comprehension)
     assert re.search(r"\(not not \(\(\(len\(s\[\d+\]\) > 2\)\) or ", legal)
@@ -359,7 +359,7 @@ def test_written_out_terms_fail_where_the_loop_fails(tmp_path: Path) -> None:
     path = tmp_path / "order.cardgame"
     path.write_text(ORDER, encoding="utf-8")
     (legal,) = _function(_source(path), "# move check_all")
-    assert re.search(r"\(not not \(\(\(RANK\[\(s\[\d+\] or _E\(\d+\)\)\[-1\]\] >= 1\)\) and ",
+    assert re.search(r"\(not not \(\(\(RANK\[\(s\[\d+\] or _E\(\d+, \d+\)\)\[-1\]\] >= 1\)\) and ",
                      legal)
     fast = compile_game(path)
     slow = compile_game(path, optimize=False)

@@ -600,14 +600,15 @@ class Exprs:
         if f in ("min", "max") and cx.type_of(e) == "card":  # by the deck's order
             if len(args) == 1:
                 src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
-                seq = f"({src} or {cx.helper('_E')}({sid}))"
+                seq = f"({src} or {cx.helper('_E')}({sid}, {self.sid(e.args[0].span, fr)}))"
             else:
                 seq = "(" + "".join(self.ordered(x, a, fr) + ", " for x, a in
                                     zip(e.args, args, strict=True)) + ")"
             return f"{f}({seq}, key=X_order.__getitem__)"
         if f in ("min", "max"):
             if len(args) == 1:
-                return f"{cx.helper('_' + f)}({args[0]}, {sid})"
+                return (f"{cx.helper('_' + f)}({args[0]}, {sid}, "
+                        f"{self.sid(e.args[0].span, fr)})")
             return f"{f}({', '.join(args)})"
         if f == "abs":
             return f"abs({args[0]})"
@@ -615,7 +616,8 @@ class Exprs:
             return f"sum({cx.helper('_n')}({args[0]}, {sid}))"
         if f in ("first", "last"):
             src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
-            return f"({src} or {cx.helper('_E')}({sid}))[{0 if f == 'first' else -1}]"
+            wid = self.sid(e.args[0].span, fr)
+            return f"({src} or {cx.helper('_E')}({sid}, {wid}))[{0 if f == 'first' else -1}]"
         if f == "random":
             src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
             return f"{cx.helper('_pick')}(s, {src}, {sid})"
@@ -800,8 +802,8 @@ class Exprs:
 
     def top_card(self, e: A.Unary, src: str, fr: Frame) -> str:
         """The top (or bottom) card of a sequence, or a rule error if it is empty."""
-        sid = self.sid(e.span, fr)
-        return f"({src} or {self.cx.helper('_E')}({sid}))[{-1 if e.op == 'top' else 0}]"
+        sid, wid = self.sid(e.span, fr), self.sid(e.operand.span, fr)
+        return f"({src} or {self.cx.helper('_E')}({sid}, {wid}))[{-1 if e.op == 'top' else 0}]"
 
     def binary(self, e: A.Binary, fr: Frame) -> str:
         op = e.op
@@ -1113,7 +1115,9 @@ class Exprs:
         if k == "sum":
             return f"sum({body or var} for {var} in {src}{cond})"
         if k in ("min", "max"):
-            return f"{self.cx.helper('_' + k)}([{body or var} for {var} in {src}{cond}], {sid})"
+            wid = self.sid(e.source.span, fr)
+            return (f"{self.cx.helper('_' + k)}([{body or var} for {var} in {src}{cond}], "
+                    f"{sid}, {wid}, {e.where is not None})")
         if k == "first":
             return f"next(({var} for {var} in {src}{cond}), None)"
         if k == "each":

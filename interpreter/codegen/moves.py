@@ -853,7 +853,7 @@ class _Generator:
         names = self.cx.names
         share = h.share
         def norm(code: str) -> str:  # (the zone's name and the spans' ids made alike)
-            return re.sub(r"_E\(\d+\)", "_E()", re.sub(rf"\b{qv}\b", "_q", code))
+            return re.sub(r"_E\(\d+(?:, \d+)?\)", "_E()", re.sub(rf"\b{qv}\b", "_q", code))
 
         key = ("join", norm(k_code), src, any_code and norm(any_code))
         lv = h.levels[0]

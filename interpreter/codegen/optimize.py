@@ -1006,7 +1006,8 @@ class Optimizing(Exprs):
         w.line(f"for {var} in {src}:")
         w.lines += body_lines
         if k in ("min", "max"):  # over nothing: the expression's error
-            w.line(f"if {r} is None: {cx.helper('_' + k)}((), {self.sid(e.span, fr)})")
+            w.line(f"if {r} is None: {cx.helper('_' + k)}((), {self.sid(e.span, fr)}, "
+                   f"{self.sid(e.source.span, fr)}, {e.where is not None})")
         if k == "random":
             w.line(f"{r} = {cx.helper('_pick')}(s, {r}, {self.sid(e.span, fr)})")
         return r

@@ -13,7 +13,7 @@ from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple, NoReturn
 
-from ..errors import RuleError, Span
+from ..errors import LogFailure, RuleError, Span, span_text
 from ..lang import Checked
 
 
@@ -41,6 +41,8 @@ EXPORTED: dict[str, Helper] = {
     "_flow_loop": Helper(True), "_rng": Helper(True), "_rep": Helper(True),
     "_big": Helper(True), "_big_items": Helper(True), "_players": Helper(True),
     "_GameOver": Helper(False),
+    # a `log` line: its parts, one that failed as a LogFailure (never raised)
+    "_log": Helper(False), "_logfail": Helper(False), "_RuleError": Helper(False),
     # per-card faces and sequences
     "_unturn": Helper(False, pure=False), "_turnto": Helper(False, pure=False),
     "_turn": Helper(True, pure=False), "_faceup": Helper(True), "_posof": Helper(False),
@@ -138,8 +140,10 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
-    # (`Game.relabeling`; None otherwise)
-    glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None, "RELABEL": None}
+    # (`Game.relabeling`; None otherwise); `LOGCHECK` a list that collects the rule errors
+    # of log lines while the fuzzer looks for them (`Game.checking_logs`; None otherwise)
+    glb: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, "REC": None, "RELABEL": None,
+                           "LOGCHECK": None}
 
     def export(f: Callable[..., Any]) -> Callable[..., Any]:
         bound[f.__name__] = f
@@ -149,9 +153,19 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         span, rule = spans[sid]
         raise RuleError(message, span, rule)
 
+    def what(wid: int) -> str:
+        """The source text of the expression of span id `wid` (a zone or a list), to name
+        it in a message ('' if unknown)."""
+        if wid < 0:
+            return ""
+        span = spans[wid][0]
+        return " ".join(span_text(g.sources.get(span.file), span).split())
+
     @export
-    def _E(sid: int) -> NoReturn:
-        err(sid, "nothing there: the zone or list is empty")
+    def _E(sid: int, wid: int = -1) -> NoReturn:
+        w = what(wid)
+        err(sid, f"nothing there: {w} is empty" if w
+            else "nothing there: the zone or list is empty")
 
     @export
     def _nn(v: Any, sid: int) -> Any:
@@ -372,16 +386,23 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             masks.sort(key=lambda m: sum([rank[i] for i in bits if m >> i & 1]), reverse=True)
         return tuple([tuple(sorted([seq[i] for i in bits if m >> i & 1])) for m in masks])
 
+    def of_nothing(which: str, wid: int, test: bool) -> str:
+        w = what(wid)
+        if not w:
+            return f"the {which} of nothing"
+        return (f"the {which} of nothing: no element of {w} passes the test" if test
+                else f"the {which} of nothing: {w} is empty")
+
     @export
-    def _min(seq: Any, sid: int) -> int:
+    def _min(seq: Any, sid: int, wid: int = -1, test: bool = False) -> int:
         if not seq:
-            err(sid, "the minimum of nothing")
+            err(sid, of_nothing("minimum", wid, test))
         return min(_n(seq, sid))
 
     @export
-    def _max(seq: Any, sid: int) -> int:
+    def _max(seq: Any, sid: int, wid: int = -1, test: bool = False) -> int:
         if not seq:
-            err(sid, "the maximum of nothing")
+            err(sid, of_nothing("maximum", wid, test))
         return max(_n(seq, sid))
 
     @export
@@ -662,6 +683,23 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         pair, replaced whole) for the next call with equal zones."""
         cell[0] = (key, value)
         return value
+
+    bound["_RuleError"] = RuleError
+
+    @export
+    def _logfail(e: RuleError) -> LogFailure:
+        return LogFailure(e)
+
+    @export
+    def _log(s: list[Any], *parts: Any) -> None:
+        """A log line's parts to the recorder (while a call observes), its failed parts
+        to the fuzzer's list (while it looks for them)."""
+        check = glb["LOGCHECK"]
+        if check is not None:
+            check.extend(p.error for p in parts if type(p) is LogFailure)
+        rec = glb["REC"]
+        if rec is not None:
+            rec.log(s, *parts)
 
     @export
     def _pass_effect(s: list[Any], m: tuple[Any, ...]) -> None:

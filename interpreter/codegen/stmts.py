@@ -310,10 +310,26 @@ class Stmts:
         return self.log_text(st.parts, fr)
 
     def log(self, st: A.Log, fr: Frame, w: CodeWriter) -> None:
-        # the pieces stay apart, so that each seat's text can mask the cards it cannot see
-        parts = [repr(p) if isinstance(p, str) else
-                 f"({self.x.as_tuple(p, fr)}, {self.cx.type_of(p)!r})" for p in st.parts]
-        w.line(f"if REC is not None: REC.log(s{''.join(', ' + p for p in parts)})")
+        # the pieces stay apart, so that each seat's text can mask the cards it cannot see.
+        # A log line is narration: a piece whose expression fails becomes a visible marker
+        # (`_logfail`) and play goes on, whoever evaluates it (an observing call, the
+        # fuzzer, which reports it as a rule hole); unobserved play skips the line.
+        w.line("if REC is not None or LOGCHECK is not None:")
+        with w.indented():
+            parts = []
+            for p in st.parts:
+                if isinstance(p, str):
+                    parts.append(repr(p))
+                    continue
+                v = self.cx.names.tmp("lg")
+                w.line("try:")
+                with w.indented():
+                    w.line(f"{v} = ({self.x.as_tuple(p, fr)}, {self.cx.type_of(p)!r})")
+                w.line(f"except {self.cx.helper('_RuleError')} as _le:")
+                with w.indented():
+                    w.line(f"{v} = {self.cx.helper('_logfail')}(_le)")
+                parts.append(v)
+            w.line(f"{self.cx.helper('_log')}(s{''.join(', ' + p for p in parts)})")
 
     def log_text(self, parts_in: tuple[str | A.Expr, ...], fr: Frame) -> str:
         parts = []
@@ -422,7 +438,7 @@ class Stmts:
             t = tmp("t")
             w.line(f"{z} = {x.expr(c.operand, fr)}")
             w.line(f"{t} = s[{z}]")
-            w.line(f"if not {t}: {cx.helper('_E')}({sid})")
+            w.line(f"if not {t}: {cx.helper('_E')}({sid}, {self.sid(c.operand.span, fr)})")
             tell(f"{t}[-1]" if c.op == "top" else f"{t}[0]")
             if c.op == "top":
                 w.line(f"s[{z}] = {t}[:-1]")

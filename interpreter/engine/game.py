@@ -27,7 +27,7 @@ else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
     from ..lang import nodes as attrs
 
 from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated
-from ..errors import CardgameError, IllegalMove, Span
+from ..errors import CardgameError, IllegalMove, RuleError, Span
 from ..lang import Checked
 from . import positions, texts
 from . import state as state_mod
@@ -331,6 +331,20 @@ class Game(Machine):
                 yield
             finally:
                 self.ns["RELABEL"] = None
+
+    @contextlib.contextmanager
+    def checking_logs(self) -> Iterator[list[RuleError]]:
+        """While the block runs, every `log` line is evaluated, observed or not, and the
+        rule errors of its failing parts (each shown as a marker, never raised) are
+        appended to the list it yields, in order: the fuzzer's check that every log line
+        can be written. One block at a time per game."""
+        fails: list[RuleError] = []
+        old = self.ns["LOGCHECK"]
+        self.ns["LOGCHECK"] = fails
+        try:
+            yield fails
+        finally:
+            self.ns["LOGCHECK"] = old
 
     def _where(self, state: State, move: Move) -> tuple[tuple[int, str], ...]:
         """Where the cards a move names are before it (a seat that sees the zone knows them)."""

@@ -191,12 +191,21 @@ class Walker:
         choices = w.choices
         s = g._blank.copy()
         s[RNG] = seed
+        # the rule errors of log lines, while the fuzzer checks them (`Game.checking_logs`):
+        # emptied before each step, so that a shadow world's do not count
+        logs: list[Any] | None = g.ns["LOGCHECK"]
+        if logs:
+            logs.clear()
         try:
             g._setup(s)
             g._gen_run(s, s[PC])
             legal: Sequence[Move] = g._gen_settle(s)
         except Exception as e:
             w.found, w.message = "rule-error", f"the deal fails: {type(e).__name__}: {e}"
+            return w
+        if logs:
+            w.found, w.message = "log-line-fails", f"a log line of the deal: {logs[0]}"
+            logs.clear()
             return w
         sh: Shadow | None = None
         # the state checked last (None: none yet), a copy: the checks of the next state
@@ -340,6 +349,8 @@ class Walker:
             if told is not None:
                 told.shown = set()
                 told.logs = []
+            if logs:
+                logs.clear()
             try:
                 if simul:
                     pending = s[PENDING] + (m,)
@@ -359,6 +370,10 @@ class Walker:
             except Exception as e:
                 w.found, w.message = "legal-move-fails", f"{type(e).__name__}: {e}"
                 w.failing_move = m
+                break
+            if logs:
+                w.found, w.message = "log-line-fails", f"RuleError: {logs[0]}"
+                logs.clear()
                 break
             n += 1
             fired.add(m[1])

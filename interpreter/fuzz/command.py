@@ -95,8 +95,10 @@ def fuzz(game: str | Path | Game, *, players: int | None = None,
     search = Search(play, budget, seed, database, shrink_seconds, digest(g, ref, max_moves),
                     prog, shrink_games=shrink_games, fast_walks=fast_walks)
     try:
-        cx = search.run()
+        with g.checking_logs() as play.logs:  # a failing log line is a rule hole
+            cx = search.run()
     finally:
+        play.logs = None
         prog.done()
     return finish_report(g, ref, seed, max_moves, budget.elapsed(), cov, cx, search.shrunk,
                          write_replay, out, story=search.story)

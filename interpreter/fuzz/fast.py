@@ -35,7 +35,7 @@ from .playthrough import Counterexample, Playthrough, PropertyFailure
 
 # what a fast walk checks on every step, and what only the full playthroughs check
 FAST_CHECKED = ("conservation", "invariant", "dead-end", "rule-error", "no-termination",
-                "loop", "legal-move-fails", "leak", "crash")
+                "loop", "legal-move-fails", "log-line-fails", "leak", "crash")
 # checked on a sample (json: every `Walker.json_every`-th state, and the last state of
 # each walk played twice; nondeterminism: every REPLAY_EVERY-th walk played twice)
 FAST_SAMPLED = ("json", "nondeterminism")

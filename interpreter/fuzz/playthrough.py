@@ -36,6 +36,8 @@ PROPERTIES: dict[str, str] = {
     "rule-error": "no rule fails (empty pile, index out of range, division by zero, "
                   "runaway loop)",
     "invariant": "the game's declared invariants hold after every step",
+    "log-line-fails": "every log line can be written (a failing expression in one is shown "
+                      "as a marker in play, and is a rule hole)",
     "crash": "the engine raises nothing but its own errors",
 }
 
@@ -152,6 +154,7 @@ class Playthrough:
         self.pass_id = len(g.move_names) - 1
         self.shadows: Shadows | None = None  # the leak check's worlds (told.py)
         self.shadow_salt = 0  # (other shadow worlds: fast.py, confirming a walk's leak)
+        self.logs: list[RuleError] | None = None  # (see log_fails)
 
     # ------------------------------------------------------------------ helpers
     def fail(self, prop: str, message: str, seed: int, moves: Sequence[Move],
@@ -306,9 +309,21 @@ class Playthrough:
         return out
 
     # ------------------------------------------------------------------ one playthrough
+    def log_fails(self) -> RuleError | None:
+        """The first rule error of a log line since the last call, the list emptied
+        (`logs`: the list of `Game.checking_logs`, in which `fuzz` runs its search; None:
+        log lines are not checked)."""
+        fails = self.logs
+        if not fails:
+            return None
+        e: RuleError = fails[0]
+        fails.clear()
+        return e
+
     def start(self, seed: int) -> State:
+        self.log_fails()
         try:
-            return self.g.new_state(seed)
+            st = self.g.new_state(seed)
         except RuleError as e:
             raise self.fail("rule-error", f"the deal fails: {e}", seed, [], None) from None
         except CardgameError as e:
@@ -316,6 +331,11 @@ class Playthrough:
         except Exception as e:
             raise self.fail("crash", f"the deal raised {type(e).__name__}: {e}", seed, [],
                             None) from None
+        failed = self.log_fails()
+        if failed is not None:
+            raise self.fail("log-line-fails", f"a log line of the deal fails: {failed}", seed,
+                            [], st)
+        return st
 
     def check_state(self, st: State, seed: int, moves: list[Move], deep: bool) -> None:
         """Properties of one reached state (each state the lookahead reaches); `deep` adds
@@ -465,6 +485,7 @@ class Playthrough:
             self.cov.checks += 1
             if i % LOOKAHEAD_TICK == LOOKAHEAD_TICK - 1:
                 self.tick()  # (a state with hundreds of moves: the clock goes on)
+            self.log_fails()  # (a shadow world's are not this game's)
             try:
                 nxt = g.apply(st, m)
             except IllegalMove as e:
@@ -484,6 +505,10 @@ class Playthrough:
                 raise self.fail("crash", f"applying `{self.text(m)}` raised "
                                 f"{type(e).__name__}: {e}", seed, moves, st,
                                 failing_move=m) from None
+            failed = self.log_fails()
+            if failed is not None:
+                raise self.fail("log-line-fails", f"`{self.text(m)}` writes a log line that "
+                                f"fails: {failed}", seed, moves + [m], nxt)
             self.cov.fired.add(m[1])
             self.check_state(nxt, seed, moves + [m], deep=False)
             out[m] = nxt

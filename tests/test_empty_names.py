@@ -1,0 +1,55 @@
+"""Rule errors name what was empty (user test ut15, item 11): `top of`, `first`, `last`,
+`min`, `max` of an empty zone or list say which, by the expression's source text
+(`nothing there: hand[me] is empty`, `the maximum of nothing: trick is empty`), not
+"the zone or list is empty". Golden files in tests/golden/examples (`cardgame test`
+output: each rule error with its place, the deal's with its source line and caret)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from cardgame.interpreter.cli import main
+from cardgame.interpreter.engine import compile_game
+from cardgame.interpreter.errors import RuleError
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "examples"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+
+@pytest.mark.parametrize("name", ["empty_names", "empty_deal"])
+def test_golden_rule_errors_name_what_was_empty(name: str,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(GOLDEN)
+    assert main(["test", f"{name}.cardgame"]) == 1
+    out = capsys.readouterr().out
+    expected = GOLDEN / f"{name}.expected"
+    if UPDATE:
+        expected.write_text(out, encoding="utf-8")
+    assert out == expected.read_text(encoding="utf-8")
+    assert "the zone or list is empty" not in out
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_every_empty_read_names_its_expression(optimize: bool) -> None:
+    """The optimised and the plain code give the same messages."""
+    g = compile_game(str(GOLDEN / "empty_names.cardgame"), optimize=optimize)
+    got = {}
+    for name in ("take", "peek", "high", "low", "lead"):
+        st = g.new_state(1)
+        # (the stock emptied by keeping its three cards)
+        for _ in range(3):
+            st = g.apply(st, next(m for m in g.legal_moves(st) if g.move_text(m) == "keep"))
+        move = next(m for m in g.legal_moves(st) if g.move_text(m) == name)
+        with pytest.raises(RuleError) as e:
+            g.apply(st, move)
+        got[name] = e.value.message
+    assert got == {
+        "take": "nothing there: stock is empty",
+        "peek": "nothing there: stock is empty",
+        "high": "the maximum of nothing: trick is empty",
+        "low": "the minimum of nothing: no element of kept passes the test",
+        "lead": "nothing there: trick is empty",
+    }

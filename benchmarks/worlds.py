@@ -8,7 +8,8 @@ figures docs/observations.md and docs/fuzz.md quote.
   positions of random games (seeded); at each, draws for S seconds for the seat to move.
   Prints the share of draws accepted (with Wilson's 95% interval over all draws), draws
   and accepted worlds per second, and the time ISMCTS spends on its pool of worlds at
-  one decision (`bots.sampling.Worlds`, POOL worlds within TRIES draws).
+  one decision (`bots.sampling.Worlds`, POOL worlds within TRIES draws; `ismcts-lead`
+  draws `sampling.pool_size` of them).
 - `leaks`: how long `cardgame fuzz` takes to find each leak of tests/data/leaks and the
   leak mutants of tests/mutants (wall-clock seconds to the first failure, and the games
   played; R runs with seeds 0..R-1).

@@ -211,3 +211,23 @@ def test_a_short_record_gets_more_history_worlds() -> None:
     bot.ranked(game, s, seat, record)
     assert bot.last["worlds"] == "history"
     assert len(bot._worlds.pool) == 32
+
+
+def test_only_ismcts_lead_takes_the_larger_pool_and_the_model_keeps_its_own() -> None:
+    """`pool_size` was measured for `ismcts-lead` only: `ismcts` keeps 8 history worlds
+    (more would cost Arsène's or Hearts' searches several times the sampling); and with
+    the opponent model (`model_draws`) the search keeps 8 of the draws, as documented,
+    not all of them."""
+    from cardgame.interpreter.observe import Record
+
+    game = compile_game("interaction", players=4)
+    s, moves = random_history(game, 21, random.Random(6), 10)
+    seat = game.to_move(s)[0]
+    record = Record(21, tuple(moves))
+    plain = make_bot("ismcts:60", 5)
+    plain.ranked(game, s, seat, record)
+    assert plain.last["worlds"] == "history" and len(plain._worlds.pool) == 8
+    model = make_bot(f"{BOT}:60", 5)
+    model.model_draws = 32
+    model.ranked(game, s, seat, record)
+    assert len(model._worlds.pool) == 8 and len(model._worlds.misfits) == 8

@@ -64,6 +64,7 @@ class IsmctsLeadBot(IsmctsBot):
     """
 
     name = "ismcts-lead"
+    pool = None  # more history worlds where the record is short (sampling.pool_size)
     lead = True
     flat = True
     prior_keep = 0.15

@@ -60,7 +60,7 @@ from typing import Any
 from ..engine import Game, Move, State
 from ..errors import IllegalMove, RuleError
 from ..observe import Record
-from .sampling import Worlds, pool_size
+from .sampling import POOL, Worlds, pool_size
 from .simple import NoMoveError
 
 #: UCB1's exploration constant for rewards in [0, 1].
@@ -184,8 +184,9 @@ class MctsBot:
     redraw = False
     #: with the game's record: the history-consistent worlds drawn at the start of a
     #: search, among which each iteration picks one (None: `sampling.pool_size`, more
-    #: where the record is short, in games of several players)
-    pool: int | None = None
+    #: where the record is short, in games of several players: `ismcts-lead`'s, where it
+    #: was measured)
+    pool: int | None = POOL
     #: with the game's record, in games of several players: draw this many
     #: history-consistent worlds and keep the `pool` in which the other seats' moves
     #: look most like the `greedy` bot's (`sampling.greedy_misfits`); 0: off
@@ -243,7 +244,10 @@ class MctsBot:
             raise NoMoveError(f"p{player} has no legal move in this state")
         if len(legal) == 1:
             return legal
-        pool = self.pool if self.pool is not None else pool_size(game, record)
+        # the opponent model keeps `pool` of its draws: an automatic pool as large as
+        # the draws would keep them all
+        pool = (self.pool if self.pool is not None
+                else POOL if self.model_draws else pool_size(game, record))
         self._worlds = Worlds(game, state, player, self.rng, record, pool=pool,
                               draws=self.model_draws, infer=self.infer,
                               temperature=self.temperature, refresh=self.refresh,

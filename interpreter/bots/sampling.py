@@ -304,12 +304,14 @@ def choose_move(bot: Any, game: Game, state: State, player: int,
 
 
 def pool_size(game: Game, record: Record | None) -> int:
-    """How many history worlds a search draws (`MctsBot.pool` left at None). A few
-    worlds judge the root moves on a few deals of the others' hands: at Interaction 4p,
-    one `ismcts-lead:400` seat took 23.1% of 300 games against greedy with 8 worlds and
-    28.9% with 32 (docs/bots.md). Each world plays the record again, so a long record
-    gets fewer, never below POOL: the cost a search stays what 8 worlds of an 80-move
-    record cost. One-player games keep POOL."""
+    """How many history worlds a search draws where `MctsBot.pool` is None
+    (`ismcts-lead`). A few worlds judge the root moves on a few deals of the others'
+    hands: at Interaction 4p, one `ismcts-lead:400` seat took 23.1% of 300 games against
+    greedy with 8 worlds and 28.2% with this pool (docs/bots.md). Each draw plays the
+    record again, so a long record gets fewer worlds, never below POOL: the accepted
+    worlds cost what 8 of an 80-move record cost (rejected draws replay it too: where
+    most draws are rejected, as late in a trick game, more). One-player games keep
+    POOL."""
     if record is None or game.players == 1:
         return POOL
     return max(POOL, min(POOL_MAX, POOL_MOVES // (len(record.moves) + 1)))

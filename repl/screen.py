@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import textwrap
 import threading
+from collections.abc import Callable
 from typing import Any, cast
 
 from prompt_toolkit.application import Application
@@ -48,7 +49,7 @@ from .base import Repl
 from .commands import COMMANDS, REPLAY_COMMANDS, arg_choices
 from .completion import InputLexer, MoveCompleter
 from .layout import MORE_ROWS, clip, show_lines, table_lines
-from .render import STYLE, Line, join_lines, move_lines, turn_line
+from .render import STYLE, Line, join_lines, move_lines, plain, turn_line
 
 MIN_EVENTS = 2  # rows the event pane keeps when the table is long
 MAX_MOVE_ROWS = 4
@@ -120,13 +121,17 @@ class ScreenRepl(Repl):
         done.wait()
 
     def pager(self, lines: list[StyleAndTextTuples], at_end: bool = False,
-              heads: list[StyleAndTextTuples | None] | None = None) -> None:
+              heads: list[StyleAndTextTuples | None] | None = None,
+              relayout: Callable[[int], tuple[list[str], list[str | None]]] | None = None
+              ) -> None:
         """Long text (`rules`, `help`, `log`) a page at a time in the body: Enter for the
         next page, b for the one before, q to stop. A page is exactly what the body has
         room for, so no line is lost at a page break; lines wider than the screen are
         wrapped first. `at_end`: open at the last page (`log`: the latest moves first).
         `heads`: for each line, the header row that names its columns (`show`), repeated
-        at the top of a page that starts below it."""
+        at the top of a page that starts below it. `relayout(width)`: the lines and
+        heads laid out again for a new width (`show`: a table's columns are not text to
+        wrap), used when the screen is resized while a page waits."""
         from .render import plain
 
         raw = [plain(ln) for ln in lines]
@@ -135,10 +140,12 @@ class ScreenRepl(Repl):
             self.messages = wrap_messages(raw, self._size()[0])  # nothing can wait here
             return
         self._page(raw, at_end, None if heads is None else
-                   [None if h is None else plain(h) for h in heads])
+                   [None if h is None else plain(h) for h in heads], relayout)
 
     def _page(self, raw: list[str], at_end: bool = False,
-              heads: list[str | None] | None = None) -> None:
+              heads: list[str | None] | None = None,
+              relayout: Callable[[int], tuple[list[str], list[str | None]]] | None = None
+              ) -> None:
         """`raw` (lines before wrapping) a page at a time (see `pager`); `heads[i]`: the
         header row above `raw[i]`, shown again at the top of a page that starts there."""
         size = self._size()
@@ -192,6 +199,11 @@ class ScreenRepl(Repl):
                     # the old page could not show at the new size
                     size = self._size()
                     first = owner[start] if start < len(owner) else len(raw)
+                    if relayout is not None:
+                        # a table laid out for the old width wraps out of line with its
+                        # headers: lay it out again and start at its first page
+                        raw, heads = relayout(size[0])
+                        first = 0
                     texts, owner = _wrapped(raw, size[0])
                     start = next((i for i, o in enumerate(owner) if o >= first), 0)
                     self._redraw()
@@ -218,9 +230,15 @@ class ScreenRepl(Repl):
             self.show_table()  # the table pane holds it all
             return
         lines, heads = show_lines(info, cols)
+
+        def relayout(width: int) -> tuple[list[str], list[str | None]]:
+            again, above = show_lines(info, width)
+            return ([plain(cast(StyleAndTextTuples, ln)) for ln in again],
+                    [None if h is None else plain(cast(StyleAndTextTuples, h)) for h in above])
+
         # a tall column goes on over pages: each page says again which column is which
         self.pager(cast(list[StyleAndTextTuples], lines),
-                   heads=cast(list[StyleAndTextTuples | None], heads))
+                   heads=cast(list[StyleAndTextTuples | None], heads), relayout=relayout)
 
     def may_discard(self) -> bool:
         if not self.sess.dirty or self.replay is not None:

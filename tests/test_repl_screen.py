@@ -346,6 +346,37 @@ def test_a_page_is_shown_again_whole_after_the_screen_changes_size() -> None:
         (top, again)
 
 
+@tmux
+def test_show_is_laid_out_again_when_the_screen_narrows_while_it_pages() -> None:
+    # (found by review: the table laid out for 60 columns was wrapped at 40, so a page
+    # ended on half a header row and columns 6-7 came on indented lines of their own)
+    t = Term(["freecell", "--seed", "1"], 60, 20)
+    try:
+        t.keys("show", "Enter")
+        t.settle()
+        subprocess.run([*TMUX, "resize-window", "-t", t.name, "-x", "40", "-y", "12"],
+                       check=True)
+        t.settle()
+        screens = []
+        for _ in range(12):
+            t.keys("Enter")
+            shot = t.settle()
+            if pager_line(shot) is None:
+                break
+            screens.append(shot)
+    finally:
+        t.close()
+    assert len(screens) >= 3, screens
+    for shot in screens:
+        page = shot.splitlines()
+        page = [ln.rstrip() for ln in page[:next(i for i, ln in enumerate(page)
+                                                  if PAGE.match(ln.strip()))]]
+        # laid out for 40 columns: no header wrapped onto an indented line of its own
+        assert not any(re.match(r"\s+column\d", ln) for ln in page), shot
+        # and no page ends on a header row with nothing under it
+        assert not re.match(r"column\d", page[-1]), shot
+
+
 # ---------------------------------------------------------------------- 4. the menu
 @tmux
 def test_no_completion_menu_covers_a_page_pasted_in_one_burst() -> None:

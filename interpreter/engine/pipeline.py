@@ -22,7 +22,8 @@ from ..errors import CardgameError, Diagnostic, Span
 from ..lang import Loaded, bundled_dir, check, load, resolve_game
 from .game import Game
 
-_cache: dict[tuple[str, str, int | None, tuple[tuple[str, str], ...], bool, bool], Game] = {}
+_cache: dict[tuple[str, str, tuple[str, ...], int | None, tuple[tuple[str, str], ...], bool, bool],
+             Game] = {}
 
 
 def source_id(loaded: Loaded) -> str:
@@ -96,8 +97,10 @@ def compile_game(game: str | Path, players: int | None = None,
     finally:
         sys.setrecursionlimit(old)
     sid = source_id(loaded)
-    key = (str(path), sid, players, tuple(sorted((settings or {}).items())), optimize,
-           coverage)
+    # the files' names as spans show them (relative to the working folder, so a compile
+    # made in another folder names them otherwise) are part of the compiled code
+    key = (str(path), sid, loaded.chain, players, tuple(sorted((settings or {}).items())),
+           optimize, coverage)
     if key not in _cache:
         _cache[key] = compile_loaded(loaded, players, settings, _ref(path), optimize,
                                      coverage)

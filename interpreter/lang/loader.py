@@ -14,6 +14,7 @@ by declaring it, or drops it with `remove`. A prelude neither extends nor uses a
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,7 +54,7 @@ def resolve_game(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.suffix == ".cardgame" or os.sep in name_or_path or "/" in name_or_path:
         if not p.exists():
-            raise Diagnostic(f"no such game file: {name_or_path}")
+            raise Diagnostic(f"no such game file: {name_or_path}", hint=_near_files(p))
         if not p.is_file():
             raise Diagnostic(f"{name_or_path} is not a game file (not a regular file)")
         if p.suffix != ".cardgame":
@@ -67,8 +68,28 @@ def resolve_game(name_or_path: str) -> Path:
     if p.is_file():
         return p
     hint = did_you_mean(name_or_path, bundled_names())
+    local = Path(f"{name_or_path}.cardgame")
+    if local.is_file():
+        # a bare name is a bundled game only (never silently a file here, which could
+        # shadow one): say how to name the file
+        hint = (f"did you mean ./{local}? (a bare name is a bundled game; give a file's "
+                "path)" + (f"; or {hint}" if hint else ""))
     raise Diagnostic(f"unknown game '{name_or_path}'",
                      hint=hint or "run 'cardgame list' for the bundled games, or give a path")
+
+
+def _near_files(p: Path) -> str:
+    """A did-you-mean among the game files in the folder of a path that does not exist,
+    written as the path was (`mygam.cardgame` -> 'mygame.cardgame')."""
+    try:
+        stems = [f.stem for f in itertools.islice(p.parent.glob("*.cardgame"), 1000)]
+    except (OSError, ValueError):  # an unreadable folder, a path with no name
+        return ""
+    # the stems compared (every name ends in .cardgame, which would make any two alike)
+    hint = did_you_mean(p.stem, stems)
+    for stem in stems:
+        hint = hint.replace(f"'{stem}'", f"'{p.with_name(stem + '.cardgame')}'")
+    return hint
 
 
 @attrs.frozen

@@ -20,6 +20,7 @@ from cardgame.interpreter.bots import (
     best_bot_for,
     choose_move,
     make_bot,
+    unknown_bot,
 )
 from cardgame.interpreter.engine import Event, Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
@@ -118,14 +119,13 @@ def bot_names(bots: str, players: int) -> dict[int, str]:
     names = [n.strip() for n in bots.split(",")]
     for n in names:
         if n not in BOTS:
-            raise CommandError(f"unknown bot '{sanitize(n, newlines=False)}' (known: "
-                               f"{', '.join(sorted(BOTS))})")
+            raise CommandError(unknown_bot(n, sanitize(n, newlines=False)))
     if len(names) == 1:
         return dict.fromkeys(range(1, players + 1), names[0])
     if len(names) != players:
-        raise CommandError(f"{len(names)} bots named for {players} seats: give one bot for "
-                           "every seat, or one per seat (the entries of the seats you play "
-                           "are not used)")
+        raise CommandError(f"{len(names)} bots named for {players} seats: give one bot name, "
+                           f"or one per seat: {players} names for {players} seats (the "
+                           "entries of the seats you play are not used)")
     return dict(enumerate(names, 1))
 
 

@@ -108,7 +108,7 @@ def test_bots_one_for_all_or_one_per_seat() -> None:
     assert bots_for(g, ["greedy"]) == ("greedy",) * 4
     assert bots_for(g, ["greedy,random", "random", "random"]) == (
         "greedy", "random", "random", "random")
-    with pytest.raises(UsageError, match="one name or one per seat"):
+    with pytest.raises(UsageError, match="one bot name, or one per seat: 4 names for 4 seats"):
         bots_for(g, ["greedy,random"])
     with pytest.raises(UsageError, match="unknown bot 'clever'"):
         bots_for(g, ["clever"])

@@ -62,3 +62,31 @@ def test_a_bare_end_is_not_the_flow_running_out(tmp_path):
     while not g.is_terminal(st):
         st = g.apply(st, g.legal_moves(st)[0])
     assert g.end_reason(st) == "an `end` with no reason"
+
+
+# ---------------------------------------------------------------------- --bots
+KNOWN = "(known: greedy, ismcts, ismcts-lead, ismcts-max, mcts, random)"
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_a_misspelt_bot_gets_a_did_you_mean(command, capsys):
+    assert main([command, RUNOUT, "--bots", "gredy"]) == 2
+    assert capsys.readouterr().err == (f"cardgame {command}: error: unknown bot 'gredy': did "
+                                       f"you mean 'greedy'? {KNOWN}\n")
+    # a search bot's budget is kept in the name to type
+    assert main([command, RUNOUT, "--bots", "ismcst:200"]) == 2
+    assert "unknown bot 'ismcst:200': did you mean 'ismcts:200'" in capsys.readouterr().err
+    assert main([command, RUNOUT, "--bots", "clever"]) == 2
+    assert capsys.readouterr().err == f"cardgame {command}: error: unknown bot 'clever' {KNOWN}\n"
+
+
+def test_the_count_of_bots_is_said_plainly(capsys):
+    assert main(["simulate", RUNOUT, "--bots", "greedy,random,random"]) == 2
+    assert capsys.readouterr().err == ("cardgame simulate: error: --bots takes one bot name, "
+                                       "or one per seat: 2 names for 2 seats, not 3\n")
+    assert main(["play", RUNOUT, "--bots", "greedy,random,random"]) == 2
+    assert capsys.readouterr().err == (
+        "cardgame play: error: 3 bots named for 2 seats: give one bot name, or one per seat: "
+        "2 names for 2 seats (the entries of the seats you play are not used)\n")
+    out = script([RUNOUT, "--seed", "1"], ["set bots gredy"])
+    assert "unknown bot 'gredy': did you mean 'greedy'?" in out

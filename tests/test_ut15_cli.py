@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 import json
 from pathlib import Path
 
@@ -90,3 +91,23 @@ def test_the_count_of_bots_is_said_plainly(capsys):
         "2 names for 2 seats (the entries of the seats you play are not used)\n")
     out = script([RUNOUT, "--seed", "1"], ["set bots gredy"])
     assert "unknown bot 'gredy': did you mean 'greedy'?" in out
+
+
+# ---------------------------------------------------------------------- charts
+def _numbers(svg: Path) -> list[str]:
+    """The numeric labels of a chart (its ticks): the SVG keeps text as text."""
+    labels = re.findall(r"<text[^>]*>([^<]*)</text>", svg.read_text())
+    return [t for t in labels if re.fullmatch(r"[−-]?[\d.,]+", t)]
+
+
+@pytest.mark.parametrize("games", [3, 25])
+def test_charts_tick_counts_and_moves_in_whole_numbers(games, tmp_path, capsys):
+    """A game of a fixed 6 moves: its length chart was ticked 5.6, 5.8, ... and the seats
+    of the scores chart counted in halves (17.5)."""
+    assert main(["simulate", RUNOUT, "--games", str(games), "--seed", "1",
+                 "--plot", str(tmp_path)]) == 0
+    for chart in ("length", "scores"):
+        ticks = _numbers(tmp_path / f"{chart}.svg")
+        assert ticks and all(re.fullmatch(r"\d+", t) for t in ticks), (chart, ticks)
+    # the one length is shown among its neighbours, not alone across the whole axis
+    assert {"5", "6", "7"} <= set(_numbers(tmp_path / "length.svg"))

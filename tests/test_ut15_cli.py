@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import io
-import re
 import json
+import re
 from pathlib import Path
 
 import pytest

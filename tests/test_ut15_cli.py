@@ -111,3 +111,17 @@ def test_charts_tick_counts_and_moves_in_whole_numbers(games, tmp_path, capsys):
         assert ticks and all(re.fullmatch(r"\d+", t) for t in ticks), (chart, ticks)
     # the one length is shown among its neighbours, not alone across the whole axis
     assert {"5", "6", "7"} <= set(_numbers(tmp_path / "length.svg"))
+
+
+# ---------------------------------------------------------------------- the REPL
+MYGAME = str(DATA / "mygame.cardgame")
+
+
+def test_rules_show_a_move_in_words_with_its_conditions():
+    """`rules` of a game with no page showed "• play(c): play {c}": the raw template,
+    and none of the move's `when` conditions (ut15 item 17)."""
+    out = script([MYGAME, "--seed", "3"], ["rules"])
+    text = " ".join(out.split())
+    assert ("• play(c in hand[me]): play c; only when trick is empty or c.suit == led or "
+            "not (any d in hand[me]: d.suit == led) (else: you must follow led)") in text
+    assert "{" not in out.split("Moves")[1]

@@ -125,3 +125,13 @@ def test_rules_show_a_move_in_words_with_its_conditions():
     assert ("• play(c in hand[me]): play c; only when trick is empty or c.suit == led or "
             "not (any d in hand[me]: d.suit == led) (else: you must follow led)") in text
     assert "{" not in out.split("Moves")[1]
+
+
+def test_save_suggests_a_command_the_shell_reads_whole(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = script([RUNOUT, "--seed", "1"], ["step", "save my save.json", "save plain.json",
+                                           "save it's.json"])
+    assert "load my save.json or cardgame play --replay 'my save.json')" in out
+    assert "load plain.json or cardgame play --replay plain.json)" in out
+    assert (tmp_path / "my save.json").is_file()
+    assert "cardgame play --replay 'it'\"'\"'s.json')" in out

@@ -57,6 +57,10 @@ class Step:
     events: list[str]
     by: str  # "you" (typed by the person), "auto" (a forced move of the person's), "bot"
     observed: tuple[Event, ...] = ()  # the step's events (engine), as each seat sees them: observe
+    # the bot that chose it (its name), "" when not known: a step keeps its label when
+    # `set bots` changes the bots, and a loaded save's moves name no bot (a save does
+    # not record which bot made them)
+    bot: str = ""
 
 
 @attrs.frozen
@@ -243,11 +247,11 @@ class Session:
         return " ".join(f"p{p}:{s}" for p, s in enumerate(sc, 1))
 
     # ------------------------------------------------------------------ playing
-    def play(self, move: Move, by: str = "you") -> Step:
+    def play(self, move: Move, by: str = "you", bot: str = "") -> Step:
         before = self.state
         after, observed = self.game.apply_observed(before, move)
         events = [self.game.log_text(e) for e in observed if e.kind == "log"]
-        step = Step(before, tuple(move), after, events, by, observed)
+        step = Step(before, tuple(move), after, events, by, observed, bot)
         self.steps.append(step)
         self.redo_stack.clear()
         if by == "you" or by == "auto":
@@ -319,7 +323,7 @@ class Session:
                                [s.move for s in self.steps])
         else:
             move = self.game.legal_moves(self.state, player)[0]
-        return self.play(move, by)
+        return self.play(move, by, self.bot_names[player] if by == "bot" else "")
 
     def advance(self) -> list[Step]:
         """With auto on: play bot moves and the person's forced moves until a real choice.
@@ -445,6 +449,8 @@ class Session:
         step = self.steps[i]
         player = step.move[0]
         who = self.who(player)
+        if not self.spectator and player not in self.seats:  # the bot that made it, if known
+            who = f"p{player} ({step.bot} bot)" if step.bot else f"p{player}"
         hidden: set[int] = set()
         if not reveal_all and player != viewer:
             seen = (visible_cards(game, step.before, viewer)

@@ -135,3 +135,20 @@ def test_save_suggests_a_command_the_shell_reads_whole(tmp_path, monkeypatch):
     assert "load plain.json or cardgame play --replay plain.json)" in out
     assert (tmp_path / "my save.json").is_file()
     assert "cardgame play --replay 'it'\"'\"'s.json')" in out
+
+
+def test_past_moves_keep_the_bot_that_made_them(tmp_path):
+    """A save made against greedy bots, loaded in a `--bots random` session, labelled the
+    greedy bot's past moves "p2 (random bot)" (ut15 item 17): a save does not record its
+    bots, so its moves name none; `set bots` does not relabel the moves made before it."""
+    save = tmp_path / "g.json"
+    out = script([MYGAME, "--seed", "3"], ["1", "1", f"save {save}", "set bots random",
+                                           "1", "log"])
+    log = out.rsplit("Two Trumps, seed 3", 1)[1]
+    assert "p2 (greedy bot): play" in log and "p2 (random bot): play" in log
+    first = log.split("p2 (random bot)")[0]  # the greedy's moves came first
+    assert first.count("p2 (greedy bot)") >= 2
+    out = script([MYGAME, "--seed", "3", "--bots", "random"], [f"load {save}", "log"])
+    log = out.rsplit("Two Trumps, seed 3", 1)[1]
+    assert "bot)" not in log.split("\n\n")[0]
+    assert "p2: play" in log

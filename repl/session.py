@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 from cardgame.interpreter.bots import (
@@ -37,6 +38,7 @@ from cardgame.interpreter.observe import (
 )
 from cardgame.interpreter.terminal import sanitize
 
+from .layout import SUIT_ORDER
 from .render import EVENTS_SHOWN, TableInfo
 
 AUTO_LIMIT = 10_000  # auto-play stops after this many moves in a row
@@ -223,7 +225,44 @@ class Session:
         p = self.person_to_move()
         if p is None or self.bot_to_move() is not None:
             return []  # the bots at a simultaneous choice choose first
-        return self.game.legal_moves(self.state, p)
+        return self._in_table_order(self.game.legal_moves(self.state, p), p)
+
+    def _in_table_order(self, moves: list[Move], seat: int) -> list[Move]:
+        """The moves of each kind in the order the table shows the cards they name: the
+        hand K♠ 3♥ J♥ lists `play K♠`, `play 3♥`, `play J♥` (the engine's order followed
+        the deck's). The kinds keep their order; a move that names no card the seat can
+        see keeps its place after those that do (a face-down pile's order is not told).
+        The list is what `play N` numbers, so N is always the N shown."""
+        game = self.game
+        seen = visible_cards(game, self.state, seat)
+        cards = {c.id: c for c in game.checked.cards}
+        spec = game.checked.table
+        place: dict[int, tuple[int, int]] = {}
+        decl = {z.name: z.decl for z in game.zones}
+        for z, (name, ids) in enumerate(game.zone_contents(self.state).items()):
+            # sorted as the table sorts it (layout._sort_keys, _sorted): a hand by suit
+            # and rank unless the table says otherwise
+            d = decl[name]
+            keys = spec.sort[d] if d in spec.sort else (
+                ("suit", "rank") if game.checked.zones[d].visibility == "owner" else ())
+            shown = sorted(ids, key=lambda c: tuple(
+                SUIT_ORDER.get(cards[c].suit, 9) if k == "suit" else cards[c].rank
+                for k in keys)) if keys else ids
+            place.update((c, (z, i)) for i, c in enumerate(shown) if c in seen)
+        kinds: dict[int, int] = {}
+        for m in moves:
+            kinds.setdefault(m[1], len(kinds))
+
+        def key(im: tuple[int, Move]) -> tuple[Any, ...]:
+            i, m = im
+            types = game.move_param_types[m[1]]
+            where = []
+            for a, t in zip(m[2:], types, strict=False):
+                cards = (a,) if t == "card" else tuple(a) if t == "list:card" else ()
+                where += [place.get(c, (len(place) + 1, 0)) for c in cards]
+            return kinds[m[1]], not where or (len(place) + 1, 0) in where, where, i
+
+        return [m for _, m in sorted(enumerate(moves), key=key)]
 
     def my_move_texts(self) -> list[tuple[str, str]]:
         return [(self.game.move_text(m), self.game.move_description(m, viewer=m[0]))

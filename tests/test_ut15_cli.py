@@ -152,3 +152,16 @@ def test_past_moves_keep_the_bot_that_made_them(tmp_path):
     log = out.rsplit("Two Trumps, seed 3", 1)[1]
     assert "bot)" not in log.split("\n\n")[0]
     assert "p2: play" in log
+
+
+def test_the_numbered_moves_follow_the_hand_as_drawn():
+    """The hand is drawn K♠ 3♥ J♥ 7♣ 8♣ J♣ Q♣ 5♦ 9♦ 10♦ (sorted by suit and rank); the
+    numbered moves were 1 play 3♥, 2 play 9♦, ... in the deal's order (ut15 item 9). N of
+    `play N` is the N shown."""
+    out = script([MYGAME, "--seed", "3"], ["moves", "1", "log"])
+    hand = "K♠ 3♥ J♥ 7♣ 8♣ J♣ Q♣ 5♦ 9♦ 10♦"
+    assert f"p1 you     {hand}" in out
+    listed = [ln.split("play ")[1] for ln in out.split("to move: p1 (you)")[1].splitlines()
+              if ln.strip()[:2].strip().isdigit() and "play " in ln][:10]
+    assert listed == hand.split()
+    assert "1. you: play K♠" in out.rsplit("Two Trumps, seed 3", 1)[1]

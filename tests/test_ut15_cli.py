@@ -165,3 +165,13 @@ def test_the_numbered_moves_follow_the_hand_as_drawn():
               if ln.strip()[:2].strip().isdigit() and "play " in ln][:10]
     assert listed == hand.split()
     assert "1. you: play K♠" in out.rsplit("Two Trumps, seed 3", 1)[1]
+
+
+# ---------------------------------------------------------------------- examples
+def test_a_failed_comparison_names_only_what_has_a_value():
+    """`expect trump == diamonds` failing read "got trump is clubs, diamonds is diamonds"
+    (ut15 item 17): a side that is its own value is left out."""
+    from cardgame.interpreter.examples import run_examples
+
+    failures = [f for o in run_examples(DATA / "ex_trump.cardgame") for f in o.failures]
+    assert failures == ["ex_trump.cardgame:64: expected trump == diamonds, got trump is clubs"]

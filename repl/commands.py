@@ -335,7 +335,17 @@ def cmd_save(repl: Host, arg: str) -> None:
     path = os.path.expanduser(arg)
     repl.sess.save(path)
     repl.info(f"saved to {arg} ({moves_text(len(repl.sess.steps))}; load {arg} or "
-              f"cardgame play --replay {arg})")
+              f"cardgame play --replay {_shell_word(arg)})")
+
+
+def _shell_word(path: str) -> str:
+    """A file name as a shell command needs it (`'my save.json'`), a leading `~/` left
+    outside the quotes so that the shell still expands it."""
+    import shlex
+
+    if path.startswith("~/"):
+        return "~/" + shlex.quote(path[2:])
+    return shlex.quote(path)
 
 
 def cmd_load(repl: Host, arg: str) -> None:

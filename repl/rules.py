@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from cardgame.interpreter.engine import Game
-from cardgame.interpreter.errors import CardgameError
+from cardgame.interpreter.errors import CardgameError, span_text
 from cardgame.interpreter.options import option_text
 from cardgame.interpreter.terminal import sanitize
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -49,16 +50,36 @@ def rules_source(game: Game, game_ref: str) -> tuple[str, Path | None]:
             pass
     about = " ".join((game.checked.about or "(no rules text)").split())
     lines = [f"# {game.name}", "", about, "", "## Moves", ""]
+    src = game.checked.sources
+
+    def text(e: Any) -> str:  # an expression as the file writes it
+        return span_text(src.get(e.span.file), e.span)
+
     for name, decl in game.checked.moves.items():
-        params = ", ".join(p.name for p in decl.params)
+        # `play(c in hand[me])`: where each argument comes from
+        params = ", ".join(f"{p.name} in {text(p.source)}" if text(p.source) else p.name
+                           for p in decl.params)
         head = f"{name}({params})" if params else name
-        lines.append(f"- `{head}`" + (f": {decl.doc}" if decl.doc else ""))
+        # the description in words (its `{c}` placeholders as the names they stand for),
+        # then each `when` clause: its condition and the refusal it gives otherwise
+        line = f"- `{head}`" + (f": {_words(decl.doc)}" if decl.doc else "")
+        for cl in decl.clauses:
+            cond = " ".join(text(cl.cond).split())
+            if cond:
+                line += f"; only when `{cond}`" + (f" (else: {_words(cl.reason)})"
+                                                   if cl.reason else "")
+        lines.append(line)
     if game.checked.option_decls:
         lines += ["", "## Options", "", "`cardgame play GAME --set NAME=VALUE`", ""]
         for name, od in game.checked.option_decls.items():
             cur = option_text(game.options.get(name))
             lines.append(f"- `{name} = {cur}`" + (f": {od.doc}" if od.doc else ""))
     return "\n".join(lines), None
+
+
+def _words(template: str) -> str:
+    """A move's description or reason without its braces: `play {c}` -> `play c`."""
+    return re.sub(r"\{([^{}]*)\}", lambda m: " ".join(m.group(1).split()), template)
 
 
 def rules_width(term_width: int) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 from cardgame.interpreter.bots import (
@@ -20,6 +21,7 @@ from cardgame.interpreter.bots import (
     best_bot_for,
     choose_move,
     make_bot,
+    unknown_bot,
 )
 from cardgame.interpreter.engine import Event, Game, Move, State
 from cardgame.interpreter.engine import replay as replay_mod
@@ -36,6 +38,7 @@ from cardgame.interpreter.observe import (
 )
 from cardgame.interpreter.terminal import sanitize
 
+from .layout import SUIT_ORDER
 from .render import EVENTS_SHOWN, TableInfo
 
 AUTO_LIMIT = 10_000  # auto-play stops after this many moves in a row
@@ -62,6 +65,10 @@ class Step:
     events: list[str]
     by: str  # "you" (typed by the person), "auto" (a forced move of the person's), "bot"
     observed: tuple[Event, ...] = ()  # the step's events (engine), as each seat sees them: observe
+    # the bot that chose it (its name), "" when not known: a step keeps its label when
+    # `set bots` changes the bots, and a loaded save's moves name no bot (a save does
+    # not record which bot made them)
+    bot: str = ""
 
 
 @attrs.frozen
@@ -124,14 +131,13 @@ def bot_names(bots: str, players: int) -> dict[int, str]:
     names = [n.strip() for n in bots.split(",")]
     for n in names:
         if n not in BOTS:
-            raise CommandError(f"unknown bot '{sanitize(n, newlines=False)}' (known: "
-                               f"{', '.join(sorted(BOTS))})")
+            raise CommandError(unknown_bot(n, sanitize(n, newlines=False)))
     if len(names) == 1:
         return dict.fromkeys(range(1, players + 1), names[0])
     if len(names) != players:
-        raise CommandError(f"{len(names)} bots named for {players} seats: give one bot for "
-                           "every seat, or one per seat (the entries of the seats you play "
-                           "are not used)")
+        raise CommandError(f"{len(names)} bots named for {players} seats: give one bot name, "
+                           f"or one per seat: {players} names for {players} seats (the "
+                           "entries of the seats you play are not used)")
     return dict(enumerate(names, 1))
 
 
@@ -228,7 +234,44 @@ class Session:
         p = self.person_to_move()
         if p is None or self.bot_to_move() is not None:
             return []  # the bots at a simultaneous choice choose first
-        return self.game.legal_moves(self.state, p)
+        return self._in_table_order(self.game.legal_moves(self.state, p), p)
+
+    def _in_table_order(self, moves: list[Move], seat: int) -> list[Move]:
+        """The moves of each kind in the order the table shows the cards they name: the
+        hand K♠ 3♥ J♥ lists `play K♠`, `play 3♥`, `play J♥` (the engine's order followed
+        the deck's). The kinds keep their order; a move that names no card the seat can
+        see keeps its place after those that do (a face-down pile's order is not told).
+        The list is what `play N` numbers, so N is always the N shown."""
+        game = self.game
+        seen = visible_cards(game, self.state, seat)
+        cards = {c.id: c for c in game.checked.cards}
+        spec = game.checked.table
+        place: dict[int, tuple[int, int]] = {}
+        decl = {z.name: z.decl for z in game.zones}
+        for z, (name, ids) in enumerate(game.zone_contents(self.state).items()):
+            # sorted as the table sorts it (layout._sort_keys, _sorted): a hand by suit
+            # and rank unless the table says otherwise
+            d = decl[name]
+            keys = spec.sort[d] if d in spec.sort else (
+                ("suit", "rank") if game.checked.zones[d].visibility == "owner" else ())
+            shown = sorted(ids, key=lambda c: tuple(
+                SUIT_ORDER.get(cards[c].suit, 9) if k == "suit" else cards[c].rank
+                for k in keys)) if keys else ids
+            place.update((c, (z, i)) for i, c in enumerate(shown) if c in seen)
+        kinds: dict[int, int] = {}
+        for m in moves:
+            kinds.setdefault(m[1], len(kinds))
+
+        def key(im: tuple[int, Move]) -> tuple[Any, ...]:
+            i, m = im
+            types = game.move_param_types[m[1]]
+            where = []
+            for a, t in zip(m[2:], types, strict=False):
+                cards = (a,) if t == "card" else tuple(a) if t == "list:card" else ()
+                where += [place.get(c, (len(place) + 1, 0)) for c in cards]
+            return kinds[m[1]], not where or (len(place) + 1, 0) in where, where, i
+
+        return [m for _, m in sorted(enumerate(moves), key=key)]
 
     def my_move_texts(self) -> list[tuple[str, str]]:
         return [(self.game.move_text(m), self.game.move_description(m, viewer=m[0]))
@@ -252,11 +295,11 @@ class Session:
         return " ".join(f"p{p}:{s}" for p, s in enumerate(sc, 1))
 
     # ------------------------------------------------------------------ playing
-    def play(self, move: Move, by: str = "you") -> Step:
+    def play(self, move: Move, by: str = "you", bot: str = "") -> Step:
         before = self.state
         after, observed = self.game.apply_observed(before, move)
         events = [self.game.log_text(e) for e in observed if e.kind == "log"]
-        step = Step(before, tuple(move), after, events, by, observed)
+        step = Step(before, tuple(move), after, events, by, observed, bot)
         self.log_errors += _log_errors(observed)
         self.steps.append(step)
         self.redo_stack.clear()
@@ -329,7 +372,7 @@ class Session:
                                [s.move for s in self.steps])
         else:
             move = self.game.legal_moves(self.state, player)[0]
-        return self.play(move, by)
+        return self.play(move, by, self.bot_names[player] if by == "bot" else "")
 
     def advance(self) -> list[Step]:
         """With auto on: play bot moves and the person's forced moves until a real choice.
@@ -455,6 +498,8 @@ class Session:
         step = self.steps[i]
         player = step.move[0]
         who = self.who(player)
+        if not self.spectator and player not in self.seats:  # the bot that made it, if known
+            who = f"p{player} ({step.bot} bot)" if step.bot else f"p{player}"
         hidden: set[int] = set()
         if not reveal_all and player != viewer:
             seen = (visible_cards(game, step.before, viewer)

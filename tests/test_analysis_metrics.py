@@ -45,14 +45,15 @@ def test_the_scripted_race_gives_every_figure_of_its_comment() -> None:
     assert (r.decisions, r.legal_sum, r.phases) == (6, 6, (("race", 1),))
     assert (r.played, r.legal, r.choices) == ((("step", 6),), ("step",), (0,))
     # every game of the race is the same game: the intervals have no width
-    ms = {m.key: m for m in metrics_for(2, ["race"], ["ended"])}
+    ms = {m.key: m for m in metrics_for(2, ["race"], ["the flow ran to its end"])}
     assert estimate(ms["lead_changes"], sim.records).to_json() == {
         "value": 2.0, "low": 2.0, "high": 2.0, "n": 3, "method": "t"}
     assert estimate(ms["margin"], sim.records).value == 1.0
     assert estimate(ms["winning_score"], sim.records).value == 6.0
     assert estimate(ms["comeback"], sim.records).value == 1.0
     assert estimate(ms["win.p1"], sim.records).value == 1.0
-    assert estimate(ms["end.ended"], sim.records).value == 1.0
+    # (the race's flow runs out: its reason was "ended", now in words)
+    assert estimate(ms["end.the flow ran to its end"], sim.records).value == 1.0
 
 
 def test_the_lead_step_by_step() -> None:
@@ -107,7 +108,7 @@ def test_bots_one_for_all_or_one_per_seat() -> None:
     assert bots_for(g, ["greedy"]) == ("greedy",) * 4
     assert bots_for(g, ["greedy,random", "random", "random"]) == (
         "greedy", "random", "random", "random")
-    with pytest.raises(UsageError, match="one name or one per seat"):
+    with pytest.raises(UsageError, match="one bot name, or one per seat: 4 names for 4 seats"):
         bots_for(g, ["greedy,random"])
     with pytest.raises(UsageError, match="unknown bot 'clever'"):
         bots_for(g, ["clever"])

@@ -220,6 +220,31 @@ def test_a_missing_file_is_a_one_line_error():
     assert out.stderr == "error: no such game file: no-such-game.cardgame\n"
 
 
+
+@pytest.mark.parametrize("command", ["check", "simulate", "play", "fuzz", "test", "mutate",
+                                     "solve"])
+def test_a_bare_name_of_a_file_here_says_how_to_name_it(command, tmp_path, monkeypatch, capsys):
+    """`cardgame simulate mygame` with ./mygame.cardgame there (a user test): a bare name
+    stays a bundled game's (no file silently shadows one), and the hint says how to name
+    the file, in every command that takes GAME."""
+    (tmp_path / "mygame.cardgame").write_text("game \"Mine\"\n")
+    monkeypatch.chdir(tmp_path)
+    assert main([command, "mygame"]) in (1, 2)
+    assert capsys.readouterr().err == (
+        "error: unknown game 'mygame'\nhint: did you mean ./mygame.cardgame? (a bare name "
+        "is a bundled game; give a file's path)\n")
+
+
+def test_a_missing_file_gets_a_did_you_mean(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mygame.cardgame").write_text("")
+    (tmp_path / "other.cardgame").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "mygam.cardgame"]) == 1
+    assert capsys.readouterr().err == ("error: no such game file: mygam.cardgame\n"
+                                       "hint: did you mean 'mygame.cardgame'?\n")
+    assert main(["check", "sub/mygam.cardgame"]) == 1
+    assert capsys.readouterr().err == "error: no such game file: sub/mygam.cardgame\n"
+
 @pytest.mark.parametrize("expr", [
     "1" + " + 1" * 250,  # a long sum (the generated code nests 250 deep)
     "1" + " + 1" * 1200,  # deeper than Python's recursion limit

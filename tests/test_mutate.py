@@ -219,3 +219,16 @@ def test_the_command(tmp_path, monkeypatch, capsys):
     assert code == 0
     assert {m["name"] for m in doc["mutants"] if m["status"] == SURVIVED} == SURVIVORS
     assert (doc["killed"], doc["survived"], doc["stillborn"], doc["equivalent"]) == (7, 4, 1, 0)
+
+
+def test_a_variant_of_a_local_file_finds_its_base(tmp_path):
+    """The mutants of a variant compile from a scratch copy of its text: its
+    `extends "base"` still means the base beside the original (a user test: "cannot find
+    game 'mygame' to extend" in the scratch folder)."""
+    (tmp_path / "base.cardgame").write_text(TINY.read_text())
+    f = tmp_path / "variant.cardgame"
+    f.write_text('extends "base"\ngame "Variant"\nmove step "add one" when n < 2 { n += 1 }\n')
+    run = mutate(f, seconds=0.5, seed=0, reach_seconds=1)
+    assert run.verdicts
+    assert not [v for v in run.verdicts if "cannot find game" in v.reason]
+    assert all(v.status != STILLBORN for v in run.verdicts if "step" in v.mutant.name)

@@ -19,7 +19,7 @@ def test_one_name_or_one_per_seat() -> None:
     assert bot_names("greedy", 3) == {1: "greedy", 2: "greedy", 3: "greedy"}
     assert bot_names("random,ismcts-lead:50,greedy", 3) == {
         1: "random", 2: "ismcts-lead:50", 3: "greedy"}
-    with pytest.raises(CommandError, match="2 bots named for 3 seats: give one bot for every"):
+    with pytest.raises(CommandError, match="2 bots named for 3 seats: give one bot name, or one per seat: 3 names"):
         bot_names("random,greedy", 3)
     with pytest.raises(CommandError, match="unknown bot 'nope'"):
         bot_names("greedy,nope,greedy", 3)
@@ -44,8 +44,10 @@ def test_set_bots_takes_one_per_seat_too(tmp_path: Path) -> None:
                  ["set bots random,random,ismcts-lead:20", "set bots greedy,random"], tmp_path)
     assert repl.sess.labels()[3] == "ismcts-lead:20 bot"
     assert isinstance(repl.sess.bots[2], RandomBot)
-    assert errors(repl) == ["error: 2 bots named for 3 seats: give one bot for every seat, or "
-                            "one per seat (the entries of the seats you play are not used)"]
+    # (it read "give one bot for every seat, or one per seat": the same thing twice)
+    assert errors(repl) == ["error: 2 bots named for 3 seats: give one bot name, or one per "
+                            "seat: 3 names for 3 seats (the entries of the seats you play are "
+                            "not used)"]
 
 
 def test_a_bad_bots_list_is_a_usage_error(tmp_path: Path,

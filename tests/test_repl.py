@@ -516,7 +516,8 @@ def test_rules_without_a_doc_page_are_the_about_text_and_the_moves(tmp_path: Pat
     repl = drive([TWO_HANDS, "--seed", "1"], ["rules"], tmp_path)
     # rendered: the title as a heading, the moves as a list (no raw Markdown)
     assert repl.transcript[-1].startswith("TWO HANDS\n\nEach player holds five cards that")
-    assert repl.transcript[-1].endswith("Moves\n\n• play(c): play {c} to the pile")
+    # (the description in words: it showed its raw template, "play(c): play {c} ...")
+    assert repl.transcript[-1].endswith("Moves\n\n• play(c in hand[me]): play c to the pile")
 
 
 def test_rules_of_a_bundled_game_are_its_doc_page(tmp_path: Path) -> None:
@@ -537,7 +538,8 @@ def test_rules_never_read_a_page_beside_a_users_game(tmp_path: Path) -> None:
     repl = drive([str(tmp_path / "games" / "two_hands.cardgame"), "--seed", "1"], ["rules"],
                  tmp_path)
     assert "The page." not in repl.transcript[-1]
-    assert "• play(c)" in repl.transcript[-1]  # the page made from the game's own moves
+    # the page made from the game's own moves
+    assert "• play(c in hand[me])" in repl.transcript[-1]
 
 
 def test_auto_off_waits_for_enter(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from ..codegen import BARE_END
 from ..engine import Game
 from ..lang import ast as A
 from ..options import option_text
@@ -127,7 +128,7 @@ def catalogue(game: Game) -> Catalogue:
                for reason, e in zip(game.end_reasons, c.ends, strict=False)]
     seen = {e.text for e in endings}
     for st in ends:
-        text = st.reason or "ended"
+        text = st.reason or BARE_END
         if text in seen:
             continue
         seen.add(text)

@@ -412,7 +412,8 @@ def compile_text(path: str, text: str, players: int | None,
     orig = Path(path)
     f = _scratch() / orig.name
     f.write_text(text, encoding="utf-8")
-    loaded = load(f, allowed=(orig.resolve().parent,))
+    # its relative `extends` and `use` are read beside the original, as the original's are
+    loaded = load(f, allowed=(orig.resolve().parent,), home=orig.resolve().parent)
     return compile_loaded(loaded, players, settings)
 
 

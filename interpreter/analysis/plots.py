@@ -76,6 +76,17 @@ def _histogram(ax: Any, series: Sequence[Series], xlabel: str, ylabel: str = "ga
         ax.hist(vals, bins=edges, color=color, alpha=0.55 if filled else 1.0,
                 histtype="stepfilled" if filled else "step", linewidth=1.8,
                 edgecolor=color, label=label)
+    from matplotlib.ticker import MaxNLocator
+
+    # counts (games, seats) are whole: no tick at 17.5 of them
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if all(float(v).is_integer() for v in every):
+        # whole moves or points: whole ticks, and a narrow spread (a game of a fixed
+        # length: one value) widened around its bins, not ticked 19.6, 19.8, ...
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if edges[-1] - edges[0] < 10:
+            mid = (edges[0] + edges[-1]) / 2
+            ax.set_xlim(mid - 5, mid + 5)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if len(series) > 1 or series[0][0]:

@@ -234,18 +234,18 @@ class Simulation:
 
 def bots_for(game: Game, bots: Sequence[str] | str | None) -> tuple[str, ...]:
     """One bot name for every seat, or one per seat."""
-    from ..bots import BOTS
+    from ..bots import BOTS, unknown_bot
 
     names = [bots] if isinstance(bots, str) else list(bots or ["random"])
     names = [n.strip() for item in names for n in item.split(",") if n.strip()]
     for n in names:
         if n not in BOTS:
-            raise UsageError(f"unknown bot '{n}' (known: {', '.join(sorted(BOTS))})")
+            raise UsageError(unknown_bot(n))
     if len(names) == 1:
         return tuple(names * game.players)
     if len(names) != game.players:
-        raise UsageError(f"--bots takes one name or one per seat ({game.players} here), "
-                         f"not {len(names)}")
+        raise UsageError(f"--bots takes one bot name, or one per seat: {game.players} names "
+                         f"for {game.players} seats, not {len(names)}")
     return tuple(names)
 
 

@@ -10,9 +10,9 @@ that fits a game.
 
 from .ismcts import IsmctsBot, IsmctsLeadBot, IsmctsMaxBot
 from .mcts import Budget, MctsBot
-from .registry import BOTS, BotFactory, best_bot_for, make_bot
+from .registry import BOTS, BotFactory, best_bot_for, make_bot, unknown_bot
 from .sampling import choose_move
 from .simple import Bot, GreedyBot, NoMoveError, RandomBot
 
 __all__ = ["BOTS", "Bot", "BotFactory", "Budget", "GreedyBot", "IsmctsBot", "IsmctsLeadBot", "IsmctsMaxBot", "MctsBot",
-           "NoMoveError", "RandomBot", "best_bot_for", "choose_move", "make_bot"]
+           "NoMoveError", "RandomBot", "best_bot_for", "choose_move", "make_bot", "unknown_bot"]

@@ -10,6 +10,7 @@ the REPL's `set bots`) takes budgets too.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 from ..engine import Game
@@ -61,12 +62,27 @@ BOTS: dict[str, BotFactory] = _Registry({
 })
 
 
+def unknown_bot(name: str, shown: str | None = None) -> str:
+    """The message for a bot name that is not one: a did-you-mean (the name's part before
+    a budget compared: `gredy`, `ismtcs:2000`), then the known names. `shown`: the name
+    as the message may print it (sanitised by the caller)."""
+    from ..errors import did_you_mean
+
+    base, sep, budget = name.partition(":")
+    # (a known name with a bad budget gets no did-you-mean: the make_bot hint says more)
+    hint = "" if base in BOTS else did_you_mean(base, BOTS)
+    if hint and sep:  # the budget kept: the name to type is the whole of it
+        hint = re.sub(r"'([^']*)'", lambda m: f"'{m.group(1)}:{budget}'", hint)
+    return (f"unknown bot '{name if shown is None else shown}'" + (f": {hint}" if hint else "")
+            + f" (known: {', '.join(sorted(BOTS))})")
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
     try:
         factory = BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot '{name}' (known: {', '.join(sorted(BOTS))}; "
-                         "a search bot takes a budget: ismcts:2000 or ismcts:1.5s)") from None
+        raise ValueError(unknown_bot(name)[:-1] + "; a search bot takes a budget: "
+                         "ismcts:2000 or ismcts:1.5s)") from None
     return factory(seed)
 
 

@@ -6,13 +6,13 @@ Only codegen and engine know slot indices and generated names. Other layers impo
 
 from typing import Any
 
-from .layout import ENDED, MOVES, PC, PENDING, RNG, WHO
+from .layout import BARE_END, ENDED, FLOW_END, FLOW_RAN_OUT, MOVES, PC, PENDING, RNG, WHO
 from .module import Generated, generate
 from .probe import Probe, prober
 from .runtime import MAX_LIST, MAX_VALUES, STEPS, GameOver, draws_below, namespace, shuffle_list
 from .writer import Arm
 
-__all__ = ["Arm", "ENDED", "MAX_LIST", "MAX_VALUES", "MOVES", "PC", "PENDING", "RNG", "STEPS",
+__all__ = ["Arm", "BARE_END", "ENDED", "FLOW_END", "FLOW_RAN_OUT", "MAX_LIST", "MAX_VALUES", "MOVES", "PC", "PENDING", "RNG", "STEPS",
            "WHO", "Explainer", "GameOver", "Generated", "Legality", "Probe", "draws_below",
            "explainer", "flow_dot", "generate", "legality", "namespace", "prober",
            "reads", "shuffle_list"]

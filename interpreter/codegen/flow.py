@@ -22,6 +22,7 @@ from ..errors import Diagnostic
 from ..lang import ast as A
 from ..lang import walk_stmts
 from .bounds import FULL
+from .layout import FLOW_END
 from .stmts import Stmts, assigns
 from .writer import CodeWriter, Frame, Local
 
@@ -185,7 +186,8 @@ class FlowLowering:
         entry = self.new_node(A.NOSPAN, fr)
         # the declared flow or, without one, the implicit one the checker built and typed
         last = self.emit(g.game_flow, entry, fr)
-        self.nodes[last].exit = Finish("'ended'")  # falling off the end of the flow ends the game
+        # falling off the end of the flow ends the game
+        self.nodes[last].exit = Finish(repr(FLOW_END))
         return FlowGraph(self.nodes, entry, self.decisions)
 
     def new_node(self, span: A.Span, fr: Frame) -> int:

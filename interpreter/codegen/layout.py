@@ -25,6 +25,12 @@ else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
 from ..lang import Checked
 
 PC, RNG, MOVES, PENDING, ENDED, WHO = range(6)
+# the end reason a game whose flow ran out records (kept in states: states are hashed by
+# benchmarks/same_behaviour.py); Game.reason_text shows it as FLOW_RAN_OUT. A bare `end`
+# records BARE_END.
+FLOW_END = "ended"
+FLOW_RAN_OUT = "the flow ran to its end"
+BARE_END = "an `end` with no reason"
 FIRST_SLOT = 6
 
 

@@ -13,6 +13,7 @@ from ..lang import ast as A
 from .bounds import FULL, Bounds, arith, fits
 from .context import Ctx
 from .exprs import Exprs
+from .layout import BARE_END
 from .runtime import BIG
 from .writer import CodeWriter, Frame, Local
 
@@ -306,7 +307,8 @@ class Stmts:
 
     def end_text(self, st: A.End, fr: Frame) -> str:
         if not st.reason:
-            return "'ended'"
+            # not FLOW_END: a bare `end` is the designer's, not the flow running out
+            return repr(BARE_END)
         return self.log_text(st.parts, fr)
 
     def log(self, st: A.Log, fr: Frame, w: CodeWriter) -> None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 else:  # the same declarations, built cheaply (lang/nodes.py): start-up time
     from ..lang import nodes as attrs
 
-from ..codegen import ENDED, MOVES, PC, PENDING, WHO, Generated
+from ..codegen import ENDED, FLOW_END, FLOW_RAN_OUT, MOVES, PC, PENDING, WHO, Generated
 from ..errors import CardgameError, IllegalMove, RuleError, Span
 from ..lang import Checked
 from . import positions, texts
@@ -443,7 +443,15 @@ class Game(Machine):
         gave_up = self.conceded_by(state)
         if gave_up is not None:
             return f"p{gave_up} conceded"
-        return None if r is None else str(r)
+        return None if r is None else self.reason_text(r)
+
+    @staticmethod
+    def reason_text(recorded: Any) -> str:
+        """An end reason as a state records it, in words: a flow that ran out records
+        "ended" (codegen/flow.py), which told a designer nothing. The state keeps the
+        word: states, saves' positions and the fuzzer's endings are hashed
+        (benchmarks/same_behaviour.py)."""
+        return FLOW_RAN_OUT if recorded == FLOW_END else str(recorded)
 
     def ended(self, state: State) -> Any:
         """Why the game ended as the state records it (None while playing or not settled)."""

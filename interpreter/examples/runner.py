@@ -255,7 +255,11 @@ class _Run:
         if isinstance(part, A.Binary) and part.op in _COMPARE:
             for side in (part.left, part.right):
                 if not isinstance(side, (A.Int, A.Bool, A.NoneLit)):
-                    got.append(f"{self.src(side)} is {self.text(side)}")
+                    # a side that reads as its own value (a suit: `diamonds`) says nothing:
+                    # "got trump is clubs", not "..., diamonds is diamonds"
+                    shown = self.text(side)
+                    if shown != self.src(side):
+                        got.append(f"{self.src(side)} is {shown}")
         what = ", ".join(got) if got else f"{self.src(part)} is {self.text(part)}"
         self.fail(st, f"expected {self.src(part)}, got {what}")
 

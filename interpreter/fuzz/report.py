@@ -174,8 +174,8 @@ def format_report(r: FuzzReport) -> str:
     else:
         lines += fast_lines(r)
     endings = dict(c.endings)
-    for why, n in c.fast_endings.items():
-        endings[why] = endings.get(why, 0) + n
+    for why, n in c.fast_endings.items():  # (as the state records them: in words here)
+        endings[Game.reason_text(why)] = endings.get(Game.reason_text(why), 0) + n
     if endings or c.timed_out:
         ends = ", ".join([f"{n:,} {why!r}" for why, n in sorted(endings.items(),
                                                                  key=lambda kv: -kv[1])]
@@ -338,7 +338,7 @@ def report_json(r: FuzzReport) -> dict[str, Any]:
             "checked": walks_checked(c)[0], "sampled": list(FAST_SAMPLED),
             "leak": leak_on_walks(c), "full_playthroughs_only": walks_checked(c)[1],
             "leak_walks": c.fast_leak, "replayed_walks": c.fast_replayed,
-            "open_walks": c.fast_open, "endings": c.fast_endings,
+            "open_walks": c.fast_open, "endings": {Game.reason_text(k): n for k, n in c.fast_endings.items()},
             "unconfirmed": c.fast_unconfirmed},
         "story": None if r.story is None else r.story.to_data(),
         "failure": None,

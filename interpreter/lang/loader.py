@@ -14,6 +14,7 @@ by declaring it, or drops it with `remove`. A prelude neither extends nor uses a
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,7 +54,7 @@ def resolve_game(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.suffix == ".cardgame" or os.sep in name_or_path or "/" in name_or_path:
         if not p.exists():
-            raise Diagnostic(f"no such game file: {name_or_path}")
+            raise Diagnostic(f"no such game file: {name_or_path}", hint=_near_files(p))
         if not p.is_file():
             raise Diagnostic(f"{name_or_path} is not a game file (not a regular file)")
         if p.suffix != ".cardgame":
@@ -67,8 +68,28 @@ def resolve_game(name_or_path: str) -> Path:
     if p.is_file():
         return p
     hint = did_you_mean(name_or_path, bundled_names())
+    local = Path(f"{name_or_path}.cardgame")
+    if local.is_file():
+        # a bare name is a bundled game only (never silently a file here, which could
+        # shadow one): say how to name the file
+        hint = (f"did you mean ./{local}? (a bare name is a bundled game; give a file's "
+                "path)" + (f"; or {hint}" if hint else ""))
     raise Diagnostic(f"unknown game '{name_or_path}'",
                      hint=hint or "run 'cardgame list' for the bundled games, or give a path")
+
+
+def _near_files(p: Path) -> str:
+    """A did-you-mean among the game files in the folder of a path that does not exist,
+    written as the path was (`mygam.cardgame` -> 'mygame.cardgame')."""
+    try:
+        stems = [f.stem for f in itertools.islice(p.parent.glob("*.cardgame"), 1000)]
+    except (OSError, ValueError):  # an unreadable folder, a path with no name
+        return ""
+    # the stems compared (every name ends in .cardgame, which would make any two alike)
+    hint = did_you_mean(p.stem, stems)
+    for stem in stems:
+        hint = hint.replace(f"'{stem}'", f"'{p.with_name(stem + '.cardgame')}'")
+    return hint
 
 
 @attrs.frozen
@@ -128,23 +149,28 @@ def read_module(path: Path, sources: dict[str, str]) -> A.Module:
 
 
 def load(path: Path | str, sources: dict[str, str] | None = None,
-         allowed: tuple[Path, ...] = ()) -> Loaded:
+         allowed: tuple[Path, ...] = (), home: Path | None = None) -> Loaded:
     """Read a game and the games it extends. An `extends` reads only files in the folder
     of `path`, in the bundled games, or in the folders of `allowed` (paths the user
-    named), symlinks resolved."""
+    named), symlinks resolved. `home`: the folder the file's own relative `extends` and
+    `use` are read from when it is not the file's folder (mutate compiles a copy of the
+    text in a scratch folder, and its `extends "base"` means the base beside the
+    original)."""
     sources = {} if sources is None else sources
     path = Path(path)
     chain: list[str] = []
-    roots = (path, bundled_dir(), *allowed)
+    roots = (path, bundled_dir(), *allowed, *((home,) if home is not None else ()))
     folders = tuple((r.parent if r.suffix == ".cardgame" else r).resolve() for r in roots)
     used: list[str] = []
-    decls = _load(path, sources, chain, 0, folders, used)
+    decls = _load(path, sources, chain, 0, folders, used, home)
     return Loaded(_display_name(path), tuple(decls), sources, tuple(chain), tuple(used))
 
 
 def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int,
-          folders: tuple[Path, ...], used: list[str]) -> list[A.Decl]:
+          folders: tuple[Path, ...], used: list[str], home: Path | None = None) -> list[A.Decl]:
     module = read_module(path, sources)
+    # where this file's relative names are read from: its folder, unless told otherwise
+    here = path.parent if home is None else home
     chain.append(module.file)
     extends = [d for d in module.decls if isinstance(d, A.Extends)]
     base: list[A.Decl] = []
@@ -152,7 +178,7 @@ def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int,
         raise _at(Diagnostic("a game extends at most one other game", extends[1].span), sources)
     if extends:
         ext = extends[0]
-        target = _find_base(ext, path, sources)
+        target = _find_base(ext, here, sources)
         real = target.resolve()
         if not any(real.is_relative_to(f) for f in folders):
             raise _at(Diagnostic(f"'{ext.target}' is outside the game's folder", ext.span,
@@ -174,7 +200,7 @@ def _load(path: Path, sources: dict[str, str], chain: list[str], depth: int,
             raise _at(Diagnostic(f"'{u.target}' is used twice", u.span,
                                  "a file uses a prelude once"), sources)
         seen_uses.add(u.target)
-        base = _add_prelude(base, _load_prelude(u, path, sources, folders, used))
+        base = _add_prelude(base, _load_prelude(u, here, sources, folders, used))
     own = [d for d in module.decls if not isinstance(d, (A.Extends, A.Use))]
     return merge(base, own, sources)
 
@@ -185,7 +211,7 @@ def _add_prelude(base: list[A.Decl], prelude: list[A.Decl]) -> list[A.Decl]:
     return base + [d for d in prelude if _key(d) not in have]
 
 
-def _load_prelude(u: A.Use, path: Path, sources: dict[str, str], folders: tuple[Path, ...],
+def _load_prelude(u: A.Use, here: Path, sources: dict[str, str], folders: tuple[Path, ...],
                   used: list[str]) -> list[A.Decl]:
     target = u.target
     if "/" in target or "\\" in target or "." in Path(target).name:
@@ -194,7 +220,7 @@ def _load_prelude(u: A.Use, path: Path, sources: dict[str, str], folders: tuple[
                                  "use a bundled prelude by name ("
                                  + ", ".join(prelude_names()) + "), or a .cardgame file"),
                       sources)
-        file = path.parent / target
+        file = here / target
         if not file.is_file():
             raise _at(Diagnostic(f"cannot find the prelude '{target}'", u.span,
                                  "a path is read from the game's own folder"), sources)
@@ -220,7 +246,7 @@ def _load_prelude(u: A.Use, path: Path, sources: dict[str, str], folders: tuple[
     return merge([], list(module.decls), sources)
 
 
-def _find_base(ext: A.Extends, path: Path, sources: dict[str, str]) -> Path:
+def _find_base(ext: A.Extends, here: Path, sources: dict[str, str]) -> Path:
     target = ext.target
     candidates = []
     if "/" in target or "\\" in target or "." in Path(target).name:
@@ -228,14 +254,14 @@ def _find_base(ext: A.Extends, path: Path, sources: dict[str, str]) -> Path:
         if not target.endswith(".cardgame"):
             raise _at(Diagnostic(f"'{target}' is not a game file", ext.span,
                                  "extend a bundled game by name, or a .cardgame file"), sources)
-        candidates.append(path.parent / target)
+        candidates.append(here / target)
     else:
-        candidates.append(path.parent / f"{target}.cardgame")
+        candidates.append(here / f"{target}.cardgame")
         candidates.append(bundled_dir() / f"{target}.cardgame")
     for c in candidates:
         if c.is_file():
             return c
-    hint = did_you_mean(target, bundled_names() + [p.stem for p in path.parent.glob("*.cardgame")])
+    hint = did_you_mean(target, bundled_names() + [p.stem for p in here.glob("*.cardgame")])
     raise _at(Diagnostic(f"cannot find game '{target}' to extend", ext.span,
                          hint or "name a bundled game or a .cardgame file next to this one"),
               sources)

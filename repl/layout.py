@@ -89,12 +89,23 @@ def spec_of(info: TableInfo) -> TableSpec:
     return spec
 
 
-def _sort_keys(info: TableInfo, decl: str) -> tuple[str, ...]:
-    spec = spec_of(info)
+def sort_keys(game: Any, decl: str) -> tuple[str, ...]:
+    """How the table sorts a zone's cards: the table's `sort`, else a hand (a zone its
+    owner alone sees) by suit and rank, else not at all. (The session numbers the moves
+    in this order too.)"""
+    spec: TableSpec = game.checked.table
     if decl in spec.sort:
         return spec.sort[decl]
-    zi = info.game.checked.zones[decl]
-    return ("suit", "rank") if zi.visibility == "owner" else ()
+    return ("suit", "rank") if game.checked.zones[decl].visibility == "owner" else ()
+
+
+def card_key(c: Any, keys: tuple[str, ...]) -> tuple[int, ...]:
+    """A card's place in a zone sorted by `keys` (`sort_keys`)."""
+    return tuple(SUIT_ORDER.get(c.suit, 9) if k == "suit" else c.rank for k in keys)
+
+
+def _sort_keys(info: TableInfo, decl: str) -> tuple[str, ...]:
+    return sort_keys(info.game, decl)
 
 
 def _sorted(info: TableInfo, pile: Pile, keys: tuple[str, ...]) -> Pile:
@@ -106,7 +117,7 @@ def _sorted(info: TableInfo, pile: Pile, keys: tuple[str, ...]) -> Pile:
         c = by_text.get(text)
         if c is None:
             return (99,) * len(keys)
-        return tuple(SUIT_ORDER.get(c.suit, 9) if k == "suit" else c.rank for k in keys)
+        return card_key(c, keys)
 
     return Pile(sorted(pile.cards, key=key), pile.count)
 

@@ -38,7 +38,7 @@ from cardgame.interpreter.observe import (
 )
 from cardgame.interpreter.terminal import sanitize
 
-from .layout import SUIT_ORDER
+from .layout import card_key, sort_keys
 from .render import EVENTS_SHOWN, TableInfo
 
 AUTO_LIMIT = 10_000  # auto-play stops after this many moves in a row
@@ -245,18 +245,13 @@ class Session:
         game = self.game
         seen = visible_cards(game, self.state, seat)
         cards = {c.id: c for c in game.checked.cards}
-        spec = game.checked.table
         place: dict[int, tuple[int, int]] = {}
         decl = {z.name: z.decl for z in game.zones}
         for z, (name, ids) in enumerate(game.zone_contents(self.state).items()):
-            # sorted as the table sorts it (layout._sort_keys, _sorted): a hand by suit
-            # and rank unless the table says otherwise
-            d = decl[name]
-            keys = spec.sort[d] if d in spec.sort else (
-                ("suit", "rank") if game.checked.zones[d].visibility == "owner" else ())
-            shown = sorted(ids, key=lambda c: tuple(
-                SUIT_ORDER.get(cards[c].suit, 9) if k == "suit" else cards[c].rank
-                for k in keys)) if keys else ids
+            # sorted as the table sorts it: a hand by suit and rank unless the table
+            # says otherwise
+            keys = sort_keys(game, decl[name])
+            shown = sorted(ids, key=lambda c: card_key(cards[c], keys)) if keys else ids
             place.update((c, (z, i)) for i, c in enumerate(shown) if c in seen)
         kinds: dict[int, int] = {}
         for m in moves:

@@ -50,6 +50,6 @@ def test_every_empty_read_names_its_expression(optimize: bool) -> None:
         "take": "nothing there: stock is empty",
         "peek": "nothing there: stock is empty",
         "high": "the maximum of nothing: trick is empty",
-        "low": "the minimum of nothing: no element of kept passes the test",
+        "low": "the minimum of nothing: kept is empty, or no element of it passes the test",
         "lead": "nothing there: trick is empty",
     }

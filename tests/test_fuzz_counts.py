@@ -144,3 +144,20 @@ def test_a_time_budget_is_shared_between_the_counts(
         part = out.split(f"up to four), {n} players")[1]
         took = float(re.search(r" in ([\d.]+) s;", part).group(1))  # type: ignore[union-attr]
         assert took < 1.0
+
+
+def test_a_count_the_game_does_not_compile_for_is_a_hole_and_the_others_are_fuzzed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (found by review: such a game stopped fuzz with exit 2 and no report, though
+    # `check` (at the default count) says it is ok and main fuzzed that count)
+    monkeypatch.chdir(tmp_path)
+    game = str(HOLE.parent / "counts" / "three_named.cardgame")
+    code, out = cli("fuzz", game, "--examples", "4", "--seed", "1")
+    assert code == 1, out
+    assert "cardgame fuzz: " in out and "3 players" in out
+    assert "rule hole: with 2 players the game does not compile" in out
+    assert "there is no player 3 in a game of 2" in out
+    code, out = cli("fuzz", game, "--examples", "4", "--seed", "1", "--json")
+    doc = json.loads(out)
+    assert code == 1 and doc["ok"] is False and doc["player_counts"] == [3]
+    assert doc["not_compiling"][0]["players"] == 2

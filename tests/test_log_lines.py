@@ -72,10 +72,31 @@ def test_the_api_names_the_error_of_each_failed_part() -> None:
         while not game.is_terminal(state):
             state = game.apply(state, game.legal_moves(state)[0])
     assert fails and all(WHERE in str(e) for e in fails)
-    # out of the block nothing is collected
+    # out of the block nothing is collected, though this last move's log line fails
     before = len(fails)
-    game.apply(game.new_state(4), game.legal_moves(game.new_state(4))[0])
+    states = [game.new_state(3)]
+    while not game.is_terminal(states[-1]):
+        states.append(game.apply(states[-1], game.legal_moves(states[-1])[0]))
+    last = states[-2]
+    with game.checking_logs() as inside:
+        game.apply(last, game.legal_moves(last)[0])
+    assert inside  # (the move does fail: the check below could fail)
+    game.apply(last, game.legal_moves(last)[0])
     assert len(fails) == before
+
+
+def test_a_log_line_that_runs_too_long_costs_the_rule_nothing() -> None:
+    # (found by review: the runaway part spent the rule's step budget, so the rule's next
+    # loop failed in observed play and fuzz, naming that innocent line; unobserved play
+    # went on)
+    game = compile_game(str(DATA / "log_budget.cardgame"))
+    state, logs = play_out(game, 1)
+    assert game.is_terminal(state)
+    assert any("ran more than" in line for line in logs), logs
+    with game.checking_logs() as fails:
+        s = game.new_state(1)
+        s = game.apply(s, game.legal_moves(s)[0])
+    assert fails and all("log_budget.cardgame:17:" in str(e) for e in fails), fails
 
 
 def test_fuzz_reports_the_failing_log_line_as_a_rule_hole(tmp_path: Path) -> None:

@@ -1215,7 +1215,7 @@ def test_quantifiers_where_a_statement_evaluates_them_are_loops(tmp_path: Path) 
         except RuleError as e:
             errors.add(str(e).splitlines()[0])
     assert errors == {f"{path}:40:11: rule error (in move play): the minimum of nothing: "
-                      "no element of pile passes the test"}
+                      "pile is empty, or no element of it passes the test"}
     play_both(fast, plain, seeds=tuple(range(12)))
 
 

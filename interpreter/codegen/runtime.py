@@ -51,7 +51,7 @@ EXPORTED: dict[str, Helper] = {
     "_subsets": Helper(True), "_msets": Helper(True),
     # The step budget. A charge may move (hoisting only ever lowers how often it runs):
     # what it may raise is "out of budget", which no condition guards against.
-    "_B": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
+    "_B": Helper(False), "_LB": Helper(False), "_n": Helper(False), "_over": Helper(True), "_grow": Helper(True),
     # a value remembered with the zones it reads (optimize `remembered`): changes no slot
     "_remember": Helper(False),
     # the index of moves `join` where a key failed: every key gives all the zones
@@ -137,7 +137,10 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     # the faces' tuple last made a set (`_turned`) and that set, one pair read and
     # replaced whole
     turned_of: list[tuple[Any, frozenset[int]]] = [((), frozenset())]
-    bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget}
+    # `_LB` is the budget too, for a log line to give back what it spent: a name apart,
+    # as that does not draw from it (DRAWS)
+    bound: dict[str, Any] = {"_dist": _dist, "_GameOver": GameOver, "_B": budget,
+                             "_LB": budget}
     # the module's globals; `REC` is the engine's event recorder while a call observes;
     # `RELABEL` what rewrites each shuffle's result while a world is played
     # (`Game.relabeling`; None otherwise); `LOGCHECK` a list that collects the rule errors
@@ -390,8 +393,9 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         w = what(wid)
         if not w:
             return f"the {which} of nothing"
-        return (f"the {which} of nothing: no element of {w} passes the test" if test
-                else f"the {which} of nothing: {w} is empty")
+        # (the list is filtered before it gets here: which of the two, it cannot say)
+        return (f"the {which} of nothing: {w} is empty, or no element of it passes the test"
+                if test else f"the {which} of nothing: {w} is empty")
 
     @export
     def _min(seq: Any, sid: int, wid: int = -1, test: bool = False) -> int:

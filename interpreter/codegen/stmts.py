@@ -318,6 +318,11 @@ class Stmts:
         # fuzzer, which reports it as a rule hole); unobserved play skips the line.
         w.line("if REC is not None or LOGCHECK is not None:")
         with w.indented():
+            # the line's steps are given back after it: narration costs the rules
+            # nothing, as in unobserved play (a runaway part would else spend the
+            # budget of the rule's later statements)
+            spent = self.cx.names.tmp("lgb")
+            w.line(f"{spent} = {self.cx.helper('_LB')}[0]")
             parts = []
             for p in st.parts:
                 if isinstance(p, str):
@@ -331,6 +336,7 @@ class Stmts:
                 with w.indented():
                     w.line(f"{v} = {self.cx.helper('_logfail')}(_le)")
                 parts.append(v)
+            w.line(f"{self.cx.helper('_LB')}[0] = {spent}")
             w.line(f"{self.cx.helper('_log')}(s{''.join(', ' + p for p in parts)})")
 
     def log_text(self, parts_in: tuple[str | A.Expr, ...], fr: Frame) -> str:

@@ -20,9 +20,10 @@ from typing import Any, Protocol, TextIO
 import attrs
 
 from ..engine import Game
-from ..errors import UsageError
+from ..errors import Diagnostic, Diagnostics, UsageError
 from ..examples import json_report, run_examples, text_report
 from ..options import option_text, parse_settings
+from ..terminal import sanitize
 from .playthrough import Counterexample, Coverage, Playthrough
 from .report import (
     FuzzReport,
@@ -126,6 +127,7 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
     # the search still runs; either failing exits 1
     check_budget(examples, seconds, max_moves)
     counts, allowed = player_counts(args.game, args.players, settings)
+    counts, broken = compiling(args.game, counts, settings)
     outcomes = run_examples(args.game)
     examples_ok = all(o.ok for o in outcomes)
     if not examples_ok and not getattr(args, "json", False):
@@ -145,7 +147,7 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
             reports.append(fuzz(args.game, players=n, options=settings, seed=args.seed,
                                 examples=n_examples, seconds=n_seconds, max_moves=max_moves,
                                 out=out, progress=stream, game_ref=args.game))
-    ok = all(r.ok for r in reports)
+    ok = all(r.ok for r in reports) and not broken
     # a game with a rule hole is not searched for witnesses: fix the hole first
     more_ok, more_text, more_json = (extra() if extra is not None and ok
                                      else (True, "", None))
@@ -156,9 +158,15 @@ def run_fuzz(args: argparse.Namespace, runner: Runner | None = None,
         if extra is not None:
             doc["reachability"] = more_json
             doc["ok"] = doc["ok"] and more_ok
+        if broken:
+            doc["not_compiling"] = [{"players": n, "error": why} for n, why in broken]
+            doc["ok"] = False
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        print(counts_text(reports, allowed, shares))
+        if reports:
+            print(counts_text(reports, allowed, shares, [n for n, _ in broken]))
+        for n, why in broken:
+            print(sanitize(f"rule hole: with {n} players the game does not compile: {why}"))
         if more_text:
             print(more_text)
     return 0 if ok and examples_ok and more_ok else 1
@@ -175,6 +183,27 @@ def player_counts(game: str, players: int | None,
     g = compile_game(game, players, settings)
     lo, hi = g.checked.player_range
     return ([players] if players is not None else list(range(lo, hi + 1))), (lo, hi)
+
+
+def compiling(game: str, counts: list[int], settings: dict[str, str]
+              ) -> tuple[list[int], list[tuple[int, str]]]:
+    """The counts at which the game compiles, and each other count with its first error
+    (a game that says `players 2..3` but names player 3 in its flow does not compile for
+    2: a hole of its rules, reported, while the other counts are fuzzed)."""
+    from ..engine import compile_game
+
+    good: list[int] = []
+    broken: list[tuple[int, str]] = []
+    for n in counts:
+        try:
+            compile_game(game, n, settings)
+        except Diagnostics as e:
+            broken.append((n, e.items[0].format() if e.items else str(e)))
+        except Diagnostic as e:
+            broken.append((n, e.format()))
+        else:
+            good.append(n)
+    return good, broken
 
 
 def share_budget(k: int, examples: int | None,
@@ -204,14 +233,19 @@ def _counts_text(counts: Sequence[object]) -> str:
 
 
 def counts_text(reports: Sequence[FuzzReport], allowed: tuple[int, int],
-                shares: Sequence[tuple[int | None, float | None]]) -> str:
+                shares: Sequence[tuple[int | None, float | None]],
+                broken: Sequence[int] = ()) -> str:
     """The report of one player count (as `format_report`), or of each of several,
-    between a line on the counts fuzzed and a line on what each found."""
+    between a line on the counts fuzzed and a line on what each found. `broken`: the
+    counts the game allows but does not compile for (reported after this)."""
     lo, hi = allowed
     if len(reports) == 1:
         text = format_report(reports[0])
         n = reports[0].players
-        if lo != hi:  # the other counts the game allows were not fuzzed: say so
+        if broken:
+            text += (f"\nplayer counts fuzzed: {n}; the game allows {lo} to {hi}, and does "
+                     f"not compile with {_counts_text(list(broken))}")
+        elif lo != hi:  # the other counts the game allows were not fuzzed: say so
             text += (f"\nplayer counts fuzzed: {n} alone (--players); the game allows {lo} "
                      f"to {hi}: without --players each is fuzzed")
         return text
@@ -220,7 +254,8 @@ def counts_text(reports: Sequence[FuzzReport], allowed: tuple[int, int],
     each = (f"{n_seconds:.1f} s each" if n_seconds is not None else
             ", ".join(f"{e} game{'s' if e != 1 else ''} with {n} player{'s' if n != 1 else ''}"
                       for n, (e, _) in zip(counts, shares, strict=True)))
-    parts = [f"cardgame fuzz: {reports[0].game_ref}: every player count the game allows, "
+    which = "that compiles" if broken else "the game allows"
+    parts = [f"cardgame fuzz: {reports[0].game_ref}: every player count {which}, "
              f"{_counts_text(counts)}, the budget shared ({each})", ""]
     for r in reports:
         parts += [format_report(r), ""]

@@ -47,6 +47,9 @@ ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2
 _CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool", "face_up": "bool"}
 _CONDITION_OPS = frozenset({"and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "notin"})
 _PURE_CHANCE = "'random' is a chance event: not allowed in a condition or function"
+_LOG_CHANCE = "'random' is a chance event: not allowed in a log line"
+_LOG_CHANCE_HINT = ("a log line only tells what happened (unwatched play skips it): draw "
+                    "in the rule first, let d = random x in hand[me], and log d")
 
 _Visit = Callable[[Any, Scope, Ctx], str]
 
@@ -441,6 +444,8 @@ class ExprChecker:
             return "any"
         if b.chance and ctx.kind == "pure":
             self.err(_PURE_CHANCE, e.span)
+        elif b.chance and ctx.kind == "log":
+            self.err(_LOG_CHANCE, e.span, _LOG_CHANCE_HINT)
         assert b.rule is not None and b.arity is not None
         self.refs.record(e, Ref("builtin", f, "", b))
         t = b.rule(CallSite(e, ts, b.arity, self.err))
@@ -604,6 +609,8 @@ class ExprChecker:
     def _quant(self, e: A.Quant, scope: Scope, ctx: Ctx) -> str:
         self.local_name(e.var, e.span)
         k = e.kind
+        if k == "random" and ctx.kind == "log":
+            self.err(_LOG_CHANCE, e.span, _LOG_CHANCE_HINT)
         if k == "random" and ctx.kind == "pure":
             # first: the errors inside a refused `random` follow from writing it here
             # (it runs to the end of the condition: its list is the rest of it)

@@ -286,6 +286,13 @@ class StmtChecker:
         elif ctx.kind != "flow":
             self.err("'repeat' for ever belongs in the flow; use 'repeat N times' or 'while'",
                      s.span)
+        elif not self._way_out(s.body):
+            # as a `while true` with no way out (see _while): it turns until the run-time
+            # cap stops the game, since `end when` and the limit wait for a decision
+            self.err("this 'repeat' never ends: nothing inside it breaks out, ends the game "
+                     "or asks a player to choose", s.span,
+                     "a flow's 'repeat' asks for moves (p chooses play), or write "
+                     "'repeat N times'")
         self.block(s.body, scope, _in_loop(ctx))
 
     def _move_cards(self, s: A.MoveCards, scope: Scope, ctx: Ctx) -> None:
@@ -334,6 +341,10 @@ class StmtChecker:
             self.err("'break' outside a loop", s.span)
 
     def _log(self, s: A.Log | A.End, scope: Scope, ctx: Ctx) -> None:
+        if isinstance(s, A.Log):
+            # narration, built only where someone watches: a chance event in it would
+            # make watched and unwatched play differ
+            ctx = Ctx("log", ctx.me, ctx.loop, ctx.rule)
         for part in s.parts:
             if isinstance(part, A.Expr):
                 self.exprs.free_reads.add(id(part))  # an optional int is written "none"

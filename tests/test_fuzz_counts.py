@@ -161,3 +161,16 @@ def test_a_count_the_game_does_not_compile_for_is_a_hole_and_the_others_are_fuzz
     doc = json.loads(out)
     assert code == 1 and doc["ok"] is False and doc["player_counts"] == [3]
     assert doc["not_compiling"][0]["players"] == 2
+
+
+def test_a_counterexample_on_another_deal_says_so() -> None:
+    # (found by review: "found in game 1 (19 moves, deal seed 0)" and then "game ...,
+    # deal seed 135011840", with nothing to say why the seeds differ)
+    game = Path(__file__).resolve().parent / "data" / "log_fails.cardgame"
+    r = F.fuzz(game, examples=20, seed=1, database=None, write_replay=False)
+    assert r.story is not None and r.failure is not None
+    assert r.story.found_seed != r.failure.seed
+    text = F.format_report(r)
+    assert (f"the playthrough below is on another deal (seed {r.failure.seed}), as short "
+            f"or shorter: the deal first found was seed {r.story.found_seed}") in text
+    assert f"deal seed {r.failure.seed}" in text

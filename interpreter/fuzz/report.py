@@ -210,6 +210,12 @@ def format_report(r: FuzzReport) -> str:
             lines.append(f"  shrunk from {st.found_moves} to {st.shrunk_moves} moves (Hypothesis: "
                          f"{st.hypothesis_moves}; then {counted(st.games, 'game')} on other deals "
                          f"in {st.seconds:.1f} s); stopped by {why}")
+            if c.found_after and cx.seed != st.found_seed:
+                # the search on other deals kept one as short or shorter: say that the
+                # seed below is not the one above
+                lines.append(f"  the playthrough below is on another deal (seed {cx.seed}), "
+                             f"as short or shorter: the deal first found was seed "
+                             f"{st.found_seed}")
             if c.found_after:
                 quick = st.games - full_after  # at least: full_after has Hypothesis's too
                 lines.append(f"  shrinking played {counted(full_after, 'game')} in full, every "

@@ -464,7 +464,10 @@ class ScreenRepl(Repl):
             if event.current_buffer.text:
                 event.current_buffer.delete()
                 return
-            event.current_buffer.text = "quit"
+            # at a question (not a page), the end of input says yes, as in the plain mode
+            # (`Repl.confirm`): Ctrl-D at "Quit anyway?" quits
+            asked = self.asking is not None and not self.paging
+            event.current_buffer.text = "y" if asked else "quit"
             event.current_buffer.validate_and_handle()
 
         @kb.add("tab", filter=waiting)

@@ -214,6 +214,24 @@ def test_the_quit_question_is_on_the_screen_before_it_is_answered(how: list[str]
         t.close()
 
 
+@tmux
+@pytest.mark.parametrize("plain", [False, True], ids=["screen", "plain"])
+def test_a_second_ctrl_d_at_the_quit_question_quits(plain: bool) -> None:
+    # (left by small15: the full screen took it as "no", the plain mode as "yes")
+    env = {"CARDGAME_PLAIN": "1"} if plain else None
+    t = Term(["calculation", "--seed", "7"], env=env)
+    try:
+        t.keys("1", "Enter")
+        t.settle()
+        t.keys("C-d")
+        t.wait_for(lambda s: "Quit anyway?" in s)
+        t.settle()
+        t.keys("C-d")
+        assert t.gone(), t.screen()
+    finally:
+        t.close()
+
+
 # ---------------------------------------------------------------------- 3. long output
 @tmux
 def test_rules_are_read_whole_a_page_at_a_time() -> None:

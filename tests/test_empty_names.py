@@ -53,3 +53,47 @@ def test_every_empty_read_names_its_expression(optimize: bool) -> None:
         "low": "the minimum of nothing: kept is empty, or no element of it passes the test",
         "lead": "nothing there: trick is empty",
     }
+
+
+PICKS = """game "Picks"
+players 1
+deck {
+  for r in 1..3 {
+    card(rank: r)
+  }
+}
+zone stock "stock": face down, squared
+zone kept "kept": face up
+zone trick "trick": face up
+var best = 0
+setup {
+  shuffle deck
+  move all of deck to kept
+}
+move draw "draw from the trick" { move random c in trick to stock }
+move high "a high card kept" { move random c in kept where c.rank > 5 to stock }
+move fn "a card of the trick" { best = (random(trick)).rank }
+end when best > 100 "never"
+score = size(kept)
+"""
+
+
+@pytest.mark.parametrize("optimize", [True, False])
+def test_a_random_pick_from_nothing_names_its_list(tmp_path: Path, optimize: bool) -> None:
+    # (logerr15's leftover: "a random pick from nothing" said from what)
+    path = tmp_path / "picks.cardgame"
+    path.write_text(PICKS)
+    g = compile_game(str(path), optimize=optimize)
+    got = {}
+    for name in ("draw", "high", "fn"):
+        st = g.new_state(1)
+        move = next(m for m in g.legal_moves(st) if g.move_text(m) == name)
+        with pytest.raises(RuleError) as e:
+            g.apply(st, move)
+        got[name] = e.value.message
+    assert got == {
+        "draw": "a random pick from nothing: trick is empty",
+        "high": "a random pick from nothing: kept is empty, or no element of it passes "
+                "the test",
+        "fn": "a random pick from nothing: trick is empty",
+    }

@@ -1228,7 +1228,7 @@ def test_a_random_pick_with_a_where_is_a_loop_then_one_draw() -> None:
     flow = src[src.index("def n_"):src.index("NODES =")]
     assert re.search(r"(_h\d+) = \.\.\.\n\s+(_r\d+) = \[\]\n\s+for _q\d+ in .*:\n"
                      r"\s+if not \(.*\1 if \1 is not \.\.\. else \(\1 := _min\(.*: continue\n"
-                     r"\s+\2\.append\(_q\d+\)\n\s+\2 = _pick\(s, \2, \d+\)", flow)
+                     r"\s+\2\.append\(_q\d+\)\n\s+\2 = _pick\(s, \2, \d+, \d+, True\)", flow)
     assert "_pick(s, tuple([" not in flow
     arsene = compile_game("arsene", 4).gen.source  # `random p in players`: no where
     assert "_pick(s, PLAYERS, " in arsene and "_pick(s, tuple([_q" not in arsene

@@ -620,7 +620,8 @@ class Exprs:
             return f"({src} or {cx.helper('_E')}({sid}, {wid}))[{0 if f == 'first' else -1}]"
         if f == "random":
             src = f"s[{args[0]}]" if ts[0] == "zone" else args[0]
-            return f"{cx.helper('_pick')}(s, {src}, {sid})"
+            wid = self.sid(e.args[0].span, fr)
+            return f"{cx.helper('_pick')}(s, {src}, {sid}, {wid})"
         if f in ("rest", "reverse", "sorted"):
             src = f"s[{args[0]}]" if ts[0] == "zone" else f"{cx.helper('_n')}({args[0]}, {sid})"
             return {"rest": f"{src}[1:]", "reverse": f"{src}[::-1]",
@@ -1122,10 +1123,12 @@ class Exprs:
             return f"next(({var} for {var} in {src}{cond}), None)"
         if k == "each":
             return f"tuple([{body or var} for {var} in {src}{cond}])"
+        wid = self.sid(e.source.span, fr) if k == "random" else -1
         if k == "random" and not cond and self.cx.optimize:  # (`_pick` makes it a tuple)
-            return f"{self.cx.helper('_pick')}(s, {src}, {sid})"
+            return f"{self.cx.helper('_pick')}(s, {src}, {sid}, {wid})"
         if k == "random":
-            return f"{self.cx.helper('_pick')}(s, tuple([{var} for {var} in {src}{cond}]), {sid})"
+            return (f"{self.cx.helper('_pick')}(s, tuple([{var} for {var} in {src}{cond}]), "
+                    f"{sid}, {wid}, {e.where is not None})")
         raise Diagnostic(f"internal: unknown quantifier {k}", e.span)  # pragma: no cover
 
 

@@ -1009,7 +1009,8 @@ class Optimizing(Exprs):
             w.line(f"if {r} is None: {cx.helper('_' + k)}((), {self.sid(e.span, fr)}, "
                    f"{self.sid(e.source.span, fr)}, {e.where is not None})")
         if k == "random":
-            w.line(f"{r} = {cx.helper('_pick')}(s, {r}, {self.sid(e.span, fr)})")
+            w.line(f"{r} = {cx.helper('_pick')}(s, {r}, {self.sid(e.span, fr)}, "
+                   f"{self.sid(e.source.span, fr)}, {e.where is not None})")
         return r
 
     def all_pairs(self, e: A.Quant, fr: Frame, w: CodeWriter) -> str | None:

@@ -422,10 +422,13 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
         return a % b
 
     @export
-    def _pick(s: list[Any], seq: Any, sid: int) -> Any:
+    def _pick(s: list[Any], seq: Any, sid: int, wid: int = -1, test: bool = False) -> Any:
         seq = tuple(seq)
         if not seq:
-            err(sid, "a random pick from nothing")
+            w = what(wid)
+            err(sid, "a random pick from nothing" + (
+                "" if not w else f": {w} is empty, or no element of it passes the test"
+                if test else f": {w} is empty"))
         seed = s[1]
         if _seeded is _RESEEDS and type(seed) is int:  # one of the pool, seeded again
             r = _POOL.pop() if _POOL else _new_seeded(0)

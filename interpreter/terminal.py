@@ -11,6 +11,8 @@ and leaves all other text (suit symbols, accents, CJK) as it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def _escape(ch: str) -> str:
     o = ord(ch)
@@ -38,6 +40,12 @@ def sanitize(text: str, *, newlines: bool = True) -> str:
         else:
             out.append(_escape(ch))
     return "".join(out)
+
+
+def listed(items: Sequence[object]) -> str:
+    """Items as a sentence lists them: "2", "2 and 3", "2, 3 and 4"."""
+    words = [str(x) for x in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def counted(count: int, noun: str) -> str:

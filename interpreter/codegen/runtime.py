@@ -389,24 +389,25 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
             masks.sort(key=lambda m: sum([rank[i] for i in bits if m >> i & 1]), reverse=True)
         return tuple([tuple(sorted([seq[i] for i in bits if m >> i & 1])) for m in masks])
 
-    def of_nothing(which: str, wid: int, test: bool) -> str:
+    def of_nothing(head: str, wid: int, test: bool) -> str:
+        """`head` ("the minimum of nothing"), naming the list of span id `wid`."""
         w = what(wid)
         if not w:
-            return f"the {which} of nothing"
+            return head
         # (the list is filtered before it gets here: which of the two, it cannot say)
-        return (f"the {which} of nothing: {w} is empty, or no element of it passes the test"
-                if test else f"the {which} of nothing: {w} is empty")
+        return (f"{head}: {w} is empty, or no element of it passes the test" if test
+                else f"{head}: {w} is empty")
 
     @export
     def _min(seq: Any, sid: int, wid: int = -1, test: bool = False) -> int:
         if not seq:
-            err(sid, of_nothing("minimum", wid, test))
+            err(sid, of_nothing("the minimum of nothing", wid, test))
         return min(_n(seq, sid))
 
     @export
     def _max(seq: Any, sid: int, wid: int = -1, test: bool = False) -> int:
         if not seq:
-            err(sid, of_nothing("maximum", wid, test))
+            err(sid, of_nothing("the maximum of nothing", wid, test))
         return max(_n(seq, sid))
 
     @export
@@ -425,10 +426,7 @@ def namespace(g: Checked, spans: list[tuple[Span, str]], zone_slots: list[int],
     def _pick(s: list[Any], seq: Any, sid: int, wid: int = -1, test: bool = False) -> Any:
         seq = tuple(seq)
         if not seq:
-            w = what(wid)
-            err(sid, "a random pick from nothing" + (
-                "" if not w else f": {w} is empty, or no element of it passes the test"
-                if test else f": {w} is empty"))
+            err(sid, of_nothing("a random pick from nothing", wid, test))
         seed = s[1]
         if _seeded is _RESEEDS and type(seed) is int:  # one of the pool, seeded again
             r = _POOL.pop() if _POOL else _new_seeded(0)

@@ -23,7 +23,7 @@ from ..engine import Game
 from ..errors import Diagnostic, Diagnostics, UsageError
 from ..examples import json_report, run_examples, text_report
 from ..options import option_text, parse_settings
-from ..terminal import sanitize
+from ..terminal import counted, listed, sanitize
 from .playthrough import Counterexample, Coverage, Playthrough
 from .report import (
     FuzzReport,
@@ -227,11 +227,6 @@ def count_path(out: str | None, game_ref: str, n: int) -> Path:
     return path.with_name(f"{path.stem}-{n}-players{path.suffix}")
 
 
-def _counts_text(counts: Sequence[object]) -> str:
-    words = [str(n) for n in counts]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def counts_text(reports: Sequence[FuzzReport], allowed: tuple[int, int],
                 shares: Sequence[tuple[int | None, float | None]],
                 broken: Sequence[int] = ()) -> str:
@@ -244,7 +239,7 @@ def counts_text(reports: Sequence[FuzzReport], allowed: tuple[int, int],
         n = reports[0].players
         if broken:
             text += (f"\nplayer counts fuzzed: {n}; the game allows {lo} to {hi}, and does "
-                     f"not compile with {_counts_text(list(broken))}")
+                     f"not compile with {listed(list(broken))}")
         elif lo != hi:  # the other counts the game allows were not fuzzed: say so
             text += (f"\nplayer counts fuzzed: {n} alone (--players); the game allows {lo} "
                      f"to {hi}: without --players each is fuzzed")
@@ -252,22 +247,22 @@ def counts_text(reports: Sequence[FuzzReport], allowed: tuple[int, int],
     counts = [r.players for r in reports]
     n_seconds = shares[0][1]
     each = (f"{n_seconds:.1f} s each" if n_seconds is not None else
-            ", ".join(f"{e} game{'s' if e != 1 else ''} with {n} player{'s' if n != 1 else ''}"
+            ", ".join(f"{counted(e or 0, 'game')} with {counted(n, 'player')}"
                       for n, (e, _) in zip(counts, shares, strict=True)))
     which = "that compiles" if broken else "the game allows"
     parts = [f"cardgame fuzz: {reports[0].game_ref}: every player count {which}, "
-             f"{_counts_text(counts)}, the budget shared ({each})", ""]
+             f"{listed(counts)}, the budget shared ({each})", ""]
     for r in reports:
         parts += [format_report(r), ""]
     bad = [r.players for r in reports if not r.ok]
     good = [r.players for r in reports if r.ok]
     if not bad:
-        parts.append(f"player counts fuzzed: {_counts_text(counts)}: no rule hole found "
+        parts.append(f"player counts fuzzed: {listed(counts)}: no rule hole found "
                      "with any of them")
     else:
-        parts.append(f"player counts fuzzed: {_counts_text(counts)}: a rule hole with "
-                     f"{_counts_text(bad)} player{'s' if bad != [1] else ''}"
-                     + (f"; none with {_counts_text(good)}" if good else ""))
+        parts.append(f"player counts fuzzed: {listed(counts)}: a rule hole with "
+                     f"{listed(bad)} player{'s' if bad != [1] else ''}"
+                     + (f"; none with {listed(good)}" if good else ""))
     return "\n".join(parts)
 
 

@@ -13,7 +13,7 @@ from ..engine import Game, Move, Walker
 from ..errors import CardgameError, RuleError
 from ..observe import history
 from ..options import option_text
-from ..terminal import counted
+from ..terminal import counted, listed
 from .fast import FAST_CHECKED, FAST_SAMPLED, FULL_ONLY, REPLAY_EVERY
 from .playthrough import PROPERTIES, Counterexample, Coverage, vars_of, zones_text
 from .story import STOPS, Story
@@ -297,7 +297,7 @@ def fast_lines(r: FuzzReport) -> list[str]:
     n = c.games + c.fast_games
     leak = leak_on_walks(c)
     _, others = walks_checked(c)
-    but = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+    but = listed(others)
     if leak == "no moves":
         said = "; leak had nothing to check on them (no walk made a move)"
     elif leak == "vacuous":

@@ -19,7 +19,7 @@ from ..cards import MAX_SUITS, SUITS, suit_symbols
 from ..errors import Diagnostic, Diagnostics, did_you_mean
 from . import ast as A
 from .check_example import check_examples, effective_settings
-from .check_expr import KEYWORDS, ExprChecker
+from .check_expr import ExprChecker
 from .check_stmt import StmtChecker, check_recursion, proc_blocks, proc_ends
 from .check_table import check_table
 from .consts import Constants, const_int
@@ -39,6 +39,7 @@ from .limits import check_calls, check_loops, check_move_params, check_move_text
 from .loader import Loaded, prelude_dir
 from .program import Program, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
+from .words import KEYWORDS
 
 _FILE_START = 1, 1, 1, 2  # where a diagnostic about the whole file points
 

@@ -30,18 +30,8 @@ from .types import (
     shown,
     unify,
 )
+from .words import KEYWORDS
 
-# Words of the grammar: a declared name may not be one of them.
-KEYWORDS = {
-    "game", "about", "extends", "players", "option", "default", "bool", "true", "false",
-    "deck", "standard", "with", "ranks", "for", "in", "card", "times", "zone", "var", "def",
-    "proc", "move", "when", "setup", "flow", "end", "score", "result", "won", "invariant",
-    "limit", "remove", "chooses", "may", "choose", "simultaneously", "let", "if", "else",
-    "while", "repeat", "phase", "to", "shuffle", "deal", "from", "all", "break", "log",
-    "then", "where", "any", "count", "sum", "min", "max", "first", "each", "random", "or",
-    "and", "not", "is", "empty", "top", "bottom", "of", "left", "right", "none", "me",
-    "highest", "lowest", "use", "role", "against", "subsets",
-}
 ORDER_HINT = ("declare it after the deck, 'deck order ace high' or 'deck order 2 3 4 5 6 7 8 9 "
               "10 J Q K A' (low to high), or compare ranks: a.rank < b.rank")
 _CARD_TYPES = {"suit": "suit", "color": "color", "joker": "bool", "face_up": "bool"}

@@ -15,11 +15,12 @@ from ..cards import COLORS, SUITS
 from ..errors import Diagnostic, Span, did_you_mean
 from ..options import parse_int
 from . import ast as A
-from .check_expr import KEYWORDS, ExprChecker, literal_player
+from .check_expr import ExprChecker, literal_player
 from .consts import Constants, const_int
 from .program import VarInfo, ZoneInfo
 from .symbols import Ctx, Reporter, Scope, Symbols
 from .types import compatible, shown
+from .words import KEYWORDS
 
 ZONE_PROPS = {
     "face down": "hidden", "face up": "public", "owner": "owner", "owner only": "owner",

@@ -14,6 +14,7 @@ from lark.lexer import PatternStr
 from ..errors import Diagnostic
 from .ast import Span
 from .parser_cache import cache_key, cached
+from .words import KEYWORDS
 
 # Words for terminals whose Lark names mean little to a user.
 _TERMINAL_WORDS = {
@@ -371,7 +372,6 @@ def _word_bound(source: str, filename: str, bad: lark.Token) -> Diagnostic | Non
     `any all in`, `def f(top: int)`): the binding parses, since only a name can stand
     there, but a use of it is read as the word and the parser stops there, far from the
     mistake. Judged when the parser stopped on that word or just after it."""
-    from .check_expr import KEYWORDS  # only on this error path: the checker's module
     toks: list[lark.Token] = []
     end = bad.type == "$END"
     try:
